@@ -1,0 +1,86 @@
+import Foundation
+import NFCLocatorCore
+
+/// `nfcbench resolve`: the predicted antenna zone for one model.
+enum ResolveCommand {
+    static let spec = CommandSpec(
+        "resolve", abstract: "Show where a phone model's NFC antenna is predicted to be.",
+        discussion: """
+            Looks the model up through remote catalog -> seed catalog -> heuristic. An unknown
+            model is not an error: the heuristic's sweep guidance is printed and the exit code is 0.
+            Zones are fractions of the phone's back, viewed from the back, origin top-left.
+            """,
+        options: [
+            OptionSpec("--model", short: "m", value: "id", help: "Model identifier: iPhone15,2, SM-S921B, \"Pixel 8\".", required: true),
+            OptionSpec("--manufacturer", value: "name", help: "Manufacturer, when the identifier does not tell."),
+            OptionSpec("--form-factor", value: "shape", help: "phone, tablet, foldBook or foldFlip (for the heuristic)."),
+            OptionSpec("--fold-state", value: "state", help: "folded or unfolded (foldables, for the heuristic)."),
+            OptionSpec("--svg", value: "file", help: "Also write the silhouette as an SVG file."),
+            OptionSpec("--json", help: "Print one JSON object instead of the drawing."),
+        ] + CatalogOptions.all,
+        handler: run)
+
+    static func run(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
+        let model = invocation.value("--model")!
+        guard !model.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw UsageError("'--model' is empty; give an identifier such as SM-S921B.", path: invocation.path)
+        }
+        let formFactor = try invocation.value("--form-factor", as: "one of \(FormFactor.allCases.map(\.rawValue))",
+                                              FormFactor.init(rawValue:))
+        let foldState = try invocation.value("--fold-state", as: "folded or unfolded", FoldState.init(rawValue:))
+        let (resolver, layers) = try await CatalogOptions.loadResolver(invocation, context)
+        let provider = ModelIdentifierFingerprintProvider(modelIdentifier: model,
+                                                          manufacturer: invocation.value("--manufacturer"))
+        let fingerprint = provider.fingerprint()
+        let signals = DeviceIdentitySignals.inferred(from: fingerprint, model: model,
+                                                     formFactor: formFactor, foldState: foldState)
+        let now = Date()
+        let resolution = resolver.resolve(fingerprint, signals: signals, now: now)
+        for warning in CatalogOptions.warnings(for: layers) { context.errors.line(warning) }
+        let strings = context.strings()
+        if let svgPath = invocation.value("--svg") {
+            let svg = SVGSilhouetteRenderer().render(SilhouetteDrawing(resolution: resolution),
+                                                     title: resolution.profile?.displayName ?? model)
+            do { try svg.write(to: context.url(forPath: svgPath), atomically: true, encoding: .utf8) } catch {
+                throw CommandFailure("Cannot write SVG to '\(svgPath)': \(error.localizedDescription)",
+                                     hint: "Check that the folder exists and is writable.")
+            }
+        }
+        if invocation.flag("--json") {
+            context.output.line(json(resolution, input: model, layers: layers, strings: strings, now: now)
+                .serialized(pretty: true))
+        } else {
+            ResolutionPrinter(useColor: context.useColor(invocation), strings: strings)
+                .print(resolution, input: model, now: now, to: context.output)
+        }
+        return ExitCode.success
+    }
+
+    static func json(_ r: AntennaResolution, input: String, layers: [CatalogLayerStatus],
+                     strings: StringCatalog, now: Date) -> JSONValue {
+        .object([
+            ("input", .string(input)),
+            ("lookupKey", .string(r.lookupKey)),
+            ("matchedKey", .optional(r.matchedKey)),
+            ("matchedBy", .string(r.matchedBy.rawValue)),
+            ("source", .string(r.source.rawValue)),
+            ("confidence", .string(r.confidence.rawValue)),
+            ("stale", .bool(r.isStale)),
+            ("zone", r.profile.map { $0.zone.json } ?? .null),
+            ("sweepRegion", sweepRegion(r).map(\.json) ?? .null),
+            ("aspectRatio", r.profile.map { .number($0.aspectRatio) } ?? .null),
+            ("displayName", .optional(r.profile?.displayName)),
+            ("lastVerifiedAt", .optional(r.profile?.lastVerifiedAt.map { $0.formatted(.iso8601) })),
+            ("catalogVersion", .optional(r.catalogVersion)),
+            ("hint", .string(strings.string(r.hintKey))),
+            ("layers", CatalogOptions.json(layers)),
+        ])
+    }
+
+    static func sweepRegion(_ r: AntennaResolution) -> NormalizedRect? {
+        switch r.guidance {
+        case .marker: nil
+        case .staleMarker(_, let sweep), .fallback(let sweep): sweep.sweepRegion ?? .wholeBack
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import NFCLocatorCore
+
+/// The `nfcbench` command tree and its entry point.
+public enum NFCBench {
+    public static let version = "0.1.0"
+
+    public static let root = CommandSpec(
+        "nfcbench", abstract: "Find and verify where the NFC antenna sits on the back of a phone.",
+        discussion: """
+            Zones are fractions of the phone's back, viewed from the back, origin top-left, y down.
+            Exit codes: 0 success, 1 failure, 64 usage error; commands document any others.
+            """,
+        subcommands: [ResolveCommand.spec, CatalogCommand.spec])
+
+    /// Parses and runs one command line; returns the process exit code.
+    public static func main(arguments: [String], context: CommandContext) async -> Int32 {
+        let parser = ArgumentParser(root: root)
+        do {
+            switch try parser.parse(arguments) {
+            case .version:
+                context.output.line(version)
+                return ExitCode.success
+            case .help(let path):
+                context.output.write(HelpFormatter(path: path, command: parser.command(at: path)).render())
+                return ExitCode.success
+            case .run(let invocation):
+                return try await invocation.command.handler!(invocation, context)
+            }
+        } catch let error as UsageError {
+            printUsageError(error, parser: parser, to: context.errors)
+            return ExitCode.usage
+        } catch let failure as CommandFailure {
+            context.errors.line("Error: \(failure.message)")
+            if let hint = failure.hint { context.errors.line("Hint: \(hint)") }
+            return failure.exitCode
+        } catch {
+            context.errors.line("Error: \(error)")
+            return ExitCode.failure
+        }
+    }
+
+    static func printUsageError(_ error: UsageError, parser: ArgumentParser, to out: any TextOutput) {
+        let help = HelpFormatter(path: error.path, command: parser.command(at: error.path))
+        out.line("Error: \(error.message)")
+        out.line("Usage: \(help.usageLine)")
+        out.line("  See '\(error.path.joined(separator: " ")) --help' for more information.")
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import NFCLocatorCore
+
+/// Everything a command handler may touch besides its arguments.
+public struct CommandContext: Sendable {
+    public let environment: [String: String]
+    public let output: any TextOutput
+    public let errors: any TextOutput
+    /// The directory relative paths resolve against.
+    public let workingDirectory: URL
+
+    public init(environment: [String: String], output: any TextOutput, errors: any TextOutput,
+                workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) {
+        self.environment = environment
+        self.output = output
+        self.errors = errors
+        self.workingDirectory = workingDirectory
+    }
+
+    /// Colour only on a terminal, never with `NO_COLOR` (any non-empty value) or `--no-color`.
+    public func useColor(_ invocation: ParsedInvocation) -> Bool {
+        output.isTerminal && (environment["NO_COLOR"] ?? "").isEmpty && !invocation.flag("--no-color")
+    }
+
+    public func url(forPath path: String) -> URL {
+        URL(fileURLWithPath: path, relativeTo: workingDirectory).standardizedFileURL
+    }
+
+    /// Shipped resources, or a failure that says how to point at them.
+    public func resources() throws -> ResourceLocator {
+        if let found = ResourceLocator.shipped(environment: environment) { return found }
+        throw CommandFailure(
+            "Cannot find nfcbench's data files (seed_catalog.json).",
+            hint: "Reinstall with scripts/install.sh, or set NFCBENCH_RESOURCES to the folder that holds them.")
+    }
+
+    public func strings() -> StringCatalog {
+        guard let url = try? resources().stringsURL, let catalog = try? StringCatalog.load(contentsOf: url) else {
+            return StringCatalog(table: [:])
+        }
+        return catalog
+    }
+}
+
+/// A failure the user can act on: printed as `Error: <message>` plus a hint; exit 1
+/// unless a command documents another code.
+public struct CommandFailure: Error, Sendable {
+    public let message: String
+    public let hint: String?
+    public let exitCode: Int32
+
+    public init(_ message: String, hint: String? = nil, exitCode: Int32 = ExitCode.failure) {
+        self.message = message
+        self.hint = hint
+        self.exitCode = exitCode
+    }
+}
+
+/// Documented exit codes.
+public enum ExitCode {
+    public static let success: Int32 = 0
+    public static let failure: Int32 = 1
+    /// `catalog validate`: the file is not JSON at all.
+    public static let notJSON: Int32 = 2
+    /// `poll`: the timeout passed with no target.
+    public static let noTarget: Int32 = 3
+    /// Usage error, as BSD `sysexits.h` EX_USAGE.
+    public static let usage: Int32 = 64
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// A JSON value that keeps object keys in the order written and writes `null`
+/// explicitly, so `--json` output is stable and documented field by field.
+public indirect enum JSONValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+
+    public static func == (a: JSONValue, b: JSONValue) -> Bool { a.serialized() == b.serialized() }
+
+    public static func optional(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
+
+    public func serialized(pretty: Bool = false) -> String {
+        var out = ""
+        write(into: &out, pretty: pretty, indent: 0)
+        return out
+    }
+
+    private func write(into out: inout String, pretty: Bool, indent: Int) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .int(let i): out += String(i)
+        case .number(let d):
+            if !d.isFinite { out += "null" }
+            else if d == d.rounded(), abs(d) < 1e15 { out += String(Int(d)) }
+            else { out += String(d) }
+        case .string(let s): Self.quote(s, into: &out)
+        case .array(let items):
+            if items.isEmpty { out += "[]"; return }
+            out += "["
+            for (i, item) in items.enumerated() {
+                if i > 0 { out += "," }
+                if pretty { out += "\n" + String(repeating: "  ", count: indent + 1) }
+                item.write(into: &out, pretty: pretty, indent: indent + 1)
+            }
+            if pretty { out += "\n" + String(repeating: "  ", count: indent) }
+            out += "]"
+        case .object(let members):
+            if members.isEmpty { out += "{}"; return }
+            out += "{"
+            for (i, (key, value)) in members.enumerated() {
+                if i > 0 { out += "," }
+                if pretty { out += "\n" + String(repeating: "  ", count: indent + 1) }
+                Self.quote(key, into: &out)
+                out += pretty ? ": " : ":"
+                value.write(into: &out, pretty: pretty, indent: indent + 1)
+            }
+            if pretty { out += "\n" + String(repeating: "  ", count: indent) }
+            out += "}"
+        }
+    }
+
+    private static func quote(_ s: String, into out: inout String) {
+        out += "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case let c where c.value < 0x20: out += String(format: "\\u%04x", c.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+}

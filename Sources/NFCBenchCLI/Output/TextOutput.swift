@@ -1,0 +1,46 @@
+import Foundation
+import Synchronization
+
+/// Where a command writes. The real process writes to stdout/stderr; tests capture.
+public protocol TextOutput: Sendable {
+    func write(_ text: String)
+    /// Whether this is an interactive terminal (colour, spinners, prompts).
+    var isTerminal: Bool { get }
+}
+
+extension TextOutput {
+    public func line(_ text: String = "") { write(text + "\n") }
+}
+
+/// A process stream, flushed after every write so progress shows at once.
+public struct StandardStream: TextOutput {
+    public let fileDescriptor: Int32
+
+    public static let output = StandardStream(fileDescriptor: 1)
+    public static let error = StandardStream(fileDescriptor: 2)
+
+    public var isTerminal: Bool { isatty(fileDescriptor) == 1 }
+
+    public func write(_ text: String) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Foundation.write(fileDescriptor, $0.baseAddress, $0.count) }
+            if written <= 0 {
+                if written < 0 && errno == EINTR { continue }
+                return  // A closed pipe (e.g. `| head`) is not an error worth crashing over.
+            }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+}
+
+/// Captures output in memory, for tests.
+public final class CapturedOutput: TextOutput {
+    private let buffer = Mutex("")
+    public let isTerminal: Bool
+
+    public init(isTerminal: Bool = false) { self.isTerminal = isTerminal }
+
+    public func write(_ text: String) { buffer.withLock { $0 += text } }
+    public var text: String { buffer.withLock { $0 } }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// The first resolver layer: a catalog served from elsewhere.
+///
+/// This protocol and the DTOs are the wire contract; see `docs/catalog-api.md`.
+/// Conformers throw when there is no usable catalog (unreachable, not a catalog);
+/// bad rows inside a catalog are not errors, they arrive in `undecodableRows`.
+public protocol CatalogRemoteAPI: Sendable {
+    func fetchCatalog() async throws -> CatalogResponseDTO
+}
+
+/// A failure to obtain a catalog document at all.
+public struct CatalogDocumentError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable { case unreadable, notJSON, notACatalog }
+    public let kind: Kind
+    public let origin: String
+    public let detail: String
+
+    public var description: String {
+        switch kind {
+        case .unreadable: "Cannot read catalog '\(origin)': \(detail)"
+        case .notJSON: "Catalog '\(origin)' is not JSON: \(detail)"
+        case .notACatalog: "'\(origin)' is JSON but not a catalog: \(detail)"
+        }
+    }
+}
+
+/// Decodes catalog documents with the options every layer shares.
+public enum CatalogDocumentDecoder {
+    /// `NaN`/`Infinity` written as strings decode, so such rows reach validation and
+    /// are skipped with a reason rather than failing the whole document.
+    public static func decode(_ data: Data, origin: String) throws(CatalogDocumentError) -> CatalogResponseDTO {
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+        do {
+            return try decoder.decode(CatalogResponseDTO.self, from: data)
+        } catch let error as DecodingError {
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
+                throw CatalogDocumentError(kind: .notJSON, origin: origin,
+                                           detail: (context.underlyingError as NSError?)?.localizedDescription
+                                               ?? context.debugDescription)
+            }
+            throw CatalogDocumentError(kind: .notACatalog, origin: origin,
+                                       detail: CatalogResponseDTO.describe(error))
+        } catch {
+            throw CatalogDocumentError(kind: .notACatalog, origin: origin, detail: "\(error)")
+        }
+    }
+
+    public static func load(contentsOf url: URL) throws(CatalogDocumentError) -> CatalogResponseDTO {
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw CatalogDocumentError(kind: .unreadable, origin: url.path,
+                                       detail: (error as NSError).localizedFailureReason ?? "\(error)")
+        }
+        return try decode(data, origin: url.path)
+    }
+}
+
+/// `--catalog FILE`: a catalog document on disk standing in for the remote layer.
+public struct FileCatalogRemote: CatalogRemoteAPI {
+    public let url: URL
+    public init(url: URL) { self.url = url }
+    public func fetchCatalog() async throws -> CatalogResponseDTO {
+        try CatalogDocumentDecoder.load(contentsOf: url)
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+@testable import NFCBenchCLI
+
+/// Runs commands in process with captured output.
+struct Harness {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    var environment = ["NFCBENCH_RESOURCES": root.appendingPathComponent("Resources").path]
+    let output: CapturedOutput
+    let errors = CapturedOutput()
+
+    init(terminal: Bool = false) { output = CapturedOutput(isTerminal: terminal) }
+
+    func run(_ args: String...) async -> Int32 {
+        await NFCBench.main(arguments: args, context: CommandContext(
+            environment: environment, output: output, errors: errors))
+    }
+
+    static func temporaryDirectory() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("nfcbench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+}
+
+@Suite("Commands in process")
+struct CommandTests {
+    @Test func usageErrorsExit64WithUsageAndHint() async {
+        let h = Harness()
+        #expect(await h.run("resolve", "--modle", "x") == 64)
+        let lines = h.errors.text.split(separator: "\n").map(String.init)
+        #expect(lines[0] == "Error: Unknown option '--modle'. Did you mean '--model'?")
+        #expect(lines[1].hasPrefix("Usage: nfcbench resolve --model <id>"))
+        #expect(lines[2] == "  See 'nfcbench resolve --help' for more information.")
+        #expect(h.output.text.isEmpty)
+    }
+
+    @Test func invalidEnumValueIsAUsageError() async {
+        let h = Harness()
+        #expect(await h.run("resolve", "-m", "x", "--form-factor", "brick") == 64)
+        #expect(h.errors.text.contains("Invalid value 'brick' for '--form-factor'"))
+    }
+
+    @Test func helpGoesToStdoutAndExits0() async {
+        let h = Harness()
+        #expect(await h.run("catalog", "--help") == 0)
+        #expect(h.output.text.contains("SUBCOMMANDS:") && h.errors.text.isEmpty)
+    }
+
+    @Test func colourOnlyOnATerminalWithoutNoColor() async {
+        let tty = Harness(terminal: true)
+        _ = await tty.run("resolve", "-m", "iPhone15,2")
+        #expect(tty.output.text.contains("\u{1B}["))
+        var noColor = Harness(terminal: true)
+        noColor.environment["NO_COLOR"] = "1"
+        _ = await noColor.run("resolve", "-m", "iPhone15,2")
+        #expect(!noColor.output.text.contains("\u{1B}["))
+        let flag = Harness(terminal: true)
+        _ = await flag.run("resolve", "-m", "iPhone15,2", "--no-color")
+        #expect(!flag.output.text.contains("\u{1B}["))
+        let pipe = Harness()
+        _ = await pipe.run("resolve", "-m", "iPhone15,2")
+        #expect(!pipe.output.text.contains("\u{1B}[") && pipe.output.text.contains("[EXACT]"))
+    }
+
+    @Test func validateExitCodes() async throws {
+        let dir = try Harness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let seed = Harness.root.appendingPathComponent("Resources/seed_catalog.json").path
+        let good = Harness()
+        #expect(await good.run("catalog", "validate", seed) == 0)
+        #expect(good.output.text.contains("37 good row(s), 0 bad row(s)"))
+
+        let bad = dir.appendingPathComponent("bad.json")
+        try Data("""
+            {"version":"x","entries":[{"modelIdentifier":"A","manufacturer":"m","displayName":"d","formFactor":"phone",
+            "aspectRatio":0.5,"zoneX":0.1,"zoneY":0.1,"zoneWidth":0,"zoneHeight":0.2,"silhouetteTemplateId":"t"},
+            {"modelIdentifier":"B"}]}
+            """.utf8).write(to: bad)
+        let h = Harness()
+        #expect(await h.run("catalog", "validate", bad.path) == 1)
+        #expect(h.output.text.contains("row 0 (a): zoneWidth is 0.0; it must be greater than 0"))
+        #expect(h.output.text.contains("row 1: missing field"))
+
+        let json = Harness()
+        #expect(await json.run("catalog", "validate", bad.path, "--json") == 1)
+        let report = try JSONSerialization.jsonObject(with: Data(json.output.text.utf8)) as! [String: Any]
+        #expect((report["badRows"] as! [[String: Any]]).map { $0["index"] as! Int } == [0, 1])
+
+        let notJSON = dir.appendingPathComponent("n.json")
+        try Data("version: 1\n".utf8).write(to: notJSON)
+        let nj = Harness()
+        #expect(await nj.run("catalog", "validate", notJSON.path) == 2)
+        #expect(nj.errors.text.contains("is not JSON"))
+
+        let missing = Harness()
+        #expect(await missing.run("catalog", "validate", dir.appendingPathComponent("none.json").path) == 1)
+        #expect(missing.errors.text.contains("Hint:"))
+    }
+
+    @Test func catalogListJSONIsACatalogDocument() async throws {
+        let h = Harness()
+        #expect(await h.run("catalog", "list", "--json") == 0)
+        let doc = try JSONSerialization.jsonObject(with: Data(h.output.text.utf8)) as! [String: Any]
+        #expect((doc["entries"] as! [Any]).count == 37 && doc["version"] as? String == "seed-2026.11.1")
+    }
+
+    @Test func catalogFileIsLaidOverTheSeed() async throws {
+        let dir = try Harness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let patch = dir.appendingPathComponent("patch.json")
+        try Data("""
+            {"version":"lab-1","entries":[{"modelIdentifier":"SM-S921B","manufacturer":"Samsung","displayName":"Galaxy S24",
+            "formFactor":"phone","aspectRatio":0.4803,"zoneX":0.05,"zoneY":0.05,"zoneWidth":0.65,"zoneHeight":0.3,
+            "silhouetteTemplateId":"samsung.galaxy.s","lastVerifiedAt":"2099-01-01T00:00:00Z"}]}
+            """.utf8).write(to: patch)
+        let list = Harness()
+        #expect(await list.run("catalog", "list", "--json", "--catalog", patch.path) == 0)
+        let doc = try JSONSerialization.jsonObject(with: Data(list.output.text.utf8)) as! [String: Any]
+        let entries = doc["entries"] as! [[String: Any]]
+        #expect(entries.count == 37)
+        #expect(entries.first { $0["modelIdentifier"] as? String == "SM-S921B" }?["zoneY"] as? Double == 0.05)
+
+        let missing = Harness()
+        #expect(await missing.run("resolve", "-m", "SM-S921B", "--json", "--catalog", "/nonexistent.json") == 0)
+        #expect(missing.errors.text.contains("Warning: remoteCatalog unusable, falling through"))
+        #expect(missing.output.text.contains("\"source\": \"seedCatalog\""))
+    }
+
+    @Test func svgIsWritten() async throws {
+        let dir = try Harness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("s24.svg")
+        #expect(await Harness().run("resolve", "-m", "SM-S921B", "--svg", file.path) == 0)
+        let svg = try String(contentsOf: file, encoding: .utf8)
+        #expect(svg.contains("class=\"zone stale\"") && svg.contains("<title>Galaxy S24</title>"))
+    }
+
+    @Test func missingResourcesSayWhatToDo() async {
+        var h = Harness()
+        h.environment["NFCBENCH_RESOURCES"] = "/nonexistent"
+        #expect(await h.run("resolve", "-m", "x") == 0)  // heuristic still answers
+        #expect(h.errors.text.contains("seedCatalog unusable"))
+    }
+}

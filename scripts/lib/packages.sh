@@ -1,0 +1,21 @@
+# Debian packages nfcbench needs, and an installer that only touches what is missing.
+# shellcheck shell=bash
+
+# Build and test: the C libraries' headers, their tools, the services the virtual
+# bench drives, and the outside clients the emulators are checked against.
+TEST_PACKAGES=(pkg-config libsqlite3-dev sqlite3 python3)
+
+# Installs the named packages that are not installed yet. `apt-get update` runs once,
+# only when something is missing, so a warm machine pays nothing.
+ensure_packages() {
+    local missing=() pkg
+    for pkg in "$@"; do
+        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "Installing: ${missing[*]}" >&2
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+}
