@@ -12,11 +12,24 @@ let package = Package(
     ],
     targets: [
         .target(name: "NFCLocatorCore"),
-        .target(name: "NFCBenchCLI", dependencies: ["NFCLocatorCore"]),
+        // One thin system-library target per C library: a module map and a shim header.
+        .systemLibrary(name: "CLibNFC", pkgConfig: "libnfc", providers: [.apt(["libnfc-dev"])]),
+        .systemLibrary(name: "CPCSCLite", pkgConfig: "libpcsclite", providers: [.apt(["libpcsclite-dev"])]),
+        // Reader model and the in-process simulated phone; knows no C library.
+        .target(name: "NFCReaders"),
+        // The only importer of CLibNFC / CPCSCLite.
+        .target(name: "NFCReaderLibNFC", dependencies: ["CLibNFC", "NFCReaders"]),
+        .target(name: "NFCReaderPCSC", dependencies: ["CPCSCLite", "NFCReaders"]),
+        // Emulated PN532 on a pty and a virtual card for vpcd, driving the real stacks.
+        .target(name: "NFCVirtualBench", dependencies: ["NFCReaders"]),
+        .target(name: "NFCBenchCLI", dependencies: [
+            "NFCLocatorCore", "NFCReaders", "NFCVirtualBench",
+        ]),
         .executableTarget(name: "nfcbench", dependencies: ["NFCBenchCLI"]),
         .executableTarget(name: "ResolveBenchmark", dependencies: ["NFCLocatorCore"], path: "Benchmarks/ResolveBenchmark"),
         .testTarget(name: "NFCLocatorCoreTests", dependencies: ["NFCLocatorCore"]),
         .testTarget(name: "NFCBenchCLITests", dependencies: ["NFCBenchCLI"]),
+        .testTarget(name: "NFCReadersTests", dependencies: ["NFCReaders", "NFCVirtualBench"]),
         .testTarget(name: "EndToEndTests", dependencies: ["nfcbench", "NFCLocatorCore"]),
     ],
     swiftLanguageModes: [.v6]

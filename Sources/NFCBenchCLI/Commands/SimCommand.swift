@@ -1,0 +1,91 @@
+import Foundation
+import NFCReaders
+import NFCVirtualBench
+
+/// `nfcbench sim ...`: the virtual bench, for demos, lab self-tests and CI.
+enum SimCommand {
+    static let spec = CommandSpec(
+        "sim", abstract: "Run or steer the virtual bench (emulated PN532 and vpcd card).",
+        subcommands: [serveSpec, ctlSpec])
+
+    static let serveSpec = CommandSpec(
+        "serve", abstract: "Start a virtual bench and keep it running until interrupted.",
+        discussion: """
+            Creates <dir>/pn532 (a pty serving libnfc's pn532_uart driver: --reader libnfc:pn532_uart:<dir>/pn532),
+            <dir>/control.sock (the control channel, see 'nfcbench sim ctl') and, with --vpcd-port, a virtual
+            card that connects to pcscd's vpcd driver on 127.0.0.1 while the phone is on the reader.
+            When ready it writes <dir>/ready (JSON) and prints the same line.
+            """,
+        options: [
+            OptionSpec("--dir", value: "dir", help: "Folder for the pty link, control socket and ready file.", required: true),
+            OptionSpec("--vpcd-port", value: "port", help: "Also serve a virtual card to vpcd on this port."),
+            OptionSpec("--no-pn532", help: "Do not create the emulated PN532."),
+            OptionSpec("--antenna", value: "x,y,w,h", help: "The phone's true antenna zone (default 0.1,0.3,0.8,0.4)."),
+            OptionSpec("--aspect-ratio", value: "ratio", help: "Body width / height (default 0.48)."),
+            OptionSpec("--technology", value: "A|B", help: "ISO 14443 type the phone answers with (default A)."),
+            OptionSpec("--miss-rate", value: "p", help: "Chance of a missed tap over the coil (default 0.03)."),
+            OptionSpec("--seed", value: "n", help: "Seed for reproducible taps (default 1)."),
+        ],
+        handler: serve)
+
+    static let ctlSpec = CommandSpec(
+        "ctl", abstract: "Send one command to a running virtual bench and print its JSON reply.",
+        discussion: "Commands: place X Y | lift | fault none|slow|garbage|unplug | antenna X Y W H | technology A|B | status",
+        arguments: [ArgumentSpec("command", help: "The command words.", repeating: true)],
+        options: [OptionSpec("--dir", value: "dir", help: "The bench's folder (as given to 'sim serve').", required: true)],
+        handler: control)
+
+    static func serve(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
+        let directory = context.url(forPath: invocation.value("--dir")!).path
+        let antenna = try invocation.value("--antenna", as: "x,y,w,h fractions", SimOptions.rect) ?? (0.1, 0.3, 0.8, 0.4)
+        let aspect = try invocation.value("--aspect-ratio", as: "a positive number") { Double($0).flatMap { $0 > 0 ? $0 : nil } }
+        let tech = try invocation.value("--technology", as: "A or B") { ["A": TargetTechnology.iso14443A, "B": .iso14443B][$0] }
+        let miss = try invocation.value("--miss-rate", as: "a probability 0...1") { Double($0).flatMap { (0...1).contains($0) ? $0 : nil } }
+        let seed = try invocation.value("--seed", as: "a whole number", UInt64.init) ?? 1
+        let port = try invocation.value("--vpcd-port", as: "a TCP port", UInt16.init)
+        let phone = SimulatedPhone(antenna: antenna, aspectRatio: aspect ?? 0.48, technology: tech ?? .iso14443A,
+                                   missRate: miss ?? 0.03)
+        let bench = VirtualBench(.init(directory: directory, phone: phone, seed: seed,
+                                       pn532: !invocation.flag("--no-pn532"), vpcdPort: port))
+        do { try bench.start() } catch {
+            throw CommandFailure("Cannot start the virtual bench in '\(directory)': \(error)",
+                                 hint: "Check that the folder is writable and its path is short (Unix sockets allow 107 bytes).")
+        }
+        let ready = JSONValue.object([
+            ("pid", .int(Int(getpid()))),
+            ("control", .string(bench.controlPath)),
+            ("connstring", .optional(bench.connstring)),
+            ("reader", .optional(bench.connstring.map { "libnfc:\($0)" })),
+            ("vpcdPort", port.map { .int(Int($0)) } ?? .null),
+        ]).serialized()
+        try? (ready + "\n").write(toFile: directory + "/ready", atomically: true, encoding: .utf8)
+        context.output.line(ready)
+        await SignalWaiter.waitForTermination()
+        bench.stop()
+        try? FileManager.default.removeItem(atPath: directory + "/ready")
+        return ExitCode.success
+    }
+
+    static func control(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
+        let directory = context.url(forPath: invocation.value("--dir")!).path
+        let client = VirtualBenchClient(socketPath: directory + "/control.sock")
+        do {
+            let reply = try client.send(invocation.positionals.joined(separator: " "))
+            context.output.line(reply)
+            return reply.contains("\"ok\":true") ? ExitCode.success : ExitCode.failure
+        } catch {
+            throw CommandFailure("No virtual bench answers at '\(directory)': \(error)",
+                                 hint: "Start one with 'nfcbench sim serve --dir \(directory)'.")
+        }
+    }
+}
+
+enum SimOptions {
+    /// `x,y,w,h` -> a rectangle inside the unit square.
+    static func rect(_ text: String) -> (x: Double, y: Double, width: Double, height: Double)? {
+        let v = text.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard v.count == 4, v[2] > 0, v[3] > 0, v[0] >= 0, v[1] >= 0, v[0] + v[2] <= 1 + 1e-9, v[1] + v[3] <= 1 + 1e-9
+        else { return nil }
+        return (v[0], v[1], v[2], v[3])
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Synchronization
+
+/// The simulated phone's place on the bench, shared by whoever moves it (positioner,
+/// control channel) and whoever reads it (simulated reader, emulators).
+///
+/// Each placement is one field entry: whether the reader couples is rolled once, from
+/// the seeded generator, and a coupled entry gets a fresh random UID.
+public final class PhoneOnBench: Sendable {
+    public struct State: Sendable {
+        public var phone: SimulatedPhone
+        /// Where the reader's antenna centre is on the phone's back; `nil` when lifted.
+        public var probe: (x: Double, y: Double)?
+        /// The answer while coupled; `nil` when lifted or out of range.
+        public var target: SimulatedTarget?
+        /// Increments at every placement.
+        public var fieldEntries: Int
+        /// When the target becomes visible (activation takes a few ms).
+        public var visibleAt: ContinuousClock.Instant?
+    }
+
+    private let state: Mutex<(State, SeededGenerator)>
+
+    public init(phone: SimulatedPhone, seed: UInt64) {
+        state = Mutex((State(phone: phone, probe: nil, target: nil, fieldEntries: 0, visibleAt: nil),
+                       SeededGenerator(seed: seed)))
+    }
+
+    public var snapshot: State { state.withLock { $0.0 } }
+
+    /// The target if one is coupled and activated now.
+    public func visibleTarget(now: ContinuousClock.Instant = .now) -> SimulatedTarget? {
+        state.withLock { s in
+            guard let target = s.0.target, let at = s.0.visibleAt, now >= at else { return nil }
+            return target
+        }
+    }
+
+    /// Puts the phone down with the reader under (x, y). Returns whether it coupled.
+    @discardableResult
+    public func place(x: Double, y: Double) -> Bool {
+        state.withLock { s in
+            s.0.probe = (x, y)
+            s.0.fieldEntries += 1
+            let p = s.0.phone.detectionProbability(x: x, y: y)
+            let roll = Double.random(in: 0..<1, using: &s.1)
+            let delayMs = Int.random(in: 15...60, using: &s.1)
+            if roll < p {
+                s.0.target = SimulatedTarget.hce(technology: s.0.phone.technology, using: &s.1)
+                s.0.visibleAt = .now + .milliseconds(delayMs)
+            } else {
+                s.0.target = nil
+                s.0.visibleAt = nil
+            }
+            return s.0.target != nil
+        }
+    }
+
+    public func lift() {
+        state.withLock { s in
+            s.0.probe = nil
+            s.0.target = nil
+            s.0.visibleAt = nil
+        }
+    }
+
+    public func setPhone(_ phone: SimulatedPhone) {
+        state.withLock { $0.0.phone = phone }
+    }
+}

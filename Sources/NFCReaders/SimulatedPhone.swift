@@ -1,0 +1,98 @@
+/// A phone in card emulation, as the bench sees it: where its coil is, which RF
+/// technology it answers with, and how reliably.
+///
+/// Geometry is in the catalog's convention (fractions of the back, viewed from the
+/// back, origin top-left). Distances are measured in fractions of the body *height*
+/// (x is scaled by the aspect ratio), so a fall-off means the same millimetres along
+/// both axes.
+public struct SimulatedPhone: Sendable, Hashable {
+    /// The coil, as (x, y, width, height) fractions of the back.
+    public var antenna: (x: Double, y: Double, width: Double, height: Double)
+    /// Body width / height.
+    public var aspectRatio: Double
+    public var technology: TargetTechnology
+    /// Radius of the reader's sensitive area around the probe point.
+    public var readerRadius: Double
+    /// Width of the band, around the coil's edge, where detection goes from sure to never.
+    public var edgeFalloff: Double
+    /// Chance that the phone does not answer even squarely over the coil.
+    public var missRate: Double
+
+    public init(antenna: (x: Double, y: Double, width: Double, height: Double), aspectRatio: Double = 0.48,
+                technology: TargetTechnology = .iso14443A, readerRadius: Double = 0.02,
+                edgeFalloff: Double = 0.03, missRate: Double = 0.03) {
+        precondition(antenna.width > 0 && antenna.height > 0, "antenna needs a positive size")
+        precondition((0...1).contains(missRate), "missRate is a probability")
+        self.antenna = antenna
+        self.aspectRatio = aspectRatio
+        self.technology = technology
+        self.readerRadius = readerRadius
+        self.edgeFalloff = edgeFalloff
+        self.missRate = missRate
+    }
+
+    public static func == (a: SimulatedPhone, b: SimulatedPhone) -> Bool {
+        a.antenna == b.antenna && a.aspectRatio == b.aspectRatio && a.technology == b.technology
+            && a.readerRadius == b.readerRadius && a.edgeFalloff == b.edgeFalloff && a.missRate == b.missRate
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        for v in [antenna.x, antenna.y, antenna.width, antenna.height, aspectRatio, readerRadius, edgeFalloff, missRate] {
+            hasher.combine(v)
+        }
+        hasher.combine(technology)
+    }
+
+    /// Signed distance from the probe point to the coil's edge in body heights:
+    /// positive inside the coil, negative outside.
+    public func signedDistance(x: Double, y: Double) -> Double {
+        let a = antenna
+        let dxOut = max(a.x - x, 0, x - (a.x + a.width)) * aspectRatio
+        let dyOut = max(a.y - y, 0, y - (a.y + a.height))
+        if dxOut > 0 || dyOut > 0 { return -((dxOut * dxOut + dyOut * dyOut).squareRoot()) }
+        let dxIn = min(x - a.x, a.x + a.width - x) * aspectRatio
+        let dyIn = min(y - a.y, a.y + a.height - y)
+        return min(dxIn, dyIn)
+    }
+
+    /// Probability that a tap with the reader at (x, y) is detected.
+    public func detectionProbability(x: Double, y: Double) -> Double {
+        let d = signedDistance(x: x, y: y) + readerRadius
+        let sure = 1 - missRate
+        if edgeFalloff <= 0 { return d >= 0 ? sure : 0 }
+        if d >= edgeFalloff { return sure }
+        if d <= -edgeFalloff { return 0 }
+        return sure * (d + edgeFalloff) / (2 * edgeFalloff)
+    }
+}
+
+/// The RF answer a simulated phone gives in one field entry.
+public struct SimulatedTarget: Sendable, Hashable {
+    public let technology: TargetTechnology
+    public let uid: [UInt8]
+    public let atqa: [UInt8]
+    public let sak: UInt8
+    /// ATS without its length byte (type A).
+    public let ats: [UInt8]
+    /// Full ATQB, starting 0x50 (type B).
+    public let atqb: [UInt8]
+
+    /// Android HCE-like answer: random 4-byte UID starting 0x08, ATQA 00 04, SAK 0x20
+    /// (ISO-DEP), an ATS without historical bytes, hence PC/SC ATR 3B 80 80 01 01.
+    public static func hce(technology: TargetTechnology, using rng: inout SeededGenerator) -> SimulatedTarget {
+        let random = (0..<3).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        let uid = [0x08] + random
+        return SimulatedTarget(
+            technology: technology, uid: uid, atqa: [0x00, 0x04], sak: 0x20,
+            ats: [0x78, 0x80, 0x70, 0x02],
+            atqb: [0x50] + uid + [0x00, 0x00, 0x00, 0x00] + [0x00, 0x81, 0x71])
+    }
+
+    /// The ATR a PC/SC reader builds for this target (PC/SC Part 3).
+    public var atr: [UInt8] {
+        switch technology {
+        case .iso14443A: ATRInfo.atr(forATS: ats)
+        case .iso14443B: ATRInfo.atr(historicalBytes: Array(atqb[5..<12]) + [0x00])
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Synchronization
+
+/// Faults the control channel can inject into the virtual bench.
+public enum BenchFault: String, Sendable, CaseIterable {
+    case none
+    /// Every answer arrives 600 ms late, past libnfc's per-command timeout.
+    case slow
+    /// Answers are corrupted (bad checksums, junk bytes).
+    case garbage
+    /// The reader vanishes: the pty closes, the virtual card disconnects.
+    case unplug
+}
+
+/// Reader-side state that outlives a card connection: the ACR122U PICC operating
+/// parameter and LED/buzzer commands, as the virtual reader firmware keeps them.
+public struct ReaderFirmwareState: Sendable {
+    /// ACR122U default: all polling types on, auto PICC polling, auto ATS.
+    public var piccParameter: UInt8 = 0xFF
+    public var piccWrites: [UInt8] = []
+    public var ledCommands: [[UInt8]] = []
+    public var apduCount = 0
+}
+
+/// Shared, lock-protected switches of one virtual bench.
+public final class BenchControls: Sendable {
+    private let faultState = Mutex(BenchFault.none)
+    private let firmwareState = Mutex(ReaderFirmwareState())
+
+    public init() {}
+
+    public var fault: BenchFault {
+        get { faultState.withLock { $0 } }
+        set { faultState.withLock { $0 = newValue } }
+    }
+
+    public func firmware<T: Sendable>(_ body: (inout ReaderFirmwareState) -> T) -> T {
+        firmwareState.withLock { state in body(&state) }
+    }
+}

@@ -1,0 +1,188 @@
+import NFCReaders
+
+/// The command layer of an emulated PN532 (firmware 1.6), enough for libnfc's
+/// `pn532_uart` driver: initialisation, registers, RF configuration, target discovery
+/// (InListPassiveTarget, InAutoPoll), presence checks and data exchange.
+///
+/// It only decides *what* to answer; `PN532Emulator` decides *when* and moves bytes.
+/// A command that waits for a target (InAutoPoll, InListPassiveTarget with infinite
+/// retries) is returned as `.pending` and re-evaluated until it can answer, reaches its
+/// own deadline (libnfc sets no timeout for InAutoPoll, so the chip must end it), or
+/// the host aborts it with an ACK.
+public struct PN532Chip: Sendable {
+    public enum Reply: Sendable, Equatable {
+        /// Response data after the response code.
+        case respond([UInt8])
+        /// Unsupported command: the chip answers with an application error frame.
+        case syntaxError
+        case pending(PendingCommand)
+    }
+
+    public struct PendingCommand: Sendable, Equatable {
+        public let command: UInt8
+        let types: [UInt8]
+        let brTy: UInt8
+        /// `nil` waits forever.
+        let deadline: ContinuousClock.Instant?
+    }
+
+    public static let firmware: [UInt8] = [0x32, 0x01, 0x06, 0x07]  // PN532, v1.6, ISO A/B + ISO 18092
+
+    let bench: PhoneOnBench
+    private var registers: [UInt16: UInt8] = [:]
+    private var passiveActivationRetries: UInt8 = 0xFF
+    private var fieldOn = true
+    /// The target libnfc selected, tagged with the field entry it came from, so a
+    /// presence check fails once the phone was lifted even if it came back.
+    private var selected: (target: SimulatedTarget, entry: Int)?
+
+    public init(bench: PhoneOnBench) { self.bench = bench }
+
+    public mutating func receive(_ data: [UInt8], now: ContinuousClock.Instant) -> Reply {
+        guard let command = data.first else { return .syntaxError }
+        let args = Array(data.dropFirst())
+        switch command {
+        case 0x00: return diagnose(args)
+        case 0x02: return .respond(Self.firmware)
+        case 0x04: return .respond(generalStatus())
+        case 0x06: return .respond(readRegisters(args))
+        case 0x08: writeRegisters(args); return .respond([])
+        case 0x0C: return .respond([0xFF, 0xFF, 0x00])         // ReadGPIO
+        case 0x0E, 0x10, 0x12, 0x14: return .respond([])      // WriteGPIO, SetSerialBaudRate, SetParameters, SAMConfiguration
+        case 0x16: return .respond([0x00])                    // PowerDown
+        case 0x32: rfConfiguration(args); return .respond([])
+        case 0x4A: return listPassiveTarget(args, now: now)
+        case 0x60: return autoPoll(args, now: now)
+        case 0x40, 0x42: return .respond(exchange(args, thru: command == 0x42))
+        case 0x44, 0x52: selected = nil; return .respond([0x00])  // InDeselect, InRelease
+        case 0x54: return .respond([selectedIsPresent() ? 0x00 : 0x27])  // InSelect
+        default: return .syntaxError
+        }
+    }
+
+    /// Re-evaluates a waiting command: a response when it can answer, else `nil`.
+    public mutating func poll(_ pending: PendingCommand, now: ContinuousClock.Instant) -> [UInt8]? {
+        if let found = discover(types: pending.types, brTy: pending.brTy, command: pending.command) { return found }
+        if let deadline = pending.deadline, now >= deadline { return [0x00] }  // NbTg = 0
+        return nil
+    }
+
+    // MARK: - Commands
+
+    private func diagnose(_ args: [UInt8]) -> Reply {
+        switch args.first {
+        case 0x00?: return .respond(args)                                   // communication line test: echo
+        case 0x06?: return .respond([selectedIsPresent() ? 0x00 : 0x01])   // ISO 14443-4 card presence
+        case nil: return .syntaxError
+        default: return .respond([0x00])
+        }
+    }
+
+    private func generalStatus() -> [UInt8] {
+        guard let selected, selectedIsPresent() else { return [0x00, fieldOn ? 1 : 0, 0x00, 0x00] }
+        let type: UInt8 = selected.target.technology == .iso14443A ? 0x00 : 0x03
+        return [0x00, fieldOn ? 1 : 0, 0x01, 0x01, 0x00, 0x00, type, 0x00]
+    }
+
+    private func readRegisters(_ args: [UInt8]) -> [UInt8] {
+        stride(from: 0, to: args.count - 1, by: 2).map { i in registers[UInt16(args[i]) << 8 | UInt16(args[i + 1])] ?? 0 }
+    }
+
+    private mutating func writeRegisters(_ args: [UInt8]) {
+        for i in stride(from: 0, to: args.count - 2, by: 3) {
+            registers[UInt16(args[i]) << 8 | UInt16(args[i + 1])] = args[i + 2]
+        }
+    }
+
+    private mutating func rfConfiguration(_ args: [UInt8]) {
+        switch args.first {
+        case 0x01?: fieldOn = args.count > 1 && args[1] & 0x01 != 0
+        case 0x05? where args.count >= 4: passiveActivationRetries = args[3]
+        default: break
+        }
+    }
+
+    private mutating func listPassiveTarget(_ args: [UInt8], now: ContinuousClock.Instant) -> Reply {
+        guard args.count >= 2 else { return .syntaxError }
+        let brTy = args[1]
+        if let found = discover(types: [], brTy: brTy, command: 0x4A) { return .respond(found) }
+        // Infinite retries wait for a target; finite ones give up within milliseconds.
+        if passiveActivationRetries == 0xFF {
+            return .pending(PendingCommand(command: 0x4A, types: [], brTy: brTy, deadline: nil))
+        }
+        return .respond([0x00])
+    }
+
+    private mutating func autoPoll(_ args: [UInt8], now: ContinuousClock.Instant) -> Reply {
+        guard args.count >= 3 else { return .syntaxError }
+        let pollNr = args[0], period = max(args[1], 1), types = Array(args[2...])
+        if let found = discover(types: types, brTy: 0, command: 0x60) { return .respond(found) }
+        // Period is in units of 150 ms per target type; PollNr 0xFF polls forever.
+        let deadline: ContinuousClock.Instant? = pollNr == 0xFF
+            ? nil : now + .milliseconds(Int(pollNr) * Int(period) * 150 * types.count)
+        return .pending(PendingCommand(command: 0x60, types: types, brTy: 0, deadline: deadline))
+    }
+
+    private mutating func exchange(_ args: [UInt8], thru: Bool) -> [UInt8] {
+        guard selectedIsPresent() else { return [0x01] }  // status: timeout, target gone
+        guard thru else {
+            // InDataExchange: the chip wraps the APDU in ISO-DEP itself. A phone in HCE
+            // answers SELECT for an AID it does not host with 6A 82.
+            let apdu = Array(args.dropFirst())
+            return [0x00] + (apdu.count > 1 && apdu[0] == 0x00 && apdu[1] == 0xA4 ? [0x6A, 0x82] : [0x90, 0x00])
+        }
+        // InCommunicateThru: raw frames. A phone speaks ISO-DEP only (I-, R- and S-blocks);
+        // probes for other protocols (ST SRx, ASK CTx, B') get no answer, as on air.
+        guard let pcb = args.first else { return [0x01] }
+        switch pcb {
+        case 0x02, 0x03: return [0x00, pcb, 0x6A, 0x82]   // I-block: answer in the same block number
+        case 0xA2, 0xA3, 0xB2, 0xB3: return [0x00, 0xA2 | (pcb & 0x01)]  // R-block: R(ACK)
+        case 0xC2: return [0x00, 0xC2]                      // S(DESELECT)
+        default: return [0x01]
+        }
+    }
+
+    // MARK: - Discovery
+
+    /// Target data for a command, or `nil` when no suitable target is in the field.
+    private mutating func discover(types: [UInt8], brTy: UInt8, command: UInt8) -> [UInt8]? {
+        guard fieldOn, let target = bench.visibleTarget() else { return nil }
+        let entry = bench.snapshot.fieldEntries
+        if command == 0x4A {
+            let wanted: TargetTechnology = brTy == 0x03 ? .iso14443B : .iso14443A
+            guard (brTy == 0x00 || brTy == 0x03), target.technology == wanted else { return nil }
+            selected = (target, entry)
+            return [0x01] + targetData(target)
+        }
+        for type in types {
+            let matches: Bool = switch type {
+            case 0x00, 0x10: target.technology == .iso14443A
+            case 0x20: target.technology == .iso14443A && target.sak & 0x20 != 0
+            case 0x03, 0x23: target.technology == .iso14443B
+            default: false
+            }
+            guard matches else { continue }
+            selected = (target, entry)
+            let data = targetData(target)
+            return [0x01, type, UInt8(data.count)] + data
+        }
+        return nil
+    }
+
+    /// Tg followed by the InListPassiveTarget target data for the target's technology.
+    private func targetData(_ t: SimulatedTarget) -> [UInt8] {
+        switch t.technology {
+        case .iso14443A:
+            var data: [UInt8] = [0x01] + t.atqa + [t.sak, UInt8(t.uid.count)] + t.uid
+            if t.sak & 0x20 != 0 { data += [UInt8(t.ats.count + 1)] + t.ats }
+            return data
+        case .iso14443B:
+            return [0x01] + t.atqb + [0x01, 0x00]  // ATTRIB_RES: one byte (MBLI/CID)
+        }
+    }
+
+    private func selectedIsPresent() -> Bool {
+        guard let selected, let visible = bench.visibleTarget() else { return false }
+        return visible == selected.target && bench.snapshot.fieldEntries == selected.entry
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import NFCReaders
+import Synchronization
+
+/// An emulated PN532 on a pseudo-terminal, for libnfc's `pn532_uart` driver.
+///
+/// One dedicated thread owns the pty, the frame decoder and the chip; nothing else
+/// touches them. Set `NFCBENCH_SIM_LOG=1` to log every frame in both directions.
+public final class PN532Emulator: Sendable {
+    public let linkPath: String
+    private let bench: PhoneOnBench
+    private let controls: BenchControls
+    private let stopped = Mutex(false)
+    private let finished = Mutex(false)
+    private let log: Bool
+
+    public init(bench: PhoneOnBench, controls: BenchControls, linkPath: String,
+                log: Bool = ProcessInfo.processInfo.environment["NFCBENCH_SIM_LOG"] == "1") {
+        self.bench = bench
+        self.controls = controls
+        self.linkPath = linkPath
+        self.log = log
+    }
+
+    /// The connstring libnfc users pass: `pn532_uart:<link>`.
+    public var connstring: String { "pn532_uart:\(linkPath)" }
+
+    /// Creates the pty (so the link exists when this returns) and starts serving.
+    public func start() throws {
+        let pty = try PseudoTerminal(linkPath: linkPath)
+        let box = Box(pty)
+        let thread = Thread { [self] in run(box.value) }
+        thread.name = "pn532-emulator"
+        thread.start()
+    }
+
+    public func stop() {
+        stopped.withLock { $0 = true }
+        while !finished.withLock({ $0 }) { usleep(1000) }
+        unlink(linkPath)
+    }
+
+    private func run(_ initial: PseudoTerminal) {
+        var pty: PseudoTerminal? = initial
+        var chip = PN532Chip(bench: bench)
+        var decoder = PN532FrameDecoder()
+        var pending: PN532Chip.PendingCommand?
+        var lastResponse: [UInt8] = []
+        defer {
+            pty?.close()
+            finished.withLock { $0 = true }
+        }
+        while !stopped.withLock({ $0 }) {
+            let fault = controls.fault
+            if fault == .unplug {
+                if let open = pty {
+                    open.close()
+                    unlink(linkPath)
+                    pty = nil
+                    pending = nil
+                    trace("unplugged")
+                }
+                usleep(10_000)
+                continue
+            }
+            guard let link = pty ?? replug() else { usleep(50_000); continue }
+            if pty == nil {
+                pty = link
+                chip = PN532Chip(bench: bench)
+                decoder = PN532FrameDecoder()
+                trace("replugged as \(link.slavePath)")
+            }
+            guard let bytes = link.read(timeoutMs: 5) else { continue }
+            if !bytes.isEmpty {
+                decoder.append(bytes)
+                while let event = decoder.next() {
+                    switch event {
+                    case .corrupt(let reason):
+                        trace("host frame dropped: \(reason)")
+                    case .frame(.ack):
+                        if pending != nil { trace("<- ACK: command aborted") }
+                        pending = nil
+                    case .frame(.nack):
+                        link.write(lastResponse)
+                    case .frame(.applicationError):
+                        break
+                    case .frame(.information(let tfi, let data)):
+                        guard tfi == PN532Frame.hostToChip, let command = data.first else { continue }
+                        trace("<- \(Hex.string(data, separator: " "))")
+                        link.write(PN532Frame.ack.encoded())
+                        switch chip.receive(data, now: .now) {
+                        case .respond(let reply):
+                            lastResponse = respond(command, reply, on: link, fault: fault)
+                        case .syntaxError:
+                            lastResponse = PN532Frame.applicationError.encoded()
+                            link.write(lastResponse)
+                        case .pending(let waiting):
+                            pending = waiting
+                        }
+                    }
+                }
+            }
+            if let waiting = pending, let reply = chip.poll(waiting, now: .now) {
+                pending = nil
+                lastResponse = respond(waiting.command, reply, on: link, fault: controls.fault)
+            }
+        }
+    }
+
+    private func replug() -> PseudoTerminal? { try? PseudoTerminal(linkPath: linkPath) }
+
+    private func respond(_ command: UInt8, _ reply: [UInt8], on link: PseudoTerminal, fault: BenchFault) -> [UInt8] {
+        var frame = PN532Frame.information(tfi: PN532Frame.chipToHost, data: [command &+ 1] + reply).encoded()
+        switch fault {
+        case .slow: usleep(600_000)
+        case .garbage:
+            frame[frame.count - 2] ^= 0x5A  // break the data checksum
+            frame.insert(contentsOf: [0x13, 0x37], at: 3)
+        case .none, .unplug: break
+        }
+        trace("-> \(Hex.string([command &+ 1] + reply, separator: " "))")
+        link.write(frame)
+        return frame
+    }
+
+    private func trace(_ message: @autoclosure () -> String) {
+        if log { FileHandle.standardError.write(Data("pn532-emulator: \(message())\n".utf8)) }
+    }
+}
+
+/// Hands a non-Sendable value to the thread that will own it from then on.
+final class Box<T>: @unchecked Sendable {
+    // @unchecked: the value is created on one thread and only ever used by the one
+    // thread it is handed to; no two threads touch it.
+    let value: T
+    init(_ value: T) { self.value = value }
+}

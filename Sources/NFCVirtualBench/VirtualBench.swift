@@ -1,0 +1,177 @@
+import Foundation
+import NFCReaders
+import Synchronization
+
+/// A whole virtual bench: one simulated phone, seen through an emulated PN532 on a pty
+/// (libnfc) and/or a virtual card behind vpcd (PC/SC), steered over a control socket.
+///
+/// Control protocol, one command per line, one JSON object per reply line:
+/// `place X Y` (reader under the point X, Y of the phone's back), `lift`,
+/// `fault none|slow|garbage|unplug`, `antenna X Y W H`, `technology A|B`, `status`.
+public final class VirtualBench: Sendable {
+    public struct Configuration: Sendable {
+        public var directory: String
+        public var phone: SimulatedPhone
+        public var seed: UInt64
+        public var pn532: Bool
+        public var vpcdPort: UInt16?
+
+        public init(directory: String, phone: SimulatedPhone, seed: UInt64, pn532: Bool = true, vpcdPort: UInt16? = nil) {
+            self.directory = directory
+            self.phone = phone
+            self.seed = seed
+            self.pn532 = pn532
+            self.vpcdPort = vpcdPort
+        }
+    }
+
+    public let configuration: Configuration
+    public let bench: PhoneOnBench
+    public let controls: BenchControls
+    private let emulator: PN532Emulator?
+    private let card: VPCDCard?
+    private let listener = Mutex<Int32>(-1)
+
+    public var controlPath: String { configuration.directory + "/control.sock" }
+    public var pn532Link: String? { emulator?.linkPath }
+    public var connstring: String? { emulator?.connstring }
+
+    public init(_ configuration: Configuration) {
+        self.configuration = configuration
+        let bench = PhoneOnBench(phone: configuration.phone, seed: configuration.seed)
+        let controls = BenchControls()
+        self.bench = bench
+        self.controls = controls
+        emulator = configuration.pn532
+            ? PN532Emulator(bench: bench, controls: controls, linkPath: configuration.directory + "/pn532") : nil
+        card = configuration.vpcdPort.map { VPCDCard(bench: bench, controls: controls, port: $0) }
+    }
+
+    public func start() throws {
+        try FileManager.default.createDirectory(atPath: configuration.directory, withIntermediateDirectories: true)
+        try emulator?.start()
+        card?.start()
+        let fd = try UnixSocket.listen(controlPath)
+        listener.withLock { $0 = fd }
+        let thread = Thread { [self] in serve(fd) }
+        thread.name = "bench-control"
+        thread.start()
+    }
+
+    public func stop() {
+        let fd = listener.withLock { stored -> Int32 in
+            let fd = stored
+            stored = -1
+            return fd
+        }
+        if fd >= 0 { shutdown(fd, Int32(SHUT_RDWR)); close(fd) }
+        unlink(controlPath)
+        emulator?.stop()
+        card?.stop()
+    }
+
+    private func serve(_ listening: Int32) {
+        while true {
+            let client = accept(listening, nil, nil)
+            if client < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            let thread = Thread { [self] in
+                while let line = UnixSocket.readLine(client) {
+                    UnixSocket.writeLine(client, handle(line))
+                }
+                close(client)
+            }
+            thread.start()
+        }
+    }
+
+    /// Runs one control command; the reply is a JSON object.
+    public func handle(_ line: String) -> String {
+        let words = line.split(separator: " ").map(String.init)
+        func numbers(_ count: Int) -> [Double]? {
+            let values = words.dropFirst().compactMap(Double.init)
+            return values.count == count && words.count == count + 1 ? values : nil
+        }
+        switch words.first {
+        case "place":
+            guard let v = numbers(2), (0...1).contains(v[0]), (0...1).contains(v[1]) else {
+                return error("usage: place X Y, with X and Y in 0...1")
+            }
+            let coupled = bench.place(x: v[0], y: v[1])
+            return "{\"ok\":true,\"coupled\":\(coupled),\"fieldEntries\":\(bench.snapshot.fieldEntries)}"
+        case "lift":
+            bench.lift()
+            return "{\"ok\":true}"
+        case "fault":
+            guard words.count == 2, let fault = BenchFault(rawValue: words[1]) else {
+                return error("usage: fault none|slow|garbage|unplug")
+            }
+            controls.fault = fault
+            return "{\"ok\":true,\"fault\":\"\(fault.rawValue)\"}"
+        case "antenna":
+            guard let v = numbers(4), v[2] > 0, v[3] > 0 else { return error("usage: antenna X Y W H") }
+            var phone = bench.snapshot.phone
+            phone.antenna = (v[0], v[1], v[2], v[3])
+            bench.setPhone(phone)
+            return "{\"ok\":true}"
+        case "technology":
+            guard words.count == 2, ["A", "B"].contains(words[1]) else { return error("usage: technology A|B") }
+            var phone = bench.snapshot.phone
+            phone.technology = words[1] == "A" ? .iso14443A : .iso14443B
+            bench.setPhone(phone)
+            return "{\"ok\":true}"
+        case "status":
+            return status()
+        default:
+            return error("unknown command; use place, lift, fault, antenna, technology or status")
+        }
+    }
+
+    private func status() -> String {
+        let s = bench.snapshot
+        let firmware = controls.firmware { $0 }
+        let probe = s.probe.map { "[\($0.x),\($0.y)]" } ?? "null"
+        let uid = s.target.map { "\"\(Hex.string($0.uid))\"" } ?? "null"
+        let writes = firmware.piccWrites.map { "\"\(Hex.string([$0]))\"" }.joined(separator: ",")
+        let leds = firmware.ledCommands.map { "\"\(Hex.string($0))\"" }.joined(separator: ",")
+        return "{\"ok\":true,\"probe\":\(probe),\"uid\":\(uid),\"fieldEntries\":\(s.fieldEntries),"
+            + "\"fault\":\"\(controls.fault.rawValue)\",\"picc\":\"\(Hex.string([firmware.piccParameter]))\","
+            + "\"piccWrites\":[\(writes)],\"leds\":[\(leds)],\"apdus\":\(firmware.apduCount),"
+            + "\"pn532\":\(pn532Link.map { "\"\($0)\"" } ?? "null"),"
+            + "\"vpcdPort\":\(configuration.vpcdPort.map(String.init) ?? "null")}"
+    }
+
+    private func error(_ message: String) -> String { "{\"ok\":false,\"error\":\"\(message)\"}" }
+}
+
+/// Talks to a running bench's control socket.
+public struct VirtualBenchClient: Sendable {
+    public let socketPath: String
+
+    public init(socketPath: String) { self.socketPath = socketPath }
+
+    /// Sends one command and returns the reply line (a JSON object).
+    public func send(_ command: String) throws -> String {
+        let fd = try UnixSocket.connect(socketPath)
+        defer { close(fd) }
+        UnixSocket.writeLine(fd, command)
+        guard let reply = UnixSocket.readLine(fd) else {
+            throw BenchError(description: "the bench at \(socketPath) closed the connection")
+        }
+        return reply
+    }
+
+    /// Sends a command and decodes the reply, throwing when it says `ok: false`.
+    public func request(_ command: String) throws -> [String: Any] {
+        let reply = try send(command)
+        guard let object = try JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any] else {
+            throw BenchError(description: "unreadable reply: \(reply)")
+        }
+        if object["ok"] as? Bool != true {
+            throw BenchError(description: object["error"] as? String ?? reply)
+        }
+        return object
+    }
+}
