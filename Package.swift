@@ -22,9 +22,12 @@ let package = Package(
         .target(name: "NFCReaderPCSC", dependencies: ["CPCSCLite", "NFCReaders"]),
         // Emulated PN532 on a pty and a virtual card for vpcd, driving the real stacks.
         .target(name: "NFCVirtualBench", dependencies: ["NFCReaders"]),
-        .target(name: "NFCBenchCLI", dependencies: [
-            "NFCLocatorCore", "NFCReaders", "NFCVirtualBench",
+        // The bench runner: reader selection, guided runs, plans, scoring.
+        .target(name: "NFCBench", dependencies: [
+            "NFCLocatorCore", "NFCReaders", "NFCReaderLibNFC", "NFCReaderPCSC", "NFCVirtualBench",
         ]),
+        // Argument parsing, help and printing only; a library so tests call it.
+        .target(name: "NFCBenchCLI", dependencies: ["NFCBench", "NFCLocatorCore", "NFCReaders", "NFCVirtualBench"]),
         .executableTarget(name: "nfcbench", dependencies: ["NFCBenchCLI"]),
         .executableTarget(name: "ResolveBenchmark", dependencies: ["NFCLocatorCore"], path: "Benchmarks/ResolveBenchmark"),
         .testTarget(name: "NFCLocatorCoreTests", dependencies: ["NFCLocatorCore"]),

@@ -11,7 +11,8 @@ public enum NFCBench {
             Zones are fractions of the phone's back, viewed from the back, origin top-left, y down.
             Exit codes: 0 success, 1 failure, 64 usage error; commands document any others.
             """,
-        subcommands: [ResolveCommand.spec, CatalogCommand.spec, SimCommand.spec])
+        subcommands: [ResolveCommand.spec, CatalogCommand.spec, ReaderCommands.readersSpec, ReaderCommands.pollSpec,
+                      SimCommand.spec])
 
     /// Parses and runs one command line; returns the process exit code.
     public static func main(arguments: [String], context: CommandContext) async -> Int32 {

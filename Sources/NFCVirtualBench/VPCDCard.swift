@@ -20,11 +20,18 @@ public final class VPCDCard: Sendable {
     private let controls: BenchControls
     private let stopped = Mutex(false)
     private let finished = Mutex(false)
+    private let log: Bool
 
-    public init(bench: PhoneOnBench, controls: BenchControls, port: UInt16) {
+    public init(bench: PhoneOnBench, controls: BenchControls, port: UInt16,
+                log: Bool = ProcessInfo.processInfo.environment["NFCBENCH_SIM_LOG"] == "1") {
         self.bench = bench
         self.controls = controls
         self.port = port
+        self.log = log
+    }
+
+    private func trace(_ message: @autoclosure () -> String) {
+        if log { FileHandle.standardError.write(Data("vpcd-card: \(message())\n".utf8)) }
     }
 
     public func start() {
@@ -50,6 +57,7 @@ public final class VPCDCard: Sendable {
             let visible = controls.fault == .unplug ? nil : bench.visibleTarget()
             let entry = bench.snapshot.fieldEntries
             if socket >= 0, visible == nil || entry != connectedEntry {
+                trace("phone left the field: disconnecting")
                 close(socket)
                 socket = -1
             }
@@ -58,15 +66,18 @@ public final class VPCDCard: Sendable {
                 connectedEntry = entry
                 target = visible
                 if socket < 0 { usleep(20_000); continue }
+                trace("connected to vpcd on 127.0.0.1:\(port) as UID \(Hex.string(visible.uid))")
             }
             guard socket >= 0, let current = target else { usleep(5_000); continue }
             var pfd = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
             guard poll(&pfd, 1, 5) > 0 else { continue }
             guard let message = receive(socket) else {
+                trace("vpcd closed the connection")
                 close(socket)
                 socket = -1
                 continue
             }
+            trace("<- \(Hex.string(message, separator: " "))")
             quickAck(socket)
             if message.count == 1 {
                 if message[0] == 0x04 { send(socket, current.atr) }
@@ -110,6 +121,11 @@ public final class VPCDCard: Sendable {
     private func connect() -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return -1 }
+        // Non-blocking connect with a deadline: vpcd listens with a backlog of 0 and
+        // accepts only from its presence poll, so a connect can hang; a hung connect
+        // must not keep the bench from stopping.
+        let flags = fcntl(fd, F_GETFL)
+        _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -119,7 +135,17 @@ public final class VPCDCard: Sendable {
                 Foundation.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard result == 0 else { close(fd); return -1 }
+        if result != 0 {
+            guard errno == EINPROGRESS else { close(fd); return -1 }
+            var pfd = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            var error: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            guard poll(&pfd, 1, 200) == 1, getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) == 0, error == 0 else {
+                close(fd)
+                return -1
+            }
+        }
+        _ = fcntl(fd, F_SETFL, flags)
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         quickAck(fd)

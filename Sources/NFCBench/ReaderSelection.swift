@@ -1,0 +1,59 @@
+import Foundation
+import NFCReaderLibNFC
+import NFCReaderPCSC
+import NFCReaders
+
+/// Turns what the operator typed (`--reader SPEC`, or nothing) into an open reader.
+public struct ReaderSelection: Sendable {
+    public var diagnosis: LibNFCDiagnosis
+    public var feedback: Bool
+
+    public init(diagnosis: LibNFCDiagnosis = LibNFCDiagnosis(), feedback: Bool = true) {
+        self.diagnosis = diagnosis
+        self.feedback = feedback
+    }
+
+    /// Opens `spec`; with no spec, the only reader present, else an error listing them.
+    /// `.sim` needs `simBench`.
+    public func open(_ spec: ReaderSpec?, simBench: PhoneOnBench? = nil) async throws(ReaderError) -> any Reader {
+        switch spec {
+        case .libnfc(let connstring)?:
+            return try await LibNFCReader.open(connstring: connstring, diagnosis: diagnosis)
+        case .pcsc(let name)?:
+            return try await PCSCReader.open(name, feedback: feedback)
+        case .sim?:
+            guard let simBench else { throw ReaderError(.invalidSpec, "The simulated reader needs a simulated phone.") }
+            return SimulatedReader(bench: simBench)
+        case nil:
+            let found = available()
+            switch found.readers.count {
+            case 1:
+                return try await open(try ReaderSpec.parse(found.readers[0].spec), simBench: simBench)
+            case 0:
+                throw ReaderError(.noReader, "No reader found.",
+                                  hint: (found.problems.first.map { "\($0.message) " } ?? "")
+                                      + "Plug one in, give --reader, or try --reader sim; 'nfcbench doctor' checks the setup.")
+            default:
+                throw ReaderError(.ambiguousReader, "Several readers found; choose one with --reader.",
+                                  hint: found.readers.map(\.spec).joined(separator: ", "))
+            }
+        }
+    }
+
+    /// Readers visible through both stacks, and why a stack could not be asked.
+    public func available() -> (readers: [ReaderInfo], problems: [ReaderError]) {
+        var readers: [ReaderInfo] = []
+        var problems: [ReaderError] = []
+        for connstring in LibNFCReader.connstrings() {
+            readers.append(ReaderInfo(backend: .libnfc, name: connstring, spec: "libnfc:\(connstring)", firmware: nil))
+        }
+        do {
+            for name in try PCSCReader.readerNames() {
+                readers.append(ReaderInfo(backend: .pcsc, name: name, spec: "pcsc:\(name)", firmware: nil))
+            }
+        } catch {
+            problems.append(error)
+        }
+        return (readers, problems)
+    }
+}

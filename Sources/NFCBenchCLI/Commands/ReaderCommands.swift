@@ -1,0 +1,141 @@
+import Foundation
+import NFCBench
+import NFCReaders
+
+/// `nfcbench readers` and `nfcbench poll`.
+enum ReaderCommands {
+    static let readersSpec = CommandSpec(
+        "readers", abstract: "List readers reachable through libnfc and PC/SC.",
+        discussion: "libnfc finds USB readers by autoscan, others through LIBNFC_DEVICE or /etc/nfc/devices.d.",
+        options: [OptionSpec("--json", help: "Print a JSON array.")],
+        handler: listReaders)
+
+    static let pollSpec = CommandSpec(
+        "poll", abstract: "Wait for ISO 14443 A/B targets and print each one.",
+        discussion: """
+            Exit codes: 0 a target was seen, 1 reader error, 3 the timeout passed with no target, 130 interrupted.
+            Phones in card emulation show a new random UID on every tap: never use the UID to identify a phone.
+            """,
+        options: [
+            OptionSpec("--reader", value: "spec", help: "libnfc:<connstring>, pcsc:<name> or sim (default: the only reader)."),
+            OptionSpec("--timeout", value: "seconds", help: "How long to wait for each target (default 10)."),
+            OptionSpec("--count", value: "n", help: "Stop after this many targets (default 1)."),
+            OptionSpec("--no-feedback", help: "No LED/buzzer feedback on readers that have them."),
+            OptionSpec("--json", help: "One JSON object per target (JSON lines)."),
+        ],
+        handler: poll)
+
+    static func listReaders(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
+        let found = ReaderSelection().available()
+        if invocation.flag("--json") {
+            context.output.line(JSONValue.array(found.readers.map { r in
+                .object([("backend", .string(r.backend.rawValue)), ("name", .string(r.name)),
+                         ("spec", .string(r.spec)), ("firmware", .optional(r.firmware))])
+            }).serialized(pretty: true))
+        } else {
+            if found.readers.isEmpty { context.output.line("No readers found.") }
+            for r in found.readers { context.output.line("\(r.backend.rawValue)\t\(r.spec)") }
+        }
+        for problem in found.problems { context.errors.line("Note: \(problem.message) \(problem.hint ?? "")") }
+        return ExitCode.success
+    }
+
+    static func poll(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
+        let timeout = try invocation.value("--timeout", as: "seconds > 0") { Double($0).flatMap { $0 > 0 ? $0 : nil } } ?? 10
+        let count = try invocation.value("--count", as: "a whole number >= 1") { Int($0).flatMap { $0 >= 1 ? $0 : nil } } ?? 1
+        let spec = try readerSpec(invocation)
+        let json = invocation.flag("--json")
+        let reader = try await ReaderFailure.wrap { () throws(ReaderError) in
+            try await ReaderSelection(feedback: !invocation.flag("--no-feedback")).open(spec, simBench: nil)
+        }
+        let progress = WaitProgress(output: context.errors, interactive: context.errors.isTerminal && !json)
+        var seen = 0
+        do {
+            while seen < count {
+                progress.start("Waiting for a target on \(reader.info.name)", timeout: timeout)
+                let target = try await reader.waitForTarget(timeout: Duration.milliseconds(Int(timeout * 1000)))
+                progress.stop()
+                guard let target else { break }
+                seen += 1
+                await reader.signal(TapFeedback.hit)
+                context.output.line(json ? TargetJSON.line(target) : TargetJSON.human(target))
+                if seen < count {
+                    progress.start("Lift the phone", timeout: timeout)
+                    _ = try await reader.waitForRemoval(timeout: Duration.milliseconds(Int(timeout * 1000)))
+                    progress.stop()
+                }
+            }
+        } catch {
+            progress.stop()
+            await reader.close()
+            if error.code == .cancelled {
+                context.errors.line("Interrupted; the reader was closed and restored.")
+                return 130
+            }
+            throw ReaderFailure.commandFailure(error)
+        }
+        await reader.close()
+        if seen == 0 {
+            context.errors.line("No target within \(Self.format(timeout)) s.")
+            return ExitCode.noTarget
+        }
+        return ExitCode.success
+    }
+
+    /// `--reader` parsed; a bad spec is a usage error carrying the spec's own hint.
+    static func readerSpec(_ invocation: ParsedInvocation) throws(UsageError) -> ReaderSpec? {
+        guard let text = invocation.value("--reader") else { return nil }
+        do { return try ReaderSpec.parse(text) } catch {
+            throw UsageError("Invalid value for '--reader': \(error.message) \(error.hint ?? "")", path: invocation.path)
+        }
+    }
+
+    static func format(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    }
+}
+
+/// Reader errors as command failures: message, hint, exit 1.
+enum ReaderFailure {
+    static func commandFailure(_ error: ReaderError) -> CommandFailure {
+        CommandFailure(error.description, hint: error.hint)
+    }
+
+    static func wrap<T>(_ body: () async throws(ReaderError) -> T) async throws -> T {
+        do { return try await body() } catch { throw commandFailure(error) }
+    }
+}
+
+/// Targets as JSON lines and as text.
+enum TargetJSON {
+    static func object(_ t: DetectedTarget) -> JSONValue {
+        func hex(_ bytes: [UInt8]?) -> JSONValue { bytes.map { .string(Hex.string($0)) } ?? .null }
+        return .object([
+            ("technology", .string(t.technology.rawValue)),
+            ("uid", .string(Hex.string(t.uid))),
+            ("atqa", hex(t.atqa)),
+            ("sak", t.sak.map { .string(Hex.string([$0])) } ?? .null),
+            ("ats", hex(t.ats)),
+            ("atqb", hex(t.atqb)),
+            ("atr", hex(t.atr)),
+            ("atrInfo", .optional(t.atrInfo?.summary)),
+            ("kind", .string(t.kind.rawValue)),
+            ("latencyMs", .number((t.latencyMilliseconds * 10).rounded() / 10)),
+            ("reader", .string(t.reader)),
+        ])
+    }
+
+    static func line(_ t: DetectedTarget) -> String { object(t).serialized() }
+
+    static func human(_ t: DetectedTarget) -> String {
+        var parts = ["\(t.technology.rawValue)", "UID \(Hex.string(t.uid, separator: " "))"]
+        if let atqa = t.atqa { parts.append("ATQA \(Hex.string(atqa, separator: " "))") }
+        if let sak = t.sak { parts.append("SAK \(Hex.string([sak]))") }
+        if let ats = t.ats { parts.append("ATS \(Hex.string(ats, separator: " "))") }
+        if let atqb = t.atqb { parts.append("ATQB \(Hex.string(atqb, separator: " "))") }
+        if let atr = t.atr { parts.append("ATR \(Hex.string(atr, separator: " "))") }
+        parts.append("\(t.kind.rawValue)")
+        parts.append(String(format: "%.1f ms", t.latencyMilliseconds))
+        return parts.joined(separator: "  ")
+    }
+}

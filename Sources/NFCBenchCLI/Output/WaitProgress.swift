@@ -1,0 +1,46 @@
+import Foundation
+import Synchronization
+
+/// A spinner with a countdown on a terminal; a single line otherwise (pipes, logs).
+final class WaitProgress: Sendable {
+    private let output: any TextOutput
+    private let interactive: Bool
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    init(output: any TextOutput, interactive: Bool) {
+        self.output = output
+        self.interactive = interactive
+    }
+
+    func start(_ message: String, timeout: Double) {
+        stop()
+        guard interactive else {
+            output.line("\(message) (up to \(ReaderCommands.format(timeout)) s)...")
+            return
+        }
+        let output = self.output
+        let spinner = Task {
+            let frames = Array("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
+            let start = ContinuousClock.now
+            var i = 0
+            while !Task.isCancelled {
+                let elapsed = ContinuousClock.now - start
+                let left = max(0, timeout - Double(elapsed.components.seconds) - Double(elapsed.components.attoseconds) / 1e18)
+                output.write("\r\u{1B}[2K\(frames[i % frames.count]) \(message)... \(Int(left.rounded(.up))) s left")
+                i += 1
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+            output.write("\r\u{1B}[2K")
+        }
+        task.withLock { $0 = spinner }
+    }
+
+    func stop() {
+        let running = task.withLock { current -> Task<Void, Never>? in
+            let t = current
+            current = nil
+            return t
+        }
+        running?.cancel()
+    }
+}

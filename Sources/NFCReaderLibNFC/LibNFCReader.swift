@@ -1,0 +1,173 @@
+import CLibNFC
+import Dispatch
+import Foundation
+import NFCReaders
+import Synchronization
+
+/// A PN53x reader through libnfc (`pn53x_usb`, `acr122_usb`, `pn532_uart`, ...).
+///
+/// Every libnfc call runs on one serial dispatch queue, off Swift's cooperative
+/// threads, so a stuck reader cannot starve the program. Waits are interruptible:
+/// task cancellation and the wait's own deadline both call `nfc_abort_command`, which
+/// ends the blocking read within milliseconds.
+public final class LibNFCReader: Reader, @unchecked Sendable {
+    // @unchecked Sendable: `device` and `lastTarget` are only touched on `queue` (a
+    // serial queue), except `device.abort()`, which libnfc documents as safe to call
+    // from another thread while a command blocks. Flags are atomics.
+    private let queue: DispatchQueue
+    private let device: LibNFCDevice
+    private var lastTarget: nfc_target?
+    private let cancelled = Atomic<Bool>(false)
+    private let waitGeneration = Atomic<Int>(0)
+    public let info: ReaderInfo
+    public let connstring: String
+    let diagnosis: LibNFCDiagnosis
+
+    private init(device: LibNFCDevice, queue: DispatchQueue, connstring: String, diagnosis: LibNFCDiagnosis) {
+        self.device = device
+        self.queue = queue
+        self.connstring = connstring
+        self.diagnosis = diagnosis
+        info = ReaderInfo(backend: .libnfc, name: device.name, spec: "libnfc:\(connstring)", firmware: device.firmware)
+    }
+
+    /// Opens and initialises the reader as an initiator.
+    public static func open(connstring: String, diagnosis: LibNFCDiagnosis = LibNFCDiagnosis())
+        async throws(ReaderError) -> LibNFCReader {
+        let queue = DispatchQueue(label: "nfcbench.libnfc")
+        let opened: Result<Handoff<LibNFCDevice>, ReaderError> = await withCheckedContinuation { continuation in
+            queue.async {
+                guard let device = LibNFCDevice(connstring: connstring) else {
+                    continuation.resume(returning: .failure(diagnosis.openFailure(connstring: connstring)))
+                    return
+                }
+                if let status = device.initiatorInit() {
+                    continuation.resume(returning: .failure(.garbage(connstring, underlying: "nfc_initiator_init: \(status)")))
+                    return
+                }
+                continuation.resume(returning: .success(Handoff(device)))
+            }
+        }
+        switch opened {
+        case .success(let device):
+            return LibNFCReader(device: device.value, queue: queue, connstring: connstring, diagnosis: diagnosis)
+        case .failure(let error):
+            throw error
+        }
+    }
+
+    public func waitForTarget(timeout: Duration) async throws(ReaderError) -> DetectedTarget? {
+        try await interruptible(timeout: timeout) { deadline, start in
+            while true {
+                if self.cancelled.load(ordering: .relaxed) { return .failure(.cancelled(self.info.name)) }
+                if ContinuousClock.now >= deadline { return .success(nil) }
+                switch self.device.pollOnce(pollNr: 1, period: 1) {
+                case .success(let target?):
+                    self.lastTarget = target
+                    let latency = ContinuousClock.now - start
+                    return .success(LibNFCDevice.detected(target, latency: latency, reader: self.info.name))
+                case .success(nil):
+                    continue
+                case .failure(.aborted):
+                    continue  // our deadline or cancellation; the loop head decides which
+                case .failure(let status):
+                    return .failure(self.failure(status))
+                }
+            }
+        }
+    }
+
+    public func waitForRemoval(timeout: Duration) async throws(ReaderError) -> Bool {
+        try await interruptible(timeout: timeout) { deadline, _ in
+            guard let target = self.lastTarget else { return .success(true) }
+            while true {
+                if self.cancelled.load(ordering: .relaxed) { return .failure(.cancelled(self.info.name)) }
+                switch self.device.presence(of: target) {
+                case nil:
+                    if ContinuousClock.now >= deadline { return .success(false) }
+                    usleep(30_000)
+                case .io?:
+                    return .failure(self.failure(.io))
+                case .aborted?:
+                    continue
+                case _?:
+                    self.lastTarget = nil
+                    self.device.deselect()
+                    return .success(true)
+                }
+            }
+        }
+    }
+
+    public func close() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            queue.async {
+                self.lastTarget = nil
+                continuation.resume()
+            }
+        }
+    }
+
+    /// Runs `body` on the queue with cancellation and a deadline that aborts libnfc.
+    private func interruptible<T: Sendable>(
+        timeout: Duration,
+        _ body: @escaping @Sendable (ContinuousClock.Instant, ContinuousClock.Instant) -> Result<T, ReaderError>
+    ) async throws(ReaderError) -> T {
+        let start = ContinuousClock.now
+        let deadline = start + timeout
+        let generation = waitGeneration.wrappingAdd(1, ordering: .relaxed).newValue
+        cancelled.store(false, ordering: .relaxed)
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        DispatchQueue.global().asyncAfter(deadline: .now() + max(0, seconds)) { [self] in
+            if waitGeneration.load(ordering: .relaxed) == generation { device.abort() }
+        }
+        let result: Result<T, ReaderError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                queue.async { continuation.resume(returning: body(deadline, start)) }
+            }
+        } onCancel: {
+            cancelled.store(true, ordering: .relaxed)
+            device.abort()
+        }
+        waitGeneration.wrappingAdd(1, ordering: .relaxed)
+        return try result.get()
+    }
+
+    /// A libnfc status as the error the operator can act on.
+    private func failure(_ status: LibNFCStatus) -> ReaderError {
+        if !diagnosis.deviceStillPresent(connstring: connstring) {
+            return .unplugged(info.name, underlying: status.description)
+        }
+        switch status {
+        case .timeout:
+            return ReaderError(.failed, "Reader '\(info.name)' stopped answering in time.",
+                               hint: "Check the cable and power; unplug and replug the reader.", underlying: status.description)
+        default:
+            return .garbage(info.name, underlying: status.description)
+        }
+    }
+
+    /// Connstrings libnfc can see now.
+    public static func connstrings() -> [String] { LibNFCDevice.listConnstrings() }
+
+    public static var libraryVersion: String { LibNFCDevice.libraryVersion }
+}
+
+/// Moves a non-Sendable value from the queue that created it to the object that will
+/// confine it to that same queue.
+struct Handoff<T>: @unchecked Sendable {
+    // @unchecked: the value is created on the reader's queue and only used there.
+    let value: T
+    init(_ value: T) { self.value = value }
+}
+
+extension LibNFCDiagnosis {
+    /// Whether the device behind `connstring` is still attached.
+    func deviceStillPresent(connstring: String) -> Bool {
+        let parts = connstring.split(separator: ":", omittingEmptySubsequences: false)
+        if parts.count >= 2, ["pn532_uart", "acr122s", "arygon"].contains(String(parts[0])) {
+            return FileManager.default.fileExists(atPath: String(parts[1]))
+        }
+        return !supportedDevices().isEmpty
+    }
+}

@@ -1,0 +1,254 @@
+import CPCSCLite
+import Dispatch
+import Foundation
+import NFCReaders
+import Synchronization
+
+/// A contactless reader through pcscd (ACR122U with the CCID driver, or vpcd).
+///
+/// All pcsc-lite calls run on one serial queue; waits use `SCardGetStatusChange` in
+/// short slices and are cancelled with `SCardCancel`. The PnP pseudo-reader is watched
+/// alongside the reader, so unplugging it ends a wait with `.unplugged`.
+public final class PCSCReader: Reader, @unchecked Sendable {
+    // @unchecked Sendable: `context`, `card` and `picc` are only touched on `queue`
+    // (serial), except `context.cancel()`, which pcsc-lite provides for exactly that:
+    // ending a blocked SCardGetStatusChange from another thread.
+    private let queue: DispatchQueue
+    private let context: PCSCContext
+    private var card: PCSCCard?
+    private var picc: PICCParameterGuard
+    private let cancelled = Atomic<Bool>(false)
+    public let readerName: String
+    public let info: ReaderInfo
+    public let feedbackEnabled: Bool
+
+    private init(queue: DispatchQueue, context: PCSCContext, name: String, feedback: Bool) {
+        self.queue = queue
+        self.context = context
+        readerName = name
+        feedbackEnabled = feedback
+        picc = PICCParameterGuard()
+        info = ReaderInfo(backend: .pcsc, name: name, spec: "pcsc:\(name)", firmware: nil)
+    }
+
+    /// Opens the reader whose name equals or uniquely contains `nameOrSubstring`.
+    public static func open(_ nameOrSubstring: String, feedback: Bool = true) async throws(ReaderError) -> PCSCReader {
+        let queue = DispatchQueue(label: "nfcbench.pcsc")
+        let result: Result<PCSCReader, ReaderError> = await withCheckedContinuation { continuation in
+            queue.async {
+                do {
+                    let context = try PCSCContext()
+                    let names = try context.readers()
+                    let name = try match(nameOrSubstring, in: names)
+                    let reader = PCSCReader(queue: queue, context: context, name: name, feedback: feedback)
+                    reader.picc.onOpen(reader.escapeChannel())
+                    continuation.resume(returning: .success(reader))
+                } catch let status as PCSCStatus {
+                    continuation.resume(returning: .failure(Self.failure(status, reader: nameOrSubstring)))
+                } catch let error as ReaderError {
+                    continuation.resume(returning: .failure(error))
+                } catch {
+                    continuation.resume(returning: .failure(ReaderError(.failed, "\(error)")))
+                }
+            }
+        }
+        return try result.get()
+    }
+
+    /// Reader names pcscd reports (for `nfcbench readers`).
+    public static func readerNames() throws(ReaderError) -> [String] {
+        do { return try PCSCContext().readers() } catch { throw failure(error, reader: "pcscd") }
+    }
+
+    static func match(_ wanted: String, in names: [String]) throws(ReaderError) -> String {
+        if names.contains(wanted) { return wanted }
+        let candidates = names.filter { $0.localizedCaseInsensitiveContains(wanted) }
+        if candidates.count == 1 { return candidates[0] }
+        if candidates.isEmpty {
+            throw ReaderError(.noReader, "No PC/SC reader matches '\(wanted)'.",
+                              hint: names.isEmpty ? "pcscd sees no reader: plug one in, then run 'nfcbench doctor'."
+                                  : "Readers present: \(names.map { "'\($0)'" }.joined(separator: ", ")).")
+        }
+        throw ReaderError(.ambiguousReader, "'\(wanted)' matches \(candidates.count) readers.",
+                          hint: "Give more of the name: \(candidates.map { "'\($0)'" }.joined(separator: ", ")).")
+    }
+
+    public func waitForTarget(timeout: Duration) async throws(ReaderError) -> DetectedTarget? {
+        try await interruptible { [self] () throws(ReaderError) -> DetectedTarget? in
+            let start = ContinuousClock.now
+            let deadline = start + timeout
+            var states = [PCSCContext.ReaderState(name: readerName, current: DWORD(SCARD_STATE_UNAWARE)),
+                          PCSCContext.ReaderState(name: PCSCContext.pnpReader, current: DWORD(SCARD_STATE_UNAWARE))]
+            while true {
+                if cancelled.load(ordering: .relaxed) { throw ReaderError.cancelled(readerName) }
+                let remaining = deadline - ContinuousClock.now
+                if remaining <= .zero { return nil }
+                do throws(PCSCStatus) {
+                    try context.waitForChange(&states, timeoutMs: UInt32(min(remaining, .seconds(1)).milliseconds))
+                } catch {
+                    if error == .timeout { continue }
+                    throw Self.failure(error, reader: readerName)
+                }
+                let event = states[0].event
+                if event & DWORD(SCARD_STATE_UNKNOWN | SCARD_STATE_UNAVAILABLE) != 0 {
+                    throw ReaderError.unplugged(readerName)
+                }
+                if event & DWORD(SCARD_STATE_PRESENT) != 0 && event & DWORD(SCARD_STATE_MUTE) == 0 {
+                    if let target = try readTarget(start: start) { return target }
+                }
+                states[0].current = event & ~DWORD(SCARD_STATE_CHANGED)
+                states[1].current = states[1].event & ~DWORD(SCARD_STATE_CHANGED)
+            }
+        }
+    }
+
+    public func waitForRemoval(timeout: Duration) async throws(ReaderError) -> Bool {
+        try await interruptible { [self] () throws(ReaderError) -> Bool in
+            let deadline = ContinuousClock.now + timeout
+            var states = [PCSCContext.ReaderState(name: readerName, current: DWORD(SCARD_STATE_UNAWARE))]
+            while true {
+                if cancelled.load(ordering: .relaxed) { throw ReaderError.cancelled(readerName) }
+                let remaining = deadline - ContinuousClock.now
+                do throws(PCSCStatus) {
+                    try context.waitForChange(&states, timeoutMs: UInt32(max(.zero, min(remaining, .seconds(1))).milliseconds))
+                } catch {
+                    guard error == .timeout else { throw Self.failure(error, reader: readerName) }
+                    if remaining <= .zero { return false }
+                    continue
+                }
+                let event = states[0].event
+                if event & DWORD(SCARD_STATE_UNKNOWN | SCARD_STATE_UNAVAILABLE) != 0 { throw ReaderError.unplugged(readerName) }
+                if event & DWORD(SCARD_STATE_EMPTY) != 0 {
+                    card = nil
+                    return true
+                }
+                if remaining <= .zero { return false }
+                states[0].current = event & ~DWORD(SCARD_STATE_CHANGED)
+            }
+        }
+    }
+
+    public func signal(_ feedback: TapFeedback) async {
+        guard feedbackEnabled else { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            queue.async { [self] in
+                // ACR122U LED/buzzer: hit = green blink + short beep; miss = red blink + two beeps.
+                let command: [UInt8] = feedback == .hit ? [0xFF, 0x00, 0x40, 0x2E, 0x04, 0x01, 0x01, 0x01, 0x01]
+                                                        : [0xFF, 0x00, 0x40, 0x5D, 0x04, 0x02, 0x02, 0x02, 0x01]
+                _ = escapeChannel().send(command)
+                continuation.resume()
+            }
+        }
+    }
+
+    public func close() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            queue.async { [self] in
+                picc.onClose(escapeChannel())
+                card = nil
+                continuation.resume()
+            }
+        }
+    }
+
+    /// The PICC parameter the reader had at open, and whether it is back.
+    public var piccReport: PICCParameterGuard.Report { queue.sync { picc.report } }
+
+    // MARK: - Internals (on `queue`)
+
+    /// Connects to the card just seen, reads ATR, UID (`FF CA 00 00 00`) and, for
+    /// ISO 14443-4 targets, ATS (`FF CA 01 00 00`). `nil` when it left meanwhile.
+    private func readTarget(start: ContinuousClock.Instant) throws(ReaderError) -> DetectedTarget? {
+        do {
+            let connection = try PCSCCard(context: context, reader: readerName)
+            card = connection
+            picc.onCardConnected(escapeChannel())
+            let atr = try connection.atr()
+            let uidResponse = try connection.transmit([0xFF, 0xCA, 0x00, 0x00, 0x00])
+            guard uidResponse.count >= 2, uidResponse.suffix(2) == [0x90, 0x00] else {
+                throw ReaderError.garbage(readerName, underlying: "GET UID answered \(Hex.string(uidResponse, separator: " "))")
+            }
+            let uid = Array(uidResponse.dropLast(2))
+            let info = ATRInfo(atr: atr)
+            var ats: [UInt8]?
+            let typeB = info.map { $0.historicalBytes.count == 8 && !$0.isISO14443PartAStorage } ?? false && uid.count == 4
+                && atr.count == 13
+            if info?.isISO14443Part4 == true, !typeB {
+                let response = try connection.transmit([0xFF, 0xCA, 0x01, 0x00, 0x00])
+                if response.count > 3, response.suffix(2) == [0x90, 0x00] { ats = Array(response.dropLast(2).dropFirst()) }
+            }
+            return DetectedTarget(technology: typeB ? .iso14443B : .iso14443A, uid: uid, ats: ats, atr: atr,
+                                  latency: ContinuousClock.now - start, reader: readerName)
+        } catch let status as PCSCStatus {
+            card = nil
+            if status.meansTargetLeft { return nil }
+            throw Self.failure(status, reader: readerName)
+        } catch let error as ReaderError {
+            throw error
+        } catch {
+            throw ReaderError(.failed, "\(error)")
+        }
+    }
+
+    /// Escape commands: `SCardControl` on a direct connection when the reader allows it,
+    /// else pseudo-APDUs over the card connection while a card is present.
+    private func escapeChannel() -> PICCParameterGuard.Channel {
+        PICCParameterGuard.Channel { [self] command in
+            if let direct = try? PCSCCard(context: context, reader: readerName, direct: true),
+               let answer = try? direct.control(command) {
+                return answer
+            }
+            if card == nil { card = try? PCSCCard(context: context, reader: readerName) }
+            guard let card else { return nil }
+            do { return try card.transmit(command) } catch { self.card = nil; return nil }
+        }
+    }
+
+    private func interruptible<T: Sendable>(_ body: @escaping @Sendable () throws(ReaderError) -> T) async throws(ReaderError) -> T {
+        cancelled.store(false, ordering: .relaxed)
+        let result: Result<T, ReaderError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                queue.async {
+                    do throws(ReaderError) { continuation.resume(returning: .success(try body())) } catch {
+                        continuation.resume(returning: .failure(error))
+                    }
+                }
+            }
+        } onCancel: {
+            cancelled.store(true, ordering: .relaxed)
+            context.cancel()
+        }
+        return try result.get()
+    }
+
+    static func failure(_ status: PCSCStatus, reader: String) -> ReaderError {
+        switch status {
+        case .noService, .serviceStopped:
+            return ReaderError(.serviceNotRunning, "pcscd is not running.",
+                               hint: "Start it: 'sudo systemctl start pcscd' (or run 'pcscd'); then retry.", underlying: status.description)
+        case .noReaders, .unknownReader:
+            return ReaderError(.noReader, "No PC/SC reader is connected.",
+                               hint: "Plug the reader in; 'pcsc_scan' should list it.", underlying: status.description)
+        case .sharingViolation:
+            return ReaderError(.busy, "Reader '\(reader)' is in use by another process.",
+                               hint: "Close the other program using it (a browser, another nfcbench, libnfc tools).",
+                               underlying: status.description)
+        case .readerUnavailable, .commError:
+            return .unplugged(reader, underlying: status.description)
+        case .cancelled:
+            return .cancelled(reader)
+        default:
+            return ReaderError(.failed, "PC/SC call failed on '\(reader)'.", hint: "Run 'nfcbench doctor'.",
+                               underlying: status.description)
+        }
+    }
+}
+
+extension ATRInfo {
+    /// A storage-card ATR (PC/SC RID); such targets have no ATS.
+    var isISO14443PartAStorage: Bool { !isISO14443Part4 }
+}
+
+extension Duration {
+    var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
+}

@@ -1,0 +1,58 @@
+import NFCReaders
+
+/// ACR122U hygiene: the PICC operating parameter (`FF 00 50 00 00` reads it,
+/// `FF 00 51 XX 00` sets it) decides which card types the reader polls for. libnfc's
+/// acr122 drivers change it and never put it back, which leaves readers silent for
+/// the next program. nfcbench reads it once, narrows polling to ISO 14443 A and B
+/// (faster for phones), and restores the original value when it closes the reader,
+/// including on Ctrl-C (the CLI turns SIGINT into an orderly close).
+///
+/// Readers that do not answer `FF 00 50` (not an ACR122U-family firmware) are left
+/// alone.
+public struct PICCParameterGuard: Sendable {
+    /// Sends a pseudo-APDU or escape command; `nil` when no channel is available.
+    public struct Channel {
+        let send: (_ command: [UInt8]) -> [UInt8]?
+        public init(_ send: @escaping (_ command: [UInt8]) -> [UInt8]?) { self.send = send }
+    }
+
+    public struct Report: Sendable, Equatable {
+        public var original: UInt8?
+        public var applied: UInt8?
+        public var restored: Bool
+    }
+
+    /// Auto PICC polling, auto ATS, 250 ms interval, ISO 14443 B and A only.
+    public static let benchValue: UInt8 = 0xE3
+
+    public private(set) var report = Report(original: nil, applied: nil, restored: false)
+
+    public init() {}
+
+    mutating func onOpen(_ channel: Channel) { capture(channel) }
+
+    /// The first card connection is the first chance on readers whose firmware only
+    /// answers pseudo-APDUs while a card is present.
+    mutating func onCardConnected(_ channel: Channel) {
+        if report.original == nil { capture(channel) }
+    }
+
+    mutating func onClose(_ channel: Channel) {
+        guard let original = report.original, report.applied != nil, !report.restored else { return }
+        if let answer = channel.send([0xFF, 0x00, 0x51, original, 0x00]), answer.first == 0x90 {
+            report.restored = true
+        }
+    }
+
+    private mutating func capture(_ channel: Channel) {
+        guard let answer = channel.send([0xFF, 0x00, 0x50, 0x00, 0x00]), answer.count == 2, answer[0] == 0x90 else { return }
+        report.original = answer[1]
+        if answer[1] == Self.benchValue {
+            report.restored = true  // nothing to change, nothing to restore
+            return
+        }
+        if let set = channel.send([0xFF, 0x00, 0x51, Self.benchValue, 0x00]), set.first == 0x90 {
+            report.applied = Self.benchValue
+        }
+    }
+}
