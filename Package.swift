@@ -33,7 +33,9 @@ let package = Package(
         .testTarget(name: "NFCLocatorCoreTests", dependencies: ["NFCLocatorCore"]),
         .testTarget(name: "NFCBenchCLITests", dependencies: ["NFCBenchCLI"]),
         .testTarget(name: "NFCReadersTests", dependencies: ["NFCReaders", "NFCVirtualBench"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["nfcbench", "NFCLocatorCore"]),
+        .testTarget(name: "EndToEndTests", dependencies: [
+            "nfcbench", "NFCLocatorCore", "NFCReaders", "NFCReaderLibNFC", "NFCReaderPCSC", "NFCVirtualBench",
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

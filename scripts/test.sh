@@ -1,22 +1,27 @@
 #!/usr/bin/env bash
 # The one test command (README, CI): installs what the tests need, builds, starts the
-# services the tests use, runs every test, and stops those services again, even on
-# failure. Safe to run repeatedly on a fresh Debian machine or a developer's.
+# services the tests use (pcscd with vpcd, a virtual bench), runs every test, and stops
+# those services by PID, even on failure or Ctrl-C. Safe to run repeatedly on a fresh
+# Debian machine or a developer's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/packages.sh
+source scripts/lib/services.sh
 
 ensure_packages "${TEST_PACKAGES[@]}"
 
-# Services started here are recorded and always stopped, whatever happens below.
-SERVICE_PIDS=()
-cleanup() {
-    local pid
-    for pid in "${SERVICE_PIDS[@]:-}"; do
-        [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true
-    done
-}
-trap cleanup EXIT INT TERM
+trap stop_services EXIT
+trap 'exit 130' INT TERM
+SERVICE_DIR=$(mktemp -d /tmp/nfcbench-test.XXXXXX)
 
 swift build --build-tests
+
+VPCD_PORT="${NFCBENCH_TEST_VPCD_PORT:-35963}"
+start_pcscd "$VPCD_PORT"
+start_bench "$(swift build --show-bin-path)/nfcbench" "$VPCD_PORT"
+export NFCBENCH_TEST_PCSCD=1
+# Reader journals and other state stay in the test folder, never in the operator's home.
+export NFCBENCH_STATE_DIR="$SERVICE_DIR/state"
+export NFCBENCH_TEST_PCSC_READER="nfcbench virtual 00 00"
+
 swift test "$@"

@@ -26,7 +26,12 @@ public enum NFCBench {
                 context.output.write(HelpFormatter(path: path, command: parser.command(at: path)).render())
                 return ExitCode.success
             case .run(let invocation):
-                return try await invocation.command.handler!(invocation, context)
+                // Ctrl-C cancels the command's task, so readers close and restore their
+                // settings and sessions save; a second Ctrl-C ends the process at once.
+                let handler = invocation.command.handler!
+                let task = Task { try await handler(invocation, context) }
+                SignalWaiter.onTermination { _ in task.cancel() }
+                return try await task.value
             }
         } catch let error as UsageError {
             printUsageError(error, parser: parser, to: context.errors)

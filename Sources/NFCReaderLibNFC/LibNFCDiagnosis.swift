@@ -15,14 +15,21 @@ public struct LibNFCDiagnosis: Sendable {
 
     public var sysRoot: String
     public var devRoot: String
+    public var identity: UserIdentity
 
-    public init(sysRoot: String = "/sys", devRoot: String = "/dev") {
+    public init(sysRoot: String = "/sys", devRoot: String = "/dev", identity: UserIdentity = .current()) {
         self.sysRoot = sysRoot
         self.devRoot = devRoot
+        self.identity = identity
     }
 
-    /// `termios.c_iflag` bit libnfc sets on serial ports it holds (`CCLAIMED` in uart.c).
-    static let claimedFlag: UInt32 = 0x8000_0000
+    /// Roots from `NFCBENCH_SYSFS_ROOT` / `NFCBENCH_DEV_ROOT` (fake trees for tests and
+    /// for diagnosing a copied system), else the real ones.
+    public static func fromEnvironment(_ environment: [String: String]) -> LibNFCDiagnosis {
+        LibNFCDiagnosis(sysRoot: environment["NFCBENCH_SYSFS_ROOT"] ?? "/sys",
+                        devRoot: environment["NFCBENCH_DEV_ROOT"] ?? "/dev",
+                        identity: .current(environment: environment))
+    }
 
     public func openFailure(connstring: String) -> ReaderError {
         let parts = connstring.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
@@ -44,19 +51,9 @@ public struct LibNFCDiagnosis: Sendable {
             return ReaderError(.noReader, "No serial reader at '\(path)'.",
                                hint: "Plug the reader in and check the port name ('ls /dev/ttyUSB* /dev/ttyACM*').")
         }
-        guard access(path, R_OK | W_OK) == 0 else {
+        guard identity.canReadWrite(path) != false else {
             return ReaderError(.permissionDenied, "Permission denied on '\(path)'.",
-                               hint: "Join the 'dialout' group (serial) or install nfcbench's udev rules from udev/, then log in again.",
-                               underlying: String(cString: strerror(errno)))
-        }
-        let fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK)
-        if fd >= 0 {
-            defer { close(fd) }
-            var tio = termios()
-            if tcgetattr(fd, &tio) == 0, UInt32(tio.c_iflag) & Self.claimedFlag != 0 {
-                return ReaderError(.busy, "Reader '\(path)' is in use by another process.",
-                                   hint: "Close the other nfcbench or libnfc program. If none runs, the mark is stale from a killed process: replug the reader.")
-            }
+                               hint: "Join the 'dialout' group (serial) or install nfcbench's udev rules from udev/, then log in again.")
         }
         return .garbage(connstring, underlying: "the device did not answer libnfc's PN53x handshake")
     }
@@ -72,7 +69,7 @@ public struct LibNFCDiagnosis: Sendable {
                 return ReaderError(.claimedByKernel, "\(device.name) is claimed by the kernel's '\(bound)' driver.",
                                    hint: "Install udev/blacklist-nfcbench.conf into /etc/modprobe.d/ and run 'sudo modprobe -r pn533_usb pn533 nfc'.")
             }
-            if let node = device.node, access(node, R_OK | W_OK) != 0 {
+            if let node = device.node, identity.canReadWrite(node) == false {
                 return ReaderError(.permissionDenied, "Permission denied on \(device.name) (\(node)).",
                                    hint: "Install udev/70-nfcbench.rules into /etc/udev/rules.d/, run 'sudo udevadm control --reload && sudo udevadm trigger', and replug.")
             }

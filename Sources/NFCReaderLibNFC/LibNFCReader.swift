@@ -16,6 +16,8 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
     // from another thread while a command blocks. Flags are atomics.
     private let queue: DispatchQueue
     private let device: LibNFCDevice
+    /// Held for the reader's lifetime on serial connstrings.
+    private let portLock: SerialPortLock?
     private var lastTarget: nfc_target?
     private let cancelled = Atomic<Bool>(false)
     private let waitGeneration = Atomic<Int>(0)
@@ -23,8 +25,10 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
     public let connstring: String
     let diagnosis: LibNFCDiagnosis
 
-    private init(device: LibNFCDevice, queue: DispatchQueue, connstring: String, diagnosis: LibNFCDiagnosis) {
+    private init(device: LibNFCDevice, lock: SerialPortLock?, queue: DispatchQueue, connstring: String,
+                 diagnosis: LibNFCDiagnosis) {
         self.device = device
+        portLock = lock
         self.queue = queue
         self.connstring = connstring
         self.diagnosis = diagnosis
@@ -35,6 +39,12 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
     public static func open(connstring: String, diagnosis: LibNFCDiagnosis = LibNFCDiagnosis())
         async throws(ReaderError) -> LibNFCReader {
         let queue = DispatchQueue(label: "nfcbench.libnfc")
+        // Lock a serial port before libnfc touches it, so a second user gets a clear
+        // "busy" instead of interleaved frames.
+        let lock = try SerialPortLock.serialPath(of: connstring).map { path throws(ReaderError) in
+            guard FileManager.default.fileExists(atPath: path) else { throw diagnosis.openFailure(connstring: connstring) }
+            return try SerialPortLock(path: path)
+        }
         let opened: Result<Handoff<LibNFCDevice>, ReaderError> = await withCheckedContinuation { continuation in
             queue.async {
                 guard let device = LibNFCDevice(connstring: connstring) else {
@@ -50,7 +60,7 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
         }
         switch opened {
         case .success(let device):
-            return LibNFCReader(device: device.value, queue: queue, connstring: connstring, diagnosis: diagnosis)
+            return LibNFCReader(device: device.value, lock: lock, queue: queue, connstring: connstring, diagnosis: diagnosis)
         case .failure(let error):
             throw error
         }

@@ -67,11 +67,12 @@ final class PCSCCard {
     private let handle: SCARDHANDLE
     private let protocolHeader: UnsafePointer<SCARD_IO_REQUEST>?
 
-    /// `SCARD_SHARE_SHARED` with T=0 or T=1, or `direct` for reader escape commands.
-    init(context: PCSCContext, reader: String, direct: Bool = false) throws(PCSCStatus) {
+    /// `SCARD_SHARE_SHARED` with T=0 or T=1, or `direct` for reader escape commands;
+    /// `exclusive` as another program might hold the card.
+    init(context: PCSCContext, reader: String, direct: Bool = false, exclusive: Bool = false) throws(PCSCStatus) {
         var card: SCARDHANDLE = 0
         var active: DWORD = 0
-        let share = DWORD(direct ? SCARD_SHARE_DIRECT : SCARD_SHARE_SHARED)
+        let share = DWORD(direct ? SCARD_SHARE_DIRECT : exclusive ? SCARD_SHARE_EXCLUSIVE : SCARD_SHARE_SHARED)
         let protocols = direct ? DWORD(0) : DWORD(SCARD_PROTOCOL_T0 | SCARD_PROTOCOL_T1)
         let rv = SCardConnect(context.handle, reader, share, protocols, &card, &active)
         guard rv == nfcbench_scard_s_success() else { throw PCSCStatus(rv) }

@@ -22,17 +22,19 @@ public final class PCSCReader: Reader, @unchecked Sendable {
     public let info: ReaderInfo
     public let feedbackEnabled: Bool
 
-    private init(queue: DispatchQueue, context: PCSCContext, name: String, feedback: Bool) {
+    private init(queue: DispatchQueue, context: PCSCContext, name: String, feedback: Bool, journal: PICCJournal) {
         self.queue = queue
         self.context = context
         readerName = name
         feedbackEnabled = feedback
-        picc = PICCParameterGuard()
+        picc = PICCParameterGuard(reader: name, journal: journal)
         info = ReaderInfo(backend: .pcsc, name: name, spec: "pcsc:\(name)", firmware: nil)
     }
 
     /// Opens the reader whose name equals or uniquely contains `nameOrSubstring`.
-    public static func open(_ nameOrSubstring: String, feedback: Bool = true) async throws(ReaderError) -> PCSCReader {
+    public static func open(_ nameOrSubstring: String, feedback: Bool = true,
+                            journal: PICCJournal = .fromEnvironment(ProcessInfo.processInfo.environment))
+        async throws(ReaderError) -> PCSCReader {
         let queue = DispatchQueue(label: "nfcbench.pcsc")
         let result: Result<PCSCReader, ReaderError> = await withCheckedContinuation { continuation in
             queue.async {
@@ -40,7 +42,7 @@ public final class PCSCReader: Reader, @unchecked Sendable {
                     let context = try PCSCContext()
                     let names = try context.readers()
                     let name = try match(nameOrSubstring, in: names)
-                    let reader = PCSCReader(queue: queue, context: context, name: name, feedback: feedback)
+                    let reader = PCSCReader(queue: queue, context: context, name: name, feedback: feedback, journal: journal)
                     reader.picc.onOpen(reader.escapeChannel())
                     continuation.resume(returning: .success(reader))
                 } catch let status as PCSCStatus {
@@ -153,6 +155,14 @@ public final class PCSCReader: Reader, @unchecked Sendable {
 
     /// The PICC parameter the reader had at open, and whether it is back.
     public var piccReport: PICCParameterGuard.Report { queue.sync { picc.report } }
+
+    public var closingWarnings: [String] {
+        let report = piccReport
+        guard let original = report.original, report.applied != nil, !report.restored else { return [] }
+        return ["Reader '\(readerName)' keeps nfcbench's polling setting for now (PICC parameter "
+            + "\(Hex.string([PICCParameterGuard.benchValue])), because no card was present to send the restore through; "
+            + "the original \(Hex.string([original])) is journaled and will be restored the next time nfcbench opens it."]
+    }
 
     // MARK: - Internals (on `queue`)
 

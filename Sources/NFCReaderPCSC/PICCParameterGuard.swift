@@ -17,6 +17,8 @@ public struct PICCParameterGuard: Sendable {
     }
 
     public struct Report: Sendable, Equatable {
+        /// What the reader had before nfcbench (from the journal if an earlier session
+        /// could not restore it).
         public var original: UInt8?
         public var applied: UInt8?
         public var restored: Bool
@@ -26,8 +28,13 @@ public struct PICCParameterGuard: Sendable {
     public static let benchValue: UInt8 = 0xE3
 
     public private(set) var report = Report(original: nil, applied: nil, restored: false)
+    let reader: String
+    let journal: PICCJournal
 
-    public init() {}
+    public init(reader: String, journal: PICCJournal) {
+        self.reader = reader
+        self.journal = journal
+    }
 
     mutating func onOpen(_ channel: Channel) { capture(channel) }
 
@@ -41,18 +48,29 @@ public struct PICCParameterGuard: Sendable {
         guard let original = report.original, report.applied != nil, !report.restored else { return }
         if let answer = channel.send([0xFF, 0x00, 0x51, original, 0x00]), answer.first == 0x90 {
             report.restored = true
+            journal.clear(for: reader)
         }
+        // Otherwise the journal keeps the original for the next session.
     }
 
     private mutating func capture(_ channel: Channel) {
         guard let answer = channel.send([0xFF, 0x00, 0x50, 0x00, 0x00]), answer.count == 2, answer[0] == 0x90 else { return }
-        report.original = answer[1]
-        if answer[1] == Self.benchValue {
-            report.restored = true  // nothing to change, nothing to restore
+        let current = answer[1]
+        let journaled = journal.original(for: reader)
+        let original = journaled ?? current
+        report.original = original
+        if current == Self.benchValue {
+            // Narrowed already: by an earlier session that could not restore (journal),
+            // or by the lab itself (then there is nothing of ours to undo).
+            report.applied = journaled == nil ? nil : current
+            report.restored = journaled == nil
             return
         }
+        guard journal.record(original, for: reader) else { return }  // never change what we could not note
         if let set = channel.send([0xFF, 0x00, 0x51, Self.benchValue, 0x00]), set.first == 0x90 {
             report.applied = Self.benchValue
+        } else {
+            journal.clear(for: reader)
         }
     }
 }

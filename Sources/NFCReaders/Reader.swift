@@ -41,8 +41,11 @@ public protocol Reader: AnyObject, Sendable {
     func signal(_ feedback: TapFeedback) async
     /// Restores what the reader changed (e.g. ACR122U polling parameters) and releases it.
     func close() async
+    /// After `close()`: what could not be put back, for the operator.
+    var closingWarnings: [String] { get }
 }
 
 extension Reader {
     public func signal(_ feedback: TapFeedback) async {}
+    public var closingWarnings: [String] { [] }
 }

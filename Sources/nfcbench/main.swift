@@ -1,6 +1,7 @@
 import Foundation
 import NFCBenchCLI
 
+SignalWaiter.install()
 let context = CommandContext(environment: ProcessInfo.processInfo.environment,
                              output: StandardStream.output, errors: StandardStream.error)
 let status = await NFCBench.main(arguments: Array(CommandLine.arguments.dropFirst()), context: context)

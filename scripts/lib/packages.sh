@@ -1,9 +1,10 @@
 # Debian packages nfcbench needs, and an installer that only touches what is missing.
 # shellcheck shell=bash
 
-# Build and test: the C libraries' headers, their tools, the services the virtual
-# bench drives, and the outside clients the emulators are checked against.
-TEST_PACKAGES=(pkg-config libsqlite3-dev sqlite3 python3)
+# Build: the C libraries' headers. Tests: libnfc's and pcsc-tools' own clients (to
+# check the emulators against), pcscd with the vpcd driver, tmux for terminal tests.
+TEST_PACKAGES=(pkg-config libnfc-dev libnfc-bin libnfc-examples libpcsclite-dev pcscd
+               vsmartcard-vpcd pcsc-tools libsqlite3-dev sqlite3 python3 tmux)
 
 # Installs the named packages that are not installed yet. `apt-get update` runs once,
 # only when something is missing, so a warm machine pays nothing.

@@ -46,7 +46,8 @@ enum ReaderCommands {
         let spec = try readerSpec(invocation)
         let json = invocation.flag("--json")
         let reader = try await ReaderFailure.wrap { () throws(ReaderError) in
-            try await ReaderSelection(feedback: !invocation.flag("--no-feedback")).open(spec, simBench: nil)
+            try await ReaderSelection(diagnosis: .fromEnvironment(context.environment), feedback: !invocation.flag("--no-feedback"))
+                .open(spec, simBench: nil)
         }
         let progress = WaitProgress(output: context.errors, interactive: context.errors.isTerminal && !json)
         var seen = 0
@@ -68,6 +69,7 @@ enum ReaderCommands {
         } catch {
             progress.stop()
             await reader.close()
+            for warning in reader.closingWarnings { context.errors.line("Warning: \(warning)") }
             if error.code == .cancelled {
                 context.errors.line("Interrupted; the reader was closed and restored.")
                 return 130
@@ -75,6 +77,7 @@ enum ReaderCommands {
             throw ReaderFailure.commandFailure(error)
         }
         await reader.close()
+        for warning in reader.closingWarnings { context.errors.line("Warning: \(warning)") }
         if seen == 0 {
             context.errors.line("No target within \(Self.format(timeout)) s.")
             return ExitCode.noTarget

@@ -1,41 +1,64 @@
-import Dispatch
 import Foundation
 import Synchronization
 
-/// Turns SIGINT/SIGTERM into async events, so long-running commands clean up
-/// (restore reader parameters, save sessions) instead of dying mid-write.
+/// Written once by `SignalWaiter.install()` before the handlers are installed, then only
+/// read, from the async-signal-safe handler.
+nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
+
+/// Turns SIGINT/SIGTERM into events, so long-running commands clean up (restore
+/// reader parameters, save sessions) instead of dying mid-write.
+///
+/// The classic self-pipe: the C handler only writes the signal number to a pipe (safe
+/// in a signal handler, whichever thread takes the signal), and a dedicated thread
+/// reads it and runs the registered handlers. Dispatch signal sources are not used: on
+/// Linux they sit on `signalfd`, which needs the signal blocked in every thread, and the
+/// runtime starts threads before `main` can block anything.
+/// The first signal runs the handlers; a second one exits at once with 128 + signal,
+/// as a second Ctrl-C should.
 public enum SignalWaiter {
-    /// Suspends until SIGINT or SIGTERM arrives. The default handlers are replaced
-    /// for the rest of the process.
+    private static let state = Mutex<(handlers: [@Sendable (Int32) -> Void], received: Int)>(([], 0))
+
+    /// Call first thing in `main`.
+    public static func install() {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { return }
+        signalPipeWriteEnd = fds[1]
+        let readEnd = fds[0]
+        for signo in [SIGINT, SIGTERM] {
+            signal(signo) { received in
+                var byte = UInt8(truncatingIfNeeded: received)
+                _ = write(signalPipeWriteEnd, &byte, 1)
+            }
+        }
+        let thread = Thread {
+            var byte: UInt8 = 0
+            while true {
+                let n = read(readEnd, &byte, 1)
+                if n == 1 { deliver(Int32(byte)) } else if n < 0 && errno == EINTR { continue } else { return }
+            }
+        }
+        thread.name = "signals"
+        thread.start()
+    }
+
+    static func deliver(_ signo: Int32) {
+        let handlers = state.withLock { s -> [@Sendable (Int32) -> Void]? in
+            s.received += 1
+            return s.received == 1 ? s.handlers : nil
+        }
+        guard let handlers else { _exit(128 + signo) }
+        for handler in handlers { handler(signo) }
+    }
+
+    /// Registers `handler` for the first SIGINT/SIGTERM.
+    public static func onTermination(_ handler: @escaping @Sendable (Int32) -> Void) {
+        state.withLock { $0.handlers.append(handler) }
+    }
+
+    /// Suspends until SIGINT or SIGTERM arrives.
     public static func waitForTermination() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             onTermination { _ in continuation.resume() }
         }
     }
-
-    /// Calls `handler` (once) with the signal number on the first SIGINT/SIGTERM.
-    public static func onTermination(_ handler: @escaping @Sendable (Int32) -> Void) {
-        let once = OnceFlag()
-        for signo in [SIGINT, SIGTERM] {
-            signal(signo, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signo, queue: .global())
-            source.setEventHandler {
-                if once.claim() { handler(signo) }
-            }
-            source.resume()
-            Retained.sources.append(source)
-        }
-    }
-
-    /// Keeps signal sources alive for the process lifetime.
-    private enum Retained {
-        nonisolated(unsafe) static var sources: [any DispatchSourceSignal] = []
-        // nonisolated(unsafe): appended to only from onTermination, which commands call
-        // once, from their own task, before any signal can arrive.
-    }
-}
-
-final class OnceFlag: Sendable {
-    private let flag = Synchronization.Atomic<Bool>(false)
-    func claim() -> Bool { flag.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged }
 }

@@ -1,0 +1,62 @@
+import Foundation
+import NFCReaders
+import NFCVirtualBench
+
+/// A private virtual bench (own pty, own control socket) for one test.
+final class TestBench {
+    let bench: VirtualBench
+    let directory: String
+
+    init(antenna: (Double, Double, Double, Double) = (0.1, 0.1, 0.8, 0.4), technology: TargetTechnology = .iso14443A,
+         seed: UInt64 = 1, vpcdPort: UInt16? = nil) throws {
+        // Short path: Unix socket names are limited to 107 bytes.
+        directory = "/tmp/nfcb-" + String(UUID().uuidString.prefix(8))
+        bench = VirtualBench(.init(
+            directory: directory,
+            phone: SimulatedPhone(antenna: antenna, technology: technology, missRate: 0),
+            seed: seed, pn532: true, vpcdPort: vpcdPort))
+        try bench.start()
+    }
+
+    var connstring: String { bench.connstring! }
+    var spec: String { "libnfc:" + connstring }
+
+    /// Places the phone squarely over its coil and waits until it answers.
+    func placeOverCoil() {
+        let a = bench.bench.snapshot.phone.antenna
+        precondition(bench.bench.place(x: a.x + a.width / 2, y: a.y + a.height / 2), "phone did not couple")
+        while bench.bench.visibleTarget() == nil { usleep(1000) }
+    }
+
+    func lift() { bench.bench.lift() }
+
+    func fault(_ fault: BenchFault) { bench.controls.fault = fault }
+
+    deinit {
+        bench.stop()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
+
+/// Outside clients' environment: libnfc reads LIBNFC_* variables.
+func libnfcEnvironment(_ connstring: String) -> [String: String] {
+    ["LIBNFC_AUTO_SCAN": "false", "LIBNFC_DEVICE": connstring, "LIBNFC_LOG_LEVEL": "0"]
+}
+
+func runTool(_ path: String, _ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = 20) throws
+    -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
+    DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    killer.cancel()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}
