@@ -30,6 +30,8 @@ let package = Package(
         .target(name: "NFCBenchCLI", dependencies: ["NFCBench", "NFCLocatorCore", "NFCReaders", "NFCVirtualBench"]),
         .executableTarget(name: "nfcbench", dependencies: ["NFCBenchCLI"]),
         .executableTarget(name: "ResolveBenchmark", dependencies: ["NFCLocatorCore"], path: "Benchmarks/ResolveBenchmark"),
+        .executableTarget(name: "PollBenchmark", dependencies: ["CLibNFC", "NFCReaderLibNFC", "NFCReaders", "NFCVirtualBench"],
+                          path: "Benchmarks/PollBenchmark"),
         .testTarget(name: "NFCLocatorCoreTests", dependencies: ["NFCLocatorCore"]),
         .testTarget(name: "NFCBenchCLITests", dependencies: ["NFCBenchCLI"]),
         .testTarget(name: "NFCReadersTests", dependencies: ["NFCReaders", "NFCVirtualBench"]),
