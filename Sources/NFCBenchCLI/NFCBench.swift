@@ -12,7 +12,7 @@ public enum NFCBench {
             Exit codes: 0 success, 1 failure, 64 usage error; commands document any others.
             """,
         subcommands: [ResolveCommand.spec, CatalogCommand.spec, ReaderCommands.readersSpec, ReaderCommands.pollSpec,
-                      SimCommand.spec])
+                      SimCommand.spec, DoctorCommand.spec])
 
     /// Parses and runs one command line; returns the process exit code.
     public static func main(arguments: [String], context: CommandContext) async -> Int32 {

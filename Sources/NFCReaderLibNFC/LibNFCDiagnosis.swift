@@ -4,10 +4,13 @@ import NFCReaders
 /// Works out *why* `nfc_open` failed, since libnfc only returns NULL, and turns it
 /// into an error that says what to do. System roots are overridable for tests.
 public struct LibNFCDiagnosis: Sendable {
-    /// Readers nfcbench knows, by USB VID:PID.
+    /// Readers nfcbench supports, by USB VID:PID (IDs as libnfc's acr122_usb/pn53x_usb
+    /// drivers and Debian's libccid Info.plist list them). udev/70-nfcbench.rules covers
+    /// exactly these; a test checks that.
     public static let supportedUSB: [(vid: String, pid: String, name: String)] = [
         ("072f", "2200", "ACS ACR122U"), ("072f", "90cc", "ACS ACR122U (Touchatag)"),
-        ("072f", "223b", "ACS ACR1252U"), ("072f", "223d", "ACS ACR1252U"),
+        ("072f", "223b", "ACS ACR1252 Dual Reader"), ("072f", "223e", "ACS ACR1252 Reader"),
+        ("072f", "2259", "ACS ACR1252IMP Reader"),
         ("04e6", "5591", "SCM SCL3711"), ("04cc", "2533", "NXP PN533"),
     ]
     /// Kernel NFC drivers that claim PN533-family readers.

@@ -54,3 +54,8 @@ public struct PCSCStatus: Error, RawRepresentable, Hashable, Sendable, CustomStr
         String(cString: pcsc_stringify_error(LONG(rawValue))) + " (0x" + String(UInt32(truncatingIfNeeded: rawValue), radix: 16, uppercase: true) + ")"
     }
 }
+
+extension PCSCReader {
+    /// pcsc-lite's version, from the headers nfcbench was built against.
+    public static var libraryVersion: String { PCSCLITE_VERSION_NUMBER }
+}

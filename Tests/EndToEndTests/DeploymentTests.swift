@@ -1,0 +1,197 @@
+import Foundation
+import NFCReaderLibNFC
+import Testing
+
+@Suite("udev rules and blacklist")
+struct UdevRulesTests {
+    let rules = try! String(contentsOf: BuiltBinary.root.appendingPathComponent("udev/70-nfcbench.rules"), encoding: .utf8)
+    let blacklist = try! String(contentsOf: BuiltBinary.root.appendingPathComponent("udev/blacklist-nfcbench.conf"), encoding: .utf8)
+
+    /// `KEY`, `KEY{attr}`, an operator and a double-quoted value.
+    static var assignment: Regex<(Substring, Substring, Substring?, Substring, Substring)> {
+        #/^([A-Z_]+)(\{[A-Za-z0-9_]+\})?(==|!=|\+=|-=|:=|=)"([^"]*)"$/#
+    }
+
+    var ruleLines: [(index: Int, text: String)] {
+        rules.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            .map { ($0.offset, $0.element.trimmingCharacters(in: .whitespaces)) }
+            .filter { !$0.1.isEmpty && !$0.1.hasPrefix("#") }
+    }
+
+    @Test func everyRuleLineParses() {
+        for line in ruleLines {
+            for part in line.text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+                #expect(part.wholeMatch(of: Self.assignment) != nil, "line \(line.index + 1): '\(part)' does not parse")
+            }
+        }
+    }
+
+    @Test func nothingIsWorldWritable() {
+        var modes = 0
+        for line in ruleLines {
+            for match in line.text.matches(of: #/MODE\s*:?=\s*"(\d+)"/#) {
+                modes += 1
+                let mode = Int(match.1, radix: 8)!
+                #expect(mode & 0o002 == 0, "line \(line.index + 1): MODE=\"\(match.1)\" is world-writable")
+            }
+        }
+        #expect(modes == LibNFCDiagnosis.supportedUSB.count)
+        // The project's own before-stop check greps the whole file, comments included.
+        #expect(rules.firstMatch(of: #/MODE="?0?666/#) == nil)
+    }
+
+    @Test func everySupportedReaderIsCoveredWithGroupAndUaccess() {
+        for reader in LibNFCDiagnosis.supportedUSB {
+            let line = ruleLines.first { $0.text.contains("ATTR{idVendor}==\"\(reader.vid)\"") && $0.text.contains("ATTR{idProduct}==\"\(reader.pid)\"") }
+            #expect(line != nil, "\(reader.name) \(reader.vid):\(reader.pid) has no rule")
+            #expect(line?.text.contains("GROUP=\"plugdev\"") == true && line?.text.contains("TAG+=\"uaccess\"") == true)
+        }
+    }
+
+    @Test func everyLineSaysWhy() {
+        let lines = rules.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        for line in ruleLines {
+            #expect(line.index > 0 && lines[line.index - 1].hasPrefix("#"), "line \(line.index + 1) has no comment above it")
+        }
+        let bl = blacklist.split(separator: "\n").map(String.init)
+        for module in LibNFCDiagnosis.kernelDrivers {
+            let i = bl.firstIndex(of: "blacklist \(module)")
+            #expect(i != nil && bl[i! - 1].hasPrefix("#"), "blacklist \(module) missing or without a comment")
+        }
+    }
+}
+
+/// Fake sysfs/proc/dev/etc trees, one per situation `doctor` must recognise.
+struct FakeSystem {
+    let root: String
+
+    init(reader: Bool = true, module: String? = nil, mode: Int = 0o660, pcscdHolds: Bool = false, rules: Bool = true) throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-\(UUID().uuidString)").path
+        let fm = FileManager.default
+        for dir in ["/sys/bus/usb/devices", "/dev/bus/usb/001", "/proc", "/etc/modprobe.d", "/etc/udev/rules.d"] {
+            try fm.createDirectory(atPath: root + dir, withIntermediateDirectories: true)
+        }
+        // The operator's data folder: writable by them, as a home directory would be.
+        try fm.createDirectory(atPath: root + "/data", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o777])
+        try (module.map { "\($0) 49152 0 - Live 0x0000000000000000\n" } ?? "ext4 1 0 - Live 0x0\n")
+            .write(toFile: root + "/proc/modules", atomically: true, encoding: .utf8)
+        if reader {
+            let device = root + "/sys/bus/usb/devices/1-2"
+            try fm.createDirectory(atPath: device + "/1-2:1.0", withIntermediateDirectories: true)
+            for (name, value) in [("idVendor", "072f"), ("idProduct", "2200"), ("busnum", "1"), ("devnum", "4")] {
+                try value.write(toFile: device + "/" + name, atomically: true, encoding: .utf8)
+            }
+            if let module {
+                try fm.createDirectory(atPath: root + "/sys/bus/usb/drivers/" + module, withIntermediateDirectories: true)
+                try fm.createSymbolicLink(atPath: device + "/1-2:1.0/driver", withDestinationPath: root + "/sys/bus/usb/drivers/" + module)
+            }
+            fm.createFile(atPath: root + "/dev/bus/usb/001/004", contents: nil, attributes: [.posixPermissions: mode, .groupOwnerAccountID: 46])
+        }
+        if pcscdHolds {
+            try fm.createDirectory(atPath: root + "/proc/812/fd", withIntermediateDirectories: true)
+            try "pcscd\n".write(toFile: root + "/proc/812/comm", atomically: true, encoding: .utf8)
+            try fm.createSymbolicLink(atPath: root + "/proc/812/fd/7", withDestinationPath: root + "/dev/bus/usb/001/004")
+        }
+        if rules {
+            try fm.copyItem(atPath: BuiltBinary.root.appendingPathComponent("udev/70-nfcbench.rules").path,
+                            toPath: root + "/etc/udev/rules.d/70-nfcbench.rules")
+            try fm.copyItem(atPath: BuiltBinary.root.appendingPathComponent("udev/blacklist-nfcbench.conf").path,
+                            toPath: root + "/etc/modprobe.d/blacklist-nfcbench.conf")
+        }
+    }
+
+    /// `nfcbench doctor --root` as a plugdev member (gid 46) unless told otherwise.
+    func doctor(identity: String = "1000:1000,46") throws -> (status: Int32, checks: [String: (verdict: String, fix: String?)]) {
+        let r = try BuiltBinary.run(["doctor", "--root", root, "--json", "--db", root + "/data/bench.sqlite"],
+                                    environment: ["NFCBENCH_IDENTITY": identity])
+        let object = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
+        var checks: [String: (String, String?)] = [:]
+        for c in object["checks"] as! [[String: Any]] {
+            checks[c["id"] as! String] = (c["verdict"] as! String, c["fix"] as? String)
+        }
+        return (r.status, checks)
+    }
+}
+
+@Suite("nfcbench doctor on fake systems")
+struct DoctorTests {
+    @Test func healthy() throws {
+        let r = try FakeSystem().doctor()
+        #expect(r.status == 0)
+        for id in ["readers", "permissions", "kernel-modules", "udev-rules", "blacklist", "conflicts", "catalog", "libraries"] {
+            #expect(r.checks[id]?.verdict == "OK", "\(id): \(String(describing: r.checks[id]))")
+        }
+        #expect(r.checks["pcscd"]?.verdict == "WARN")  // not running in the fake tree; only PC/SC needs it
+    }
+
+    @Test func kernelModuleLoaded() throws {
+        let r = try FakeSystem(module: "pn533_usb").doctor()
+        #expect(r.status == 1 && r.checks["kernel-modules"]?.verdict == "FAIL")
+        #expect(r.checks["kernel-modules"]?.fix?.contains("modprobe -r pn533_usb pn533 nfc") == true)
+    }
+
+    @Test func noPermission() throws {
+        let r = try FakeSystem().doctor(identity: "1000:1000")
+        #expect(r.status == 1 && r.checks["permissions"]?.verdict == "FAIL")
+        #expect(r.checks["permissions"]?.fix?.contains("plugdev") == true)
+    }
+
+    @Test func pcscdHoldingTheReader() throws {
+        let r = try FakeSystem(pcscdHolds: true).doctor()
+        #expect(r.checks["pcscd"]?.verdict == "OK" && r.checks["conflicts"]?.verdict == "WARN")
+        #expect(r.checks["conflicts"]?.fix?.contains("--reader pcsc:ACR122") == true)
+        #expect(r.status == 0)
+    }
+
+    @Test func noReader() throws {
+        let r = try FakeSystem(reader: false).doctor()
+        #expect(r.status == 1 && r.checks["readers"]?.verdict == "FAIL")
+        #expect(r.checks["readers"]?.fix?.contains("lsusb") == true)
+    }
+
+    @Test func rulesMissing() throws {
+        let r = try FakeSystem(rules: false).doctor()
+        #expect(r.checks["udev-rules"]?.verdict == "WARN" && r.checks["blacklist"]?.verdict == "WARN")
+        #expect(r.checks["udev-rules"]?.fix?.contains("70-nfcbench.rules") == true)
+        #expect(r.checks["blacklist"]?.fix?.contains("blacklist-nfcbench.conf") == true)
+    }
+
+    @Test func unwritableDatabase() throws {
+        let system = try FakeSystem()
+        try FileManager.default.createDirectory(atPath: system.root + "/ro", withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o555])
+        let r = try BuiltBinary.run(["doctor", "--root", system.root, "--db", system.root + "/ro/bench.sqlite"],
+                                    environment: ["NFCBENCH_IDENTITY": "1000:1000,46"])
+        #expect(r.status == 1 && r.stdout.contains("FAIL  database:") && r.stdout.contains("fix: Use --db PATH"))
+    }
+}
+
+@Suite("install.sh")
+struct InstallTests {
+    @Test func stagedInstallRunsFromAnotherDirectoryAndUninstalls() throws {
+        let stage = FileManager.default.temporaryDirectory.appendingPathComponent("stage-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: stage) }
+        let script = BuiltBinary.root.appendingPathComponent("scripts/install.sh").path
+        for _ in 0..<2 {  // idempotent
+            let r = try runTool("/bin/bash", [script, "--prefix", "/opt/nfcbench", "--bin", BuiltBinary.path],
+                                environment: ["DESTDIR": stage])
+            #expect(r.status == 0, "\(r.output)")
+        }
+        for file in ["/opt/nfcbench/bin/nfcbench", "/opt/nfcbench/share/nfcbench/seed_catalog.json",
+                     "/opt/nfcbench/share/nfcbench/Localizable.xcstrings", "/etc/udev/rules.d/70-nfcbench.rules",
+                     "/etc/modprobe.d/blacklist-nfcbench.conf"] {
+            #expect(FileManager.default.fileExists(atPath: stage + file), "\(file) missing")
+        }
+        let r = try BuiltBinary.run(["resolve", "--model", "SM-S921U1", "--json"],
+                                    currentDirectory: URL(fileURLWithPath: "/"), binary: stage + "/opt/nfcbench/bin/nfcbench")
+        let o = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
+        #expect(o["source"] as? String == "seedCatalog" && o["matchedKey"] as? String == "sm_s921b", "\(r.stderr)")
+        let layers = o["layers"] as! [[String: Any]]
+        #expect((layers[1]["origin"] as? String)?.hasPrefix(stage + "/opt/nfcbench/share/nfcbench") == true)
+
+        let un = try runTool("/bin/bash", [BuiltBinary.root.appendingPathComponent("scripts/uninstall.sh").path,
+                                           "--prefix", "/opt/nfcbench"], environment: ["DESTDIR": stage])
+        #expect(un.status == 0 && !FileManager.default.fileExists(atPath: stage + "/opt/nfcbench/bin/nfcbench"))
+        #expect(!FileManager.default.fileExists(atPath: stage + "/etc/udev/rules.d/70-nfcbench.rules"))
+    }
+}
