@@ -9,12 +9,21 @@ let package = Package(
     products: [
         .library(name: "NFCLocatorCore", targets: ["NFCLocatorCore"]),
         .executable(name: "nfcbench", targets: ["nfcbench"]),
+        .executable(name: "nfcbench-fetch", targets: ["nfcbench-fetch"]),
     ],
     targets: [
         .target(name: "NFCLocatorCore"),
         // One thin system-library target per C library: a module map and a shim header.
         .systemLibrary(name: "CLibNFC", pkgConfig: "libnfc", providers: [.apt(["libnfc-dev"])]),
         .systemLibrary(name: "CPCSCLite", pkgConfig: "libpcsclite", providers: [.apt(["libpcsclite-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // The only importer of CSQLite: connections, statements, the catalog cache.
+        .target(name: "NFCStore", dependencies: ["CSQLite"]),
+        // The remote catalog over HTTP, and the chain remote -> cache -> seed.
+        .target(name: "NFCCatalogRemote", dependencies: ["NFCLocatorCore", "NFCStore"]),
+        // URLSession (FoundationNetworking), linked only into the nfcbench-fetch helper.
+        .target(name: "NFCCatalogHTTP", dependencies: ["NFCCatalogRemote"]),
+        .executableTarget(name: "nfcbench-fetch", dependencies: ["NFCCatalogHTTP", "NFCCatalogRemote"]),
         // Reader model and the in-process simulated phone; knows no C library.
         .target(name: "NFCReaders"),
         // The only importer of CLibNFC / CPCSCLite.
@@ -27,7 +36,9 @@ let package = Package(
             "NFCLocatorCore", "NFCReaders", "NFCReaderLibNFC", "NFCReaderPCSC", "NFCVirtualBench",
         ]),
         // Argument parsing, help and printing only; a library so tests call it.
-        .target(name: "NFCBenchCLI", dependencies: ["NFCBench", "NFCLocatorCore", "NFCReaders", "NFCVirtualBench"]),
+        .target(name: "NFCBenchCLI", dependencies: [
+            "NFCBench", "NFCLocatorCore", "NFCReaders", "NFCVirtualBench", "NFCCatalogRemote",
+        ]),
         .executableTarget(name: "nfcbench", dependencies: ["NFCBenchCLI"]),
         .executableTarget(name: "ResolveBenchmark", dependencies: ["NFCLocatorCore"], path: "Benchmarks/ResolveBenchmark"),
         .executableTarget(name: "PollBenchmark", dependencies: ["CLibNFC", "NFCReaderLibNFC", "NFCReaders", "NFCVirtualBench"],
@@ -37,6 +48,7 @@ let package = Package(
         .testTarget(name: "NFCReadersTests", dependencies: ["NFCReaders", "NFCVirtualBench"]),
         .testTarget(name: "EndToEndTests", dependencies: [
             "nfcbench", "NFCLocatorCore", "NFCReaders", "NFCReaderLibNFC", "NFCReaderPCSC", "NFCVirtualBench",
+            "NFCStore", "NFCCatalogRemote", "nfcbench-fetch",
         ]),
     ],
     swiftLanguageModes: [.v6]

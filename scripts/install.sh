@@ -10,6 +10,8 @@
 # so a staged tree works from any directory before it is moved.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib/packages.sh
+ensure_packages libcurl4-openssl-dev libsqlite3-dev libnfc-dev libpcsclite-dev pkg-config sqlite3
 
 PREFIX=/usr/local
 BIN=""
@@ -30,12 +32,17 @@ LIVE=0
 
 if [ -z "$BIN" ]; then
     swift build -c release --static-swift-stdlib --product nfcbench >&2
+    swift build -c release --static-swift-stdlib --product nfcbench-fetch >&2
     BIN="$(swift build -c release --show-bin-path)/nfcbench"
 fi
+# The remote-catalog helper lives beside the binary (see HelperProcessFetcher).
+HELPER="$(dirname "$BIN")/nfcbench-fetch"
 [ -x "$BIN" ] || { echo "Error: no nfcbench binary at $BIN." >&2; exit 1; }
+[ -x "$HELPER" ] || { echo "Error: no nfcbench-fetch helper at $HELPER." >&2; exit 1; }
 
 install -d "$DESTDIR$PREFIX/bin" "$DESTDIR$PREFIX/share/nfcbench"
 install -m 755 "$BIN" "$DESTDIR$PREFIX/bin/nfcbench"
+install -m 755 "$HELPER" "$DESTDIR$PREFIX/bin/nfcbench-fetch"
 install -m 644 Resources/seed_catalog.json Resources/Localizable.xcstrings "$DESTDIR$PREFIX/share/nfcbench/"
 echo "Installed $DESTDIR$PREFIX/bin/nfcbench and its data in $DESTDIR$PREFIX/share/nfcbench"
 

@@ -12,7 +12,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 DESTDIR="${DESTDIR:-}"
-rm -f "$DESTDIR$PREFIX/bin/nfcbench" "$DESTDIR$PREFIX/share/nfcbench/seed_catalog.json" \
+rm -f "$DESTDIR$PREFIX/bin/nfcbench" "$DESTDIR$PREFIX/bin/nfcbench-fetch" "$DESTDIR$PREFIX/share/nfcbench/seed_catalog.json" \
       "$DESTDIR$PREFIX/share/nfcbench/Localizable.xcstrings"
 rmdir "$DESTDIR$PREFIX/share/nfcbench" 2>/dev/null || true
 if [ "$SYSTEM" -eq 1 ]; then

@@ -177,7 +177,7 @@ struct InstallTests {
                                 environment: ["DESTDIR": stage])
             #expect(r.status == 0, "\(r.output)")
         }
-        for file in ["/opt/nfcbench/bin/nfcbench", "/opt/nfcbench/share/nfcbench/seed_catalog.json",
+        for file in ["/opt/nfcbench/bin/nfcbench", "/opt/nfcbench/bin/nfcbench-fetch", "/opt/nfcbench/share/nfcbench/seed_catalog.json",
                      "/opt/nfcbench/share/nfcbench/Localizable.xcstrings", "/etc/udev/rules.d/70-nfcbench.rules",
                      "/etc/modprobe.d/blacklist-nfcbench.conf"] {
             #expect(FileManager.default.fileExists(atPath: stage + file), "\(file) missing")
@@ -192,6 +192,7 @@ struct InstallTests {
         let un = try runTool("/bin/bash", [BuiltBinary.root.appendingPathComponent("scripts/uninstall.sh").path,
                                            "--prefix", "/opt/nfcbench"], environment: ["DESTDIR": stage])
         #expect(un.status == 0 && !FileManager.default.fileExists(atPath: stage + "/opt/nfcbench/bin/nfcbench"))
+        #expect(!FileManager.default.fileExists(atPath: stage + "/opt/nfcbench/bin/nfcbench-fetch"))
         #expect(!FileManager.default.fileExists(atPath: stage + "/etc/udev/rules.d/70-nfcbench.rules"))
     }
 }

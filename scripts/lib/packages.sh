@@ -4,7 +4,8 @@
 # Build: the C libraries' headers. Tests: libnfc's and pcsc-tools' own clients (to
 # check the emulators against), pcscd with the vpcd driver, tmux for terminal tests.
 TEST_PACKAGES=(pkg-config libnfc-dev libnfc-bin libnfc-examples libpcsclite-dev pcscd
-               vsmartcard-vpcd pcsc-tools libsqlite3-dev sqlite3 python3 tmux)
+               vsmartcard-vpcd pcsc-tools libsqlite3-dev sqlite3 python3 tmux
+               libcurl4-openssl-dev)  # FoundationNetworking, for --static-swift-stdlib release builds
 
 # Installs the named packages that are not installed yet. `apt-get update` runs once,
 # only when something is missing, so a warm machine pays nothing.

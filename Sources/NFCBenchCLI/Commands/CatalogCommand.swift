@@ -5,7 +5,7 @@ import NFCLocatorCore
 enum CatalogCommand {
     static let spec = CommandSpec(
         "catalog", abstract: "Inspect, check and compare antenna catalogs.",
-        subcommands: [listSpec, validateSpec])
+        subcommands: [listSpec, validateSpec, CatalogSyncCommand.syncSpec, CatalogSyncCommand.cacheSpec])
 
     static let listSpec = CommandSpec(
         "list", abstract: "Print the effective catalog (the remote layer laid over the seed catalog).",
@@ -20,8 +20,9 @@ enum CatalogCommand {
         handler: validate)
 
     static func list(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
-        let (resolver, layers) = try await CatalogOptions.loadResolver(invocation, context)
-        for warning in CatalogOptions.warnings(for: layers) { context.errors.line(warning) }
+        let loaded = try await CatalogOptions.loadResolver(invocation, context)
+        let resolver = loaded.resolver
+        for warning in CatalogOptions.warnings(for: loaded) { context.errors.line(warning) }
         let effective: Catalog
         switch (resolver.remote, resolver.seed) {
         case let (remote?, seed?): effective = remote.laid(over: seed)

@@ -1,43 +1,110 @@
 import Foundation
+import NFCCatalogRemote
 import NFCLocatorCore
+import NFCStore
 
 /// Options every catalog-reading command shares, and how they become a resolver.
 enum CatalogOptions {
     static let catalogFile = OptionSpec(
         "--catalog", value: "file",
         help: "A catalog or patch file used as the remote layer, laid over the seed catalog.")
+    static let catalogURL = OptionSpec(
+        "--catalog-url", value: "url", help: "Remote catalog base URL (GET <url>/v1/catalog); also NFCBENCH_CATALOG_URL.")
+    static let allowInsecure = OptionSpec(
+        "--allow-insecure-http", help: "Allow plain http:// to a non-loopback host (trusted lab networks only).")
+    static let timeout = OptionSpec(
+        "--catalog-timeout", value: "seconds", help: "Total time allowed for the remote catalog (default 3; connect 2).")
 
-    static let all = [catalogFile]
+    static let all = [catalogFile, catalogURL, allowInsecure, timeout]
 
-    /// Loads the chain. Problems with a layer are reported, not fatal: the chain falls through.
+    struct Loaded {
+        let resolver: AntennaZoneResolver
+        let layers: [CatalogLayerStatus]
+        /// Set when a catalog URL is configured.
+        let remote: RemoteCatalogLoad?
+    }
+
+    /// Loads the chain: remote (file, or URL with its cache) -> seed -> heuristic.
+    /// Problems with a layer are reported, not fatal: the chain falls through.
     static func loadResolver(_ invocation: ParsedInvocation, _ context: CommandContext,
-                             analytics: any NFCLocatorAnalytics = NoOpAnalytics()) async throws
-        -> (resolver: AntennaZoneResolver, layers: [CatalogLayerStatus]) {
+                             analytics: any NFCLocatorAnalytics = NoOpAnalytics()) async throws -> Loaded {
         let resources = try context.resources()
         var remote: (any CatalogRemoteAPI)?
         var origin: String?
+        var remoteLoad: RemoteCatalogLoad?
         if let path = invocation.value("--catalog") {
+            if invocation.value("--catalog-url") != nil {
+                throw UsageError("'--catalog' and '--catalog-url' are alternatives; give one.", path: invocation.path)
+            }
             let url = context.url(forPath: path)
             remote = FileCatalogRemote(url: url)
             origin = url.path
+        } else if let text = invocation.value("--catalog-url") ?? nonEmpty(context.environment["NFCBENCH_CATALOG_URL"]) {
+            let load = await loadRemote(text, invocation, context)
+            remoteLoad = load
+            remote = LoadedRemoteCatalog(load)
+            origin = load.url
         }
-        return await ResolverChainLoader.load(remote: remote, remoteOrigin: origin,
-                                              seedURL: resources.seedCatalogURL, analytics: analytics)
+        let (resolver, layers) = await ResolverChainLoader.load(remote: remote, remoteOrigin: origin,
+                                                                seedURL: resources.seedCatalogURL, analytics: analytics)
+        return Loaded(resolver: resolver, layers: layers, remote: remoteLoad)
     }
 
+    static func loadRemote(_ text: String, _ invocation: ParsedInvocation, _ context: CommandContext) async -> RemoteCatalogLoad {
+        let seconds = invocation.value("--catalog-timeout").flatMap(Double.init).flatMap { $0 > 0 ? $0 : nil } ?? 3
+        let endpoint: CatalogEndpoint
+        do {
+            endpoint = try CatalogEndpoint(text, allowInsecureHTTP: invocation.flag("--allow-insecure-http"))
+        } catch {
+            return .refused(text, error)
+        }
+        guard let helper = HelperProcessFetcher.locate(environment: context.environment,
+                                                       executable: ResourceLocator.executableURL()) else {
+            return .refused(text, .transport("the nfcbench-fetch helper is missing next to nfcbench; reinstall with scripts/install.sh"))
+        }
+        let limits = FetchLimits(connectTimeout: min(2, seconds), totalTimeout: seconds)
+        let remote = CachingRemoteCatalog(endpoint: endpoint, fetcher: HelperProcessFetcher(helper: helper, limits: limits),
+                                          cache: openCache(context))
+        return await remote.load()
+    }
+
+    static func openCache(_ context: CommandContext) -> CatalogCache? {
+        let path = CatalogCache.defaultPath(environment: context.environment)
+        do { return try CatalogCache(path: path) } catch {
+            context.errors.line("Warning: catalog cache unavailable at \(path): \(error); continuing without it.")
+            return nil
+        }
+    }
+
+    static func nonEmpty(_ s: String?) -> String? { s.flatMap { $0.isEmpty ? nil : $0 } }
+
     /// One line per layer that did not simply load, for stderr.
-    static func warnings(for layers: [CatalogLayerStatus]) -> [String] {
-        layers.compactMap { layer in
+    static func warnings(for loaded: Loaded) -> [String] {
+        var lines: [String] = []
+        if let remote = loaded.remote, remote.served == .cache, let age = remote.cacheAge() {
+            lines.append("Warning: remote catalog not available (\(remote.error.map(String.init(describing:)) ?? "unknown")); "
+                + "using the cached copy fetched \(Self.age(age)) ago.")
+        }
+        for layer in loaded.layers {
             switch layer.state {
-            case .notConfigured: return nil
+            case .notConfigured: continue
             case .failed(let reason):
-                return "Warning: \(layer.source.rawValue) unusable, falling through: \(reason)"
+                lines.append("Warning: \(layer.source.rawValue) unusable, falling through: \(reason)")
             case .loaded(_, let skipped) where !skipped.isEmpty:
-                return "Warning: \(layer.source.rawValue) skipped \(skipped.count) bad row(s); "
-                    + "run 'nfcbench catalog validate \(layer.origin ?? "FILE")' for details."
-            case .loaded: return nil
+                lines.append("Warning: \(layer.source.rawValue) skipped \(skipped.count) bad row(s); "
+                    + "run 'nfcbench catalog validate \(layer.origin ?? "FILE")' for details.")
+            case .loaded: continue
             }
         }
+        return lines
+    }
+
+    static func age(_ seconds: TimeInterval) -> String {
+        let s = Int(seconds)
+        if s < 120 { return "\(s) s" }
+        if s < 7200 { return "\(s / 60) min" }
+        if s < 172_800 { return "\(s / 3600) h" }
+        return "\(s / 86400) days"
     }
 
     static func json(_ layers: [CatalogLayerStatus]) -> JSONValue {
@@ -52,6 +119,19 @@ enum CatalogOptions {
             }
             return .object(members)
         })
+    }
+
+    /// `resolve --json`'s `remote` member: which copy served and how old it is.
+    static func json(_ remote: RemoteCatalogLoad?) -> JSONValue {
+        guard let remote else { return .null }
+        return .object([
+            ("url", .string(remote.url)),
+            ("served", .string(remote.served.rawValue)),
+            ("etag", .optional(remote.etag)),
+            ("fetchedAt", .optional(remote.fetchedAt.map { $0.formatted(.iso8601) })),
+            ("cacheAgeSeconds", remote.cacheAge().map { .number(($0 * 10).rounded() / 10) } ?? .null),
+            ("error", .optional(remote.error.map(String.init(describing:)))),
+        ])
     }
 }
 

@@ -28,7 +28,8 @@ enum ResolveCommand {
         let formFactor = try invocation.value("--form-factor", as: "one of \(FormFactor.allCases.map(\.rawValue))",
                                               FormFactor.init(rawValue:))
         let foldState = try invocation.value("--fold-state", as: "folded or unfolded", FoldState.init(rawValue:))
-        let (resolver, layers) = try await CatalogOptions.loadResolver(invocation, context)
+        let loaded = try await CatalogOptions.loadResolver(invocation, context)
+        let resolver = loaded.resolver
         let provider = ModelIdentifierFingerprintProvider(modelIdentifier: model,
                                                           manufacturer: invocation.value("--manufacturer"))
         let fingerprint = provider.fingerprint()
@@ -36,7 +37,7 @@ enum ResolveCommand {
                                                      formFactor: formFactor, foldState: foldState)
         let now = Date()
         let resolution = resolver.resolve(fingerprint, signals: signals, now: now)
-        for warning in CatalogOptions.warnings(for: layers) { context.errors.line(warning) }
+        for warning in CatalogOptions.warnings(for: loaded) { context.errors.line(warning) }
         let strings = context.strings()
         if let svgPath = invocation.value("--svg") {
             let svg = SVGSilhouetteRenderer().render(SilhouetteDrawing(resolution: resolution),
@@ -47,7 +48,7 @@ enum ResolveCommand {
             }
         }
         if invocation.flag("--json") {
-            context.output.line(json(resolution, input: model, layers: layers, strings: strings, now: now)
+            context.output.line(json(resolution, input: model, loaded: loaded, strings: strings, now: now)
                 .serialized(pretty: true))
         } else {
             ResolutionPrinter(useColor: context.useColor(invocation), strings: strings)
@@ -56,7 +57,7 @@ enum ResolveCommand {
         return ExitCode.success
     }
 
-    static func json(_ r: AntennaResolution, input: String, layers: [CatalogLayerStatus],
+    static func json(_ r: AntennaResolution, input: String, loaded: CatalogOptions.Loaded,
                      strings: StringCatalog, now: Date) -> JSONValue {
         .object([
             ("input", .string(input)),
@@ -73,7 +74,8 @@ enum ResolveCommand {
             ("lastVerifiedAt", .optional(r.profile?.lastVerifiedAt.map { $0.formatted(.iso8601) })),
             ("catalogVersion", .optional(r.catalogVersion)),
             ("hint", .string(strings.string(r.hintKey))),
-            ("layers", CatalogOptions.json(layers)),
+            ("remote", CatalogOptions.json(loaded.remote)),
+            ("layers", CatalogOptions.json(loaded.layers)),
         ])
     }
 

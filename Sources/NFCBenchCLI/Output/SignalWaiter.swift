@@ -20,6 +20,13 @@ public enum SignalWaiter {
 
     /// Call first thing in `main`.
     public static func install() {
+        // A parent may start us with these blocked (Foundation's Process on Linux spawns
+        // from a thread that blocks most signals); then Ctrl-C would never arrive.
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        sigaddset(&mask, SIGINT)
+        sigaddset(&mask, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &mask, nil)
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { return }
         signalPipeWriteEnd = fds[1]

@@ -1,0 +1,105 @@
+import Foundation
+import NFCCatalogRemote
+import NFCLocatorCore
+import NFCStore
+
+/// `nfcbench catalog sync` and `nfcbench catalog cache`.
+enum CatalogSyncCommand {
+    static let syncSpec = CommandSpec(
+        "sync", abstract: "Fetch the remote catalog into the cache and report what changed.",
+        discussion: "Exit codes: 0 synced (or unchanged, 304), 1 the remote could not be fetched (the cache is kept).",
+        options: [CatalogOptions.catalogURL, CatalogOptions.allowInsecure, CatalogOptions.timeout,
+                  OptionSpec("--json", help: "Print the report as one JSON object.")],
+        handler: sync)
+
+    static let cacheSpec = CommandSpec(
+        "cache", abstract: "Show or clear the catalog cache ($XDG_CACHE_HOME/nfcbench).",
+        options: [OptionSpec("--clear", help: "Delete every cached catalog."),
+                  OptionSpec("--json", help: "Print the cache contents as JSON.")],
+        handler: cache)
+
+    static func sync(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
+        guard let url = invocation.value("--catalog-url") ?? CatalogOptions.nonEmpty(context.environment["NFCBENCH_CATALOG_URL"]) else {
+            throw UsageError("Missing expected argument '--catalog-url <url>' (or set NFCBENCH_CATALOG_URL).", path: invocation.path)
+        }
+        let endpoint: CatalogEndpoint
+        do { endpoint = try CatalogEndpoint(url, allowInsecureHTTP: invocation.flag("--allow-insecure-http")) } catch {
+            throw CommandFailure("Cannot sync from '\(url)': \(error).", hint: "Use an https:// URL.")
+        }
+        let cache = CatalogOptions.openCache(context)
+        let previous = try? await cache?.load(url: endpoint.catalogURL.absoluteString)
+        let before = previous.flatMap { try? CatalogDocumentDecoder.decode($0.body, origin: "cache") }
+        let load = await CatalogOptions.loadRemote(url, invocation, context)
+        guard load.served == .network || load.served == .notModified, let document = load.document else {
+            let kept = previous.map { " The cache keeps the copy fetched \(CatalogOptions.age(Date().timeIntervalSince($0.fetchedAt))) ago." } ?? ""
+            throw CommandFailure("Sync from \(load.url) failed: \(load.error.map(String.init(describing:)) ?? "unknown error").\(kept)",
+                                 hint: "Check the URL and the network; 'nfcbench resolve' keeps working from the cache or the seed catalog.")
+        }
+        let diff = CatalogDiff(old: before.map(Catalog.init(document:)), new: Catalog(document: document))
+        if invocation.flag("--json") {
+            context.output.line(JSONValue.object([
+                ("url", .string(load.url)),
+                ("status", .string(load.served == .network ? "updated" : "notModified")),
+                ("etag", .optional(load.etag)),
+                ("version", .string(document.version)),
+                ("entries", .int(diff.newCount)),
+                ("skippedRows", .int(Catalog(document: document).skippedRows.count)),
+                ("added", .array(diff.added.map(JSONValue.string))),
+                ("changed", .array(diff.changed.map(JSONValue.string))),
+                ("removed", .array(diff.removed.map(JSONValue.string))),
+            ]).serialized(pretty: true))
+        } else {
+            let status = load.served == .network ? "updated" : "not modified (304)"
+            context.output.line("\(load.url): \(status), version \(document.version), ETag \(load.etag ?? "none")")
+            context.output.line("\(diff.newCount) entries: \(diff.added.count) added, \(diff.changed.count) changed, \(diff.removed.count) removed")
+            for key in diff.added { context.output.line("  + \(key)") }
+            for key in diff.changed { context.output.line("  ~ \(key)") }
+            for key in diff.removed { context.output.line("  - \(key)") }
+        }
+        return ExitCode.success
+    }
+
+    static func cache(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
+        guard let cache = CatalogOptions.openCache(context) else {
+            throw CommandFailure("The catalog cache cannot be opened.", hint: "Check $XDG_CACHE_HOME/nfcbench is writable.")
+        }
+        if invocation.flag("--clear") {
+            try await cache.clear()
+            context.output.line("Cleared the catalog cache at \(cache.path).")
+            return ExitCode.success
+        }
+        let entries = try await cache.all()
+        if invocation.flag("--json") {
+            context.output.line(JSONValue.object([
+                ("path", .string(cache.path)), ("schemaVersion", .int(CatalogCache.schemaVersion)),
+                ("catalogs", .array(entries.map { e in
+                    .object([("url", .string(e.url)), ("etag", .optional(e.etag)),
+                             ("fetchedAt", .string(e.fetchedAt.formatted(.iso8601))), ("bytes", .int(e.body.count))])
+                })),
+            ]).serialized(pretty: true))
+        } else {
+            context.output.line("\(cache.path): \(entries.count) cached catalog(s)")
+            for e in entries {
+                context.output.line("  \(e.url)  ETag \(e.etag ?? "none")  fetched \(CatalogOptions.age(Date().timeIntervalSince(e.fetchedAt))) ago")
+            }
+        }
+        return ExitCode.success
+    }
+}
+
+/// Entries added, changed and removed between two catalogs, by lookup key.
+struct CatalogDiff {
+    let added: [String]
+    let changed: [String]
+    let removed: [String]
+    let newCount: Int
+
+    init(old: Catalog?, new: Catalog) {
+        let before = Dictionary(uniqueKeysWithValues: (old?.profiles ?? []).map { ($0.lookupKey, $0.entry) })
+        let after = Dictionary(uniqueKeysWithValues: new.profiles.map { ($0.lookupKey, $0.entry) })
+        added = after.keys.filter { before[$0] == nil }.sorted()
+        changed = after.keys.filter { before[$0] != nil && before[$0] != after[$0] }.sorted()
+        removed = before.keys.filter { after[$0] == nil }.sorted()
+        newCount = after.count
+    }
+}

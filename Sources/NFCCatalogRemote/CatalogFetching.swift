@@ -1,0 +1,28 @@
+import Foundation
+
+/// Limits for one catalog request.
+public struct FetchLimits: Sendable, Equatable {
+    /// Connect, and idle time between packets.
+    public var connectTimeout: Double
+    /// The whole request, body included.
+    public var totalTimeout: Double
+    /// Larger bodies are refused.
+    public var maxBytes: Int
+
+    public init(connectTimeout: Double = 2, totalTimeout: Double = 3, maxBytes: Int = 5 * 1_048_576) {
+        self.connectTimeout = connectTimeout
+        self.totalTimeout = totalTimeout
+        self.maxBytes = maxBytes
+    }
+}
+
+public enum FetchOutcome: Sendable, Equatable {
+    case fetched(body: Data, etag: String?)
+    case notModified
+}
+
+/// One conditional GET of `<base>/v1/catalog`.
+public protocol CatalogFetching: Sendable {
+    var limits: FetchLimits { get }
+    func fetch(_ endpoint: CatalogEndpoint, etag: String?) async throws(RemoteCatalogError) -> FetchOutcome
+}

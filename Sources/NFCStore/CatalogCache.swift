@@ -1,0 +1,101 @@
+import Foundation
+
+/// The last good catalog per URL, with its ETag and fetch time.
+public struct CachedCatalog: Sendable, Equatable {
+    public let url: String
+    public let etag: String?
+    public let fetchedAt: Date
+    /// The response body exactly as served (a catalog document).
+    public let body: Data
+
+    public init(url: String, etag: String?, fetchedAt: Date, body: Data) {
+        self.url = url
+        self.etag = etag
+        self.fetchedAt = fetchedAt
+        self.body = body
+    }
+}
+
+/// A disposable SQLite cache of remote catalogs.
+///
+/// A cache, not a record: on any schema-version mismatch it drops everything and
+/// starts over empty, with no migrations (the catalog can always be fetched again).
+/// Bench results are the opposite and keep ordered migrations. One actor owns the
+/// connection, so there is one writer per process and every call runs off the caller's
+/// thread; WAL and a busy timeout let several processes share the file safely.
+public actor CatalogCache {
+    public static let schemaVersion = 1
+    private let database: SQLiteDatabase
+    public nonisolated let path: String
+
+    public init(path: String) throws {
+        try FileManager.default.createDirectory(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path,
+                                                withIntermediateDirectories: true)
+        let db = try SQLiteDatabase(path: path)
+        try Self.prepareSchema(db)
+        database = db
+        self.path = path
+    }
+
+    /// `$XDG_CACHE_HOME/nfcbench/catalog-cache.sqlite`, else `~/.cache/nfcbench/...`.
+    public static func defaultPath(environment: [String: String]) -> String {
+        let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.cache"
+        return base + "/nfcbench/catalog-cache.sqlite"
+    }
+
+    private static func prepareSchema(_ db: SQLiteDatabase) throws {
+        guard db.userVersion != schemaVersion else { return }
+        try db.transaction {
+            // Checked again under the write lock: another process may have just done this.
+            guard db.userVersion != schemaVersion else { return }
+            let tables = try db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+            var names: [String] = []
+            while try tables.step() { if let name = tables.text(0) { names.append(name) } }
+            for name in names { try db.execute("DROP TABLE \"\(name)\"") }
+            try db.execute("""
+                CREATE TABLE catalog (
+                    url TEXT PRIMARY KEY,
+                    etag TEXT,
+                    fetched_at REAL NOT NULL,
+                    body BLOB NOT NULL
+                )
+                """)
+            try db.setUserVersion(schemaVersion)
+        }
+    }
+
+    public func load(url: String) throws -> CachedCatalog? {
+        let statement = try database.prepare("SELECT etag, fetched_at, body FROM catalog WHERE url = ?1")
+        try statement.bind([.text(url)])
+        guard try statement.step() else { return nil }
+        return CachedCatalog(url: url, etag: statement.text(0),
+                             fetchedAt: Date(timeIntervalSince1970: statement.double(1)), body: statement.blob(2))
+    }
+
+    public func store(_ catalog: CachedCatalog) throws {
+        try database.transaction {
+            try database.prepare("INSERT OR REPLACE INTO catalog (url, etag, fetched_at, body) VALUES (?1, ?2, ?3, ?4)")
+                .run([.text(catalog.url), catalog.etag.map { .text($0) } ?? .null,
+                      .real(catalog.fetchedAt.timeIntervalSince1970), .blob(catalog.body)])
+        }
+    }
+
+    /// A 304: the cached body is current as of `fetchedAt`.
+    public func confirm(url: String, fetchedAt: Date) throws {
+        try database.prepare("UPDATE catalog SET fetched_at = ?2 WHERE url = ?1")
+            .run([.text(url), .real(fetchedAt.timeIntervalSince1970)])
+    }
+
+    public func all() throws -> [CachedCatalog] {
+        let statement = try database.prepare("SELECT url, etag, fetched_at, body FROM catalog ORDER BY url")
+        var out: [CachedCatalog] = []
+        while try statement.step() {
+            out.append(CachedCatalog(url: statement.text(0) ?? "", etag: statement.text(1),
+                                     fetchedAt: Date(timeIntervalSince1970: statement.double(2)), body: statement.blob(3)))
+        }
+        return out
+    }
+
+    public func clear() throws { try database.execute("DELETE FROM catalog") }
+}

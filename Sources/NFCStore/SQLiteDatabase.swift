@@ -1,0 +1,137 @@
+import CSQLite
+import Foundation
+
+/// One SQLite connection. Owned by exactly one writer (an actor or a serial owner);
+/// not Sendable. Closed in `deinit` with `sqlite3_close_v2`.
+public final class SQLiteDatabase {
+    let handle: OpaquePointer
+    public let path: String
+
+    /// Opens (creating if needed) with WAL journaling and a busy timeout, so several
+    /// processes can share the file: readers never block the writer, and a writer waits
+    /// up to `busyTimeout` for another to finish instead of failing.
+    public init(path: String, busyTimeout: Duration = .seconds(5)) throws(SQLiteError) {
+        var db: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let result = sqlite3_open_v2(path, &db, flags, nil)
+        guard let db, result == SQLITE_OK else {
+            let error = SQLiteError(code: result, extendedCode: result,
+                                    message: db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open", context: path)
+            sqlite3_close_v2(db)
+            throw error
+        }
+        handle = db
+        self.path = path
+        sqlite3_busy_timeout(db, Int32(busyTimeout.components.seconds * 1000))
+        try execute("PRAGMA journal_mode=WAL")
+        try execute("PRAGMA foreign_keys=ON")
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    /// Runs one or more statements that return no rows.
+    public func execute(_ sql: String) throws(SQLiteError) {
+        var error: UnsafeMutablePointer<CChar>?
+        let result = sqlite3_exec(handle, sql, nil, nil, &error)
+        if let error { sqlite3_free(error) }
+        try SQLiteError.check(result, handle, sql)
+    }
+
+    public func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        try SQLiteStatement(database: self, sql: sql)
+    }
+
+    /// Runs `body` in one transaction (`BEGIN IMMEDIATE`, so the write lock is taken up
+    /// front and a concurrent writer waits rather than failing mid-way).
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let value = try body()
+            try execute("COMMIT")
+            return value
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    public var userVersion: Int {
+        get { (try? prepare("PRAGMA user_version").firstInt()) ?? 0 }
+    }
+
+    public func setUserVersion(_ version: Int) throws(SQLiteError) { try execute("PRAGMA user_version = \(version)") }
+}
+
+/// A prepared statement, finalized in `deinit`.
+public final class SQLiteStatement {
+    private let statement: OpaquePointer
+    private let database: SQLiteDatabase
+    private let sql: String
+
+    init(database: SQLiteDatabase, sql: String) throws(SQLiteError) {
+        var statement: OpaquePointer?
+        try SQLiteError.check(sqlite3_prepare_v2(database.handle, sql, -1, &statement, nil), database.handle, sql)
+        guard let statement else { throw SQLiteError(code: SQLITE_MISUSE, extendedCode: SQLITE_MISUSE, message: "empty statement", context: sql) }
+        self.statement = statement
+        self.database = database
+        self.sql = sql
+    }
+
+    deinit { sqlite3_finalize(statement) }
+
+    public enum Value: Sendable, Equatable {
+        case null, integer(Int64), real(Double), text(String), blob(Data)
+    }
+
+    /// Binds `values` to `?1...?n`, resetting first so the statement can be reused.
+    @discardableResult
+    public func bind(_ values: [Value]) throws(SQLiteError) -> SQLiteStatement {
+        sqlite3_reset(statement)
+        sqlite3_clear_bindings(statement)
+        for (i, value) in values.enumerated() {
+            let index = Int32(i + 1)
+            let result: Int32
+            switch value {
+            case .null: result = sqlite3_bind_null(statement, index)
+            case .integer(let v): result = sqlite3_bind_int64(statement, index, v)
+            case .real(let v): result = sqlite3_bind_double(statement, index, v)
+            case .text(let v): result = sqlite3_bind_text(statement, index, v, -1, nfcbench_sqlite_transient())
+            case .blob(let v):
+                result = v.withUnsafeBytes { sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), nfcbench_sqlite_transient()) }
+            }
+            try SQLiteError.check(result, database.handle, sql)
+        }
+        return self
+    }
+
+    /// Steps once: `true` while a row is available.
+    public func step() throws(SQLiteError) -> Bool {
+        let result = sqlite3_step(statement)
+        try SQLiteError.check(result, database.handle, sql)
+        return result == SQLITE_ROW
+    }
+
+    /// Runs to completion, ignoring rows.
+    public func run(_ values: [Value] = []) throws(SQLiteError) {
+        try bind(values)
+        while try step() {}
+    }
+
+    public func int(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+    public func double(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
+    public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+    public func text(_ column: Int32) -> String? {
+        guard let c = sqlite3_column_text(statement, column) else { return nil }
+        return String(cString: c)
+    }
+    public func blob(_ column: Int32) -> Data {
+        let count = Int(sqlite3_column_bytes(statement, column))
+        guard count > 0, let bytes = sqlite3_column_blob(statement, column) else { return Data() }
+        return Data(bytes: bytes, count: count)
+    }
+
+    func firstInt() throws(SQLiteError) -> Int? {
+        try bind([])
+        return try step() ? Int(int(0)) : nil
+    }
+}

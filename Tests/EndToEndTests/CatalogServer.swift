@@ -1,0 +1,65 @@
+import Foundation
+
+/// The fault-injecting catalog backend (Tests/Fixtures/catalog_server.py) on a free
+/// loopback port, one instance per test, stopped on deinit.
+final class CatalogServer {
+    let process = Process()
+    let port: Int
+    let cacheHome: String
+
+    init() throws {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", BuiltBinary.root.appendingPathComponent("Tests/Fixtures/catalog_server.py").path,
+                             BuiltBinary.root.appendingPathComponent("Resources/seed_catalog.json").path]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        guard let line = out.fileHandleForReading.availableLine(timeout: 10), let port = Int(line) else {
+            process.terminate()
+            throw CocoaError(.fileReadCorruptFile)
+        }
+        self.port = port
+        cacheHome = FileManager.default.temporaryDirectory.appendingPathComponent("cache-\(UUID().uuidString)").path
+    }
+
+    deinit {
+        process.terminate()
+        if !process.waitUntilExit(timeout: 3) {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(atPath: cacheHome)
+    }
+
+    func url(_ mode: String) -> String { "http://127.0.0.1:\(port)/\(mode)" }
+
+    var environment: [String: String] { ["XDG_CACHE_HOME": cacheHome, "NFCBENCH_CATALOG_URL": ""] }
+
+    func stats() throws -> [String: [String: Int]] {
+        let data = try Data(contentsOf: URL(string: "http://127.0.0.1:\(port)/stats")!)
+        return try JSONSerialization.jsonObject(with: data) as! [String: [String: Int]]
+    }
+
+    /// `nfcbench resolve --json` with this server's cache; the decoded object and stderr.
+    func resolve(_ mode: String?, model: String = "SM-S921B", extra: [String] = [], environment: [String: String] = [:])
+        throws -> (json: [String: Any], stderr: String, seconds: Double) {
+        var args = ["resolve", "--model", model, "--json"] + extra
+        if let mode { args += ["--catalog-url", url(mode)] }
+        let start = Date()
+        let r = try BuiltBinary.run(args, environment: self.environment.merging(environment) { $1 })
+        let elapsed = Date().timeIntervalSince(start)
+        guard r.status == 0, let object = try? JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any] else {
+            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "resolve failed: \(r.status) \(r.stderr)"])
+        }
+        return (object, r.stderr, elapsed)
+    }
+}
+
+extension Dictionary where Key == String, Value == Any {
+    subscript(path path: String...) -> Any? {
+        var current: Any? = self
+        for key in path { current = (current as? [String: Any])?[key] }
+        return current
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import NFCCatalogRemote
+import NFCStore
+import Testing
+
+@Suite("Remote catalog over HTTP with its cache")
+struct RemoteCatalogTests {
+    @Test func serves200ThenAConditional304() throws {
+        let server = try CatalogServer()
+        let first = try BuiltBinary.run(["catalog", "sync", "--catalog-url", server.url("ok"), "--json"], environment: server.environment)
+        #expect(first.status == 0, "\(first.stderr)")
+        let a = try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as! [String: Any]
+        #expect(a["status"] as? String == "updated" && a["etag"] as? String == "\"remote-1\"")
+        #expect((a["added"] as? [String])?.count == 37 && (a["removed"] as? [String])?.isEmpty == true)
+        let second = try BuiltBinary.run(["catalog", "sync", "--catalog-url", server.url("ok"), "--json"], environment: server.environment)
+        let b = try JSONSerialization.jsonObject(with: Data(second.stdout.utf8)) as! [String: Any]
+        #expect(b["status"] as? String == "notModified" && (b["changed"] as? [String])?.isEmpty == true)
+        #expect(try server.stats()["conditional"]?["ok"] == 1)
+        // resolve after a 304 still says the remote served, from a current copy.
+        let r = try server.resolve("ok")
+        #expect(r.json[path: "remote", "served"] as? String == "notModified")
+        #expect(r.json["source"] as? String == "remoteCatalog" && (r.json[path: "zone", "y"] as? Double) == 0.05)
+    }
+
+    @Test func syncReportsAddedChangedRemoved() async throws {
+        let server = try CatalogServer()
+        _ = try BuiltBinary.run(["catalog", "sync", "--catalog-url", server.url("ok")], environment: server.environment)
+        // The cache holds revision 1 under the v2 URL (copied, no ETag); the server now has revision 2.
+        let diff = await CatalogDiffFixture.diff(server)
+        #expect(diff.added == ["iphone17_5"] && diff.changed == ["pixel_8"] && diff.removed == ["pixel_7a"])
+    }
+
+    @Test(arguments: [
+        ("500", "server answered HTTP 500"),
+        ("truncated", "response is not a catalog"),
+        ("wrongtypes", "response is not a catalog"),
+        ("notjson", "response is not a catalog"),
+        ("oversize", "larger than 5 MiB refused"),
+        ("chunked", "larger than 5 MiB refused"),
+        ("slow", "no complete answer within 1.0 s"),
+        ("trickle", "no complete answer within 1.0 s"),
+    ])
+    func faultsFallThroughToTheSeedWithoutACache(mode: String, reason: String) throws {
+        let server = try CatalogServer()
+        let r = try server.resolve(mode, extra: ["--catalog-timeout", "1"])
+        #expect(r.json["source"] as? String == "seedCatalog")
+        #expect(r.json[path: "remote", "served"] as? String == "none")
+        #expect((r.json[path: "remote", "error"] as? String)?.contains(reason) == true, "\(String(describing: r.json["remote"]))")
+        #expect(r.seconds < 5, "resolve took \(r.seconds) s")  // never waits for the 10 s server
+    }
+
+    @Test(arguments: ["500", "truncated", "slow", "oversize"])
+    func faultsServeTheCacheWhenThereIsOne(mode: String) async throws {
+        let server = try CatalogServer()
+        // Warm the cache for this fault's URL from the good endpoint's body.
+        try await CatalogDiffFixture.seedCache(server, mode: mode)
+        let r = try server.resolve(mode, extra: ["--catalog-timeout", "1"])
+        #expect(r.json["source"] as? String == "remoteCatalog")
+        #expect(r.json[path: "remote", "served"] as? String == "cache")
+        #expect((r.json[path: "remote", "cacheAgeSeconds"] as? Double ?? -1) >= 0)
+        #expect(r.stderr.contains("using the cached copy fetched"))
+    }
+
+    @Test func mixedRowsLoadTheGoodOnes() throws {
+        let server = try CatalogServer()
+        let r = try server.resolve("mixed")
+        #expect(r.json[path: "remote", "served"] as? String == "network")
+        let layers = r.json["layers"] as! [[String: Any]]
+        #expect(layers[0]["skippedRows"] as? Int == 3 && layers[0]["entries"] as? Int == 34)
+        #expect(r.stderr.contains("remoteCatalog skipped 3 bad row(s)"))
+    }
+
+    @Test func plainHTTPToANonLoopbackHostIsRefusedBeforeAnyNetwork() throws {
+        let server = try CatalogServer()
+        let refused = try server.resolve(nil, extra: ["--catalog-url", "http://catalog.nfcbench.invalid"])
+        #expect((refused.json[path: "remote", "error"] as? String)?.hasPrefix("refusing plain HTTP to a non-loopback host") == true)
+        #expect(refused.json["source"] as? String == "seedCatalog")
+        // With the flag the request proceeds, and fails at the network step (.invalid never resolves).
+        let allowed = try server.resolve(nil, extra: ["--catalog-url", "http://catalog.nfcbench.invalid", "--allow-insecure-http"])
+        let error = allowed.json[path: "remote", "error"] as? String ?? ""
+        #expect(!error.hasPrefix("refusing") && !error.isEmpty)
+        let sync = try BuiltBinary.run(["catalog", "sync", "--catalog-url", "http://catalog.nfcbench.invalid"], environment: server.environment)
+        #expect(sync.status == 1 && sync.stderr.contains("refusing plain HTTP"))
+    }
+
+    @Test(arguments: [
+        ("https://catalog.example/", true, "https://catalog.example/v1/catalog"),
+        ("http://127.0.0.1:8080/base/", true, "http://127.0.0.1:8080/base/v1/catalog"),
+        ("http://localhost:1", true, "http://localhost:1/v1/catalog"),
+        ("http://[::1]:1", true, "http://[::1]:1/v1/catalog"),
+        ("http://10.0.0.5/", false, ""),
+        ("ftp://127.0.0.1/", false, ""),
+        ("not a url", false, ""),
+    ])
+    func endpointPolicy(text: String, accepted: Bool, catalog: String) {
+        let endpoint = try? CatalogEndpoint(text)
+        #expect((endpoint != nil) == accepted)
+        if let endpoint { #expect(endpoint.catalogURL.absoluteString == catalog) }
+    }
+
+    @Test func schemaVersionChangeEmptiesTheCacheThenAResyncFillsIt() async throws {
+        let server = try CatalogServer()
+        _ = try BuiltBinary.run(["catalog", "sync", "--catalog-url", server.url("ok")], environment: server.environment)
+        let path = server.cacheHome + "/nfcbench/catalog-cache.sqlite"
+        #expect(try await CatalogCache(path: path).all().count == 1)
+        try SQLiteDatabase(path: path).setUserVersion(CatalogCache.schemaVersion + 1)  // a future (or past) layout
+        #expect(try await CatalogCache(path: path).all().isEmpty)
+        let listed = try BuiltBinary.run(["catalog", "cache", "--json"], environment: server.environment)
+        #expect(listed.stdout.contains("\"catalogs\": []"))
+        let resync = try BuiltBinary.run(["catalog", "sync", "--catalog-url", server.url("ok"), "--json"], environment: server.environment)
+        #expect(resync.stdout.contains("\"status\": \"updated\""))
+        #expect(try await CatalogCache(path: path).all().count == 1)
+    }
+
+    @Test func twoProcessesSyncingAtOnceKeepTheCacheIntact() throws {
+        let server = try CatalogServer()
+        for round in 0..<4 {
+            let mode = round % 2 == 0 ? "ok" : "v2"
+            let a = try BuiltBinary.start(["catalog", "sync", "--catalog-url", server.url(mode)], environment: server.environment)
+            let b = try BuiltBinary.start(["catalog", "sync", "--catalog-url", server.url("ok")], environment: server.environment)
+            a.waitUntilExit()
+            b.waitUntilExit()
+            #expect(a.terminationStatus == 0 && b.terminationStatus == 0, "round \(round)")
+        }
+        let check = try runTool("/usr/bin/sqlite3", [server.cacheHome + "/nfcbench/catalog-cache.sqlite", "PRAGMA integrity_check; SELECT count(*) FROM catalog;"])
+        #expect(check.output == "ok\n2\n", "\(check.output)")
+        #expect(try server.resolve("ok").json[path: "remote", "served"] as? String == "notModified")
+    }
+
+    @Test func resolveFallsThroughEveryLayerInOrder() async throws {
+        let server = try CatalogServer()
+        #expect(try server.resolve("ok").json["source"] as? String == "remoteCatalog")
+        // Same URL on a port nothing listens on: the cache answers.
+        let downURL = "http://127.0.0.1:9/ok"
+        try await CatalogDiffFixture.copyCache(server, from: server.url("ok"), to: downURL)
+        let cached = try server.resolve(nil, extra: ["--catalog-url", downURL])
+        #expect(cached.json["source"] as? String == "remoteCatalog" && cached.json[path: "remote", "served"] as? String == "cache")
+        let seed = try server.resolve(nil, extra: ["--catalog-url", "http://127.0.0.1:9/other"])
+        #expect(seed.json["source"] as? String == "seedCatalog" && seed.json[path: "remote", "served"] as? String == "none")
+        let heuristic = try server.resolve(nil, extra: ["--catalog-url", "http://127.0.0.1:9/other"],
+                                           environment: ["NFCBENCH_RESOURCES": "/nonexistent"])
+        #expect(heuristic.json["source"] as? String == "heuristic" && heuristic.json["confidence"] as? String == "generic")
+    }
+}
+
+/// Cache set-ups that need the store directly.
+enum CatalogDiffFixture {
+    static func cachePath(_ server: CatalogServer) -> String { server.cacheHome + "/nfcbench/catalog-cache.sqlite" }
+
+    /// Caches the `ok` body under `mode`'s URL, as if that endpoint had once worked.
+    static func seedCache(_ server: CatalogServer, mode: String) async throws {
+        _ = try BuiltBinary.run(["catalog", "sync", "--catalog-url", server.url("ok")], environment: server.environment)
+        try await copyCache(server, from: server.url("ok"), to: server.url(mode))
+    }
+
+    static func copyCache(_ server: CatalogServer, from: String, to: String) async throws {
+        let cache = try CatalogCache(path: cachePath(server))
+        guard let entry = try await cache.load(url: from + "/v1/catalog") else { throw CocoaError(.fileNoSuchFile) }
+        try await cache.store(CachedCatalog(url: to + "/v1/catalog", etag: nil, fetchedAt: entry.fetchedAt, body: entry.body))
+    }
+
+    /// What a sync of v2 over a cache holding ok's body reports.
+    static func diff(_ server: CatalogServer) async -> (added: [String], changed: [String], removed: [String]) {
+        guard (try? await copyCache(server, from: server.url("ok"), to: server.url("v2"))) != nil,
+              let r = try? BuiltBinary.run(["catalog", "sync", "--catalog-url", server.url("v2"), "--json"], environment: server.environment),
+              let o = try? JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any] else { return ([], [], []) }
+        return (o["added"] as? [String] ?? [], o["changed"] as? [String] ?? [], o["removed"] as? [String] ?? [])
+    }
+}
+
