@@ -4,22 +4,30 @@ import Foundation
 /// loopback port, one instance per test, stopped on deinit.
 final class CatalogServer {
     let process = Process()
-    let port: Int
+    private(set) var port = 0
     let cacheHome: String
 
-    init() throws {
+    /// Starts the server; its port arrives on the first line of stdout.
+    static func start() async throws -> CatalogServer {
+        let server = try CatalogServer()
+        let handle = server.output.fileHandleForReading
+        let line = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: handle.availableLine(timeout: 10)) }
+        }
+        guard let line, let port = Int(line) else { throw CocoaError(.fileReadCorruptFile) }
+        server.port = port
+        return server
+    }
+
+    let output = Pipe()
+
+    private init() throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", BuiltBinary.root.appendingPathComponent("Tests/Fixtures/catalog_server.py").path,
                              BuiltBinary.root.appendingPathComponent("Resources/seed_catalog.json").path]
-        let out = Pipe()
-        process.standardOutput = out
+        process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        guard let line = out.fileHandleForReading.availableLine(timeout: 10), let port = Int(line) else {
-            process.terminate()
-            throw CocoaError(.fileReadCorruptFile)
-        }
-        self.port = port
         cacheHome = FileManager.default.temporaryDirectory.appendingPathComponent("cache-\(UUID().uuidString)").path
     }
 
@@ -43,11 +51,11 @@ final class CatalogServer {
 
     /// `nfcbench resolve --json` with this server's cache; the decoded object and stderr.
     func resolve(_ mode: String?, model: String = "SM-S921B", extra: [String] = [], environment: [String: String] = [:])
-        throws -> (json: [String: Any], stderr: String, seconds: Double) {
+        async throws -> (json: [String: Any], stderr: String, seconds: Double) {
         var args = ["resolve", "--model", model, "--json"] + extra
         if let mode { args += ["--catalog-url", url(mode)] }
         let start = Date()
-        let r = try BuiltBinary.run(args, environment: self.environment.merging(environment) { $1 })
+        let r = try await BuiltBinary.run(args, environment: self.environment.merging(environment) { $1 })
         let elapsed = Date().timeIntervalSince(start)
         guard r.status == 0, let object = try? JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any] else {
             throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "resolve failed: \(r.status) \(r.stderr)"])

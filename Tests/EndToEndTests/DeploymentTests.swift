@@ -101,8 +101,8 @@ struct FakeSystem {
     }
 
     /// `nfcbench doctor --root` as a plugdev member (gid 46) unless told otherwise.
-    func doctor(identity: String = "1000:1000,46") throws -> (status: Int32, checks: [String: (verdict: String, fix: String?)]) {
-        let r = try BuiltBinary.run(["doctor", "--root", root, "--json", "--db", root + "/data/bench.sqlite"],
+    func doctor(identity: String = "1000:1000,46") async throws -> (status: Int32, checks: [String: (verdict: String, fix: String?)]) {
+        let r = try await BuiltBinary.run(["doctor", "--root", root, "--json", "--db", root + "/data/bench.sqlite"],
                                     environment: ["NFCBENCH_IDENTITY": identity])
         let object = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
         var checks: [String: (String, String?)] = [:]
@@ -115,8 +115,8 @@ struct FakeSystem {
 
 @Suite("nfcbench doctor on fake systems")
 struct DoctorTests {
-    @Test func healthy() throws {
-        let r = try FakeSystem().doctor()
+    @Test func healthy() async throws {
+        let r = try await FakeSystem().doctor()
         #expect(r.status == 0)
         for id in ["readers", "permissions", "kernel-modules", "udev-rules", "blacklist", "conflicts", "catalog", "libraries"] {
             #expect(r.checks[id]?.verdict == "OK", "\(id): \(String(describing: r.checks[id]))")
@@ -124,43 +124,43 @@ struct DoctorTests {
         #expect(r.checks["pcscd"]?.verdict == "WARN")  // not running in the fake tree; only PC/SC needs it
     }
 
-    @Test func kernelModuleLoaded() throws {
-        let r = try FakeSystem(module: "pn533_usb").doctor()
+    @Test func kernelModuleLoaded() async throws {
+        let r = try await FakeSystem(module: "pn533_usb").doctor()
         #expect(r.status == 1 && r.checks["kernel-modules"]?.verdict == "FAIL")
         #expect(r.checks["kernel-modules"]?.fix?.contains("modprobe -r pn533_usb pn533 nfc") == true)
     }
 
-    @Test func noPermission() throws {
-        let r = try FakeSystem().doctor(identity: "1000:1000")
+    @Test func noPermission() async throws {
+        let r = try await FakeSystem().doctor(identity: "1000:1000")
         #expect(r.status == 1 && r.checks["permissions"]?.verdict == "FAIL")
         #expect(r.checks["permissions"]?.fix?.contains("plugdev") == true)
     }
 
-    @Test func pcscdHoldingTheReader() throws {
-        let r = try FakeSystem(pcscdHolds: true).doctor()
+    @Test func pcscdHoldingTheReader() async throws {
+        let r = try await FakeSystem(pcscdHolds: true).doctor()
         #expect(r.checks["pcscd"]?.verdict == "OK" && r.checks["conflicts"]?.verdict == "WARN")
         #expect(r.checks["conflicts"]?.fix?.contains("--reader pcsc:ACR122") == true)
         #expect(r.status == 0)
     }
 
-    @Test func noReader() throws {
-        let r = try FakeSystem(reader: false).doctor()
+    @Test func noReader() async throws {
+        let r = try await FakeSystem(reader: false).doctor()
         #expect(r.status == 1 && r.checks["readers"]?.verdict == "FAIL")
         #expect(r.checks["readers"]?.fix?.contains("lsusb") == true)
     }
 
-    @Test func rulesMissing() throws {
-        let r = try FakeSystem(rules: false).doctor()
+    @Test func rulesMissing() async throws {
+        let r = try await FakeSystem(rules: false).doctor()
         #expect(r.checks["udev-rules"]?.verdict == "WARN" && r.checks["blacklist"]?.verdict == "WARN")
         #expect(r.checks["udev-rules"]?.fix?.contains("70-nfcbench.rules") == true)
         #expect(r.checks["blacklist"]?.fix?.contains("blacklist-nfcbench.conf") == true)
     }
 
-    @Test func unwritableDatabase() throws {
+    @Test func unwritableDatabase() async throws {
         let system = try FakeSystem()
         try FileManager.default.createDirectory(atPath: system.root + "/ro", withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o555])
-        let r = try BuiltBinary.run(["doctor", "--root", system.root, "--db", system.root + "/ro/bench.sqlite"],
+        let r = try await BuiltBinary.run(["doctor", "--root", system.root, "--db", system.root + "/ro/bench.sqlite"],
                                     environment: ["NFCBENCH_IDENTITY": "1000:1000,46"])
         #expect(r.status == 1 && r.stdout.contains("FAIL  database:") && r.stdout.contains("fix: Use --db PATH"))
     }
@@ -168,12 +168,12 @@ struct DoctorTests {
 
 @Suite("install.sh")
 struct InstallTests {
-    @Test func stagedInstallRunsFromAnotherDirectoryAndUninstalls() throws {
+    @Test func stagedInstallRunsFromAnotherDirectoryAndUninstalls() async throws {
         let stage = FileManager.default.temporaryDirectory.appendingPathComponent("stage-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: stage) }
         let script = BuiltBinary.root.appendingPathComponent("scripts/install.sh").path
         for _ in 0..<2 {  // idempotent
-            let r = try runTool("/bin/bash", [script, "--prefix", "/opt/nfcbench", "--bin", BuiltBinary.path],
+            let r = try await runTool("/bin/bash", [script, "--prefix", "/opt/nfcbench", "--bin", BuiltBinary.path],
                                 environment: ["DESTDIR": stage])
             #expect(r.status == 0, "\(r.output)")
         }
@@ -182,14 +182,14 @@ struct InstallTests {
                      "/etc/modprobe.d/blacklist-nfcbench.conf"] {
             #expect(FileManager.default.fileExists(atPath: stage + file), "\(file) missing")
         }
-        let r = try BuiltBinary.run(["resolve", "--model", "SM-S921U1", "--json"],
+        let r = try await BuiltBinary.run(["resolve", "--model", "SM-S921U1", "--json"],
                                     currentDirectory: URL(fileURLWithPath: "/"), binary: stage + "/opt/nfcbench/bin/nfcbench")
         let o = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
         #expect(o["source"] as? String == "seedCatalog" && o["matchedKey"] as? String == "sm_s921b", "\(r.stderr)")
         let layers = o["layers"] as! [[String: Any]]
         #expect((layers[1]["origin"] as? String)?.hasPrefix(stage + "/opt/nfcbench/share/nfcbench") == true)
 
-        let un = try runTool("/bin/bash", [BuiltBinary.root.appendingPathComponent("scripts/uninstall.sh").path,
+        let un = try await runTool("/bin/bash", [BuiltBinary.root.appendingPathComponent("scripts/uninstall.sh").path,
                                            "--prefix", "/opt/nfcbench"], environment: ["DESTDIR": stage])
         #expect(un.status == 0 && !FileManager.default.fileExists(atPath: stage + "/opt/nfcbench/bin/nfcbench"))
         #expect(!FileManager.default.fileExists(atPath: stage + "/opt/nfcbench/bin/nfcbench-fetch"))

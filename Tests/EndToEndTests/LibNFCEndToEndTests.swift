@@ -107,23 +107,23 @@ struct LibNFCEndToEndTests {
         }
     }
 
-    @Test func nfcListSeesTheTargetAppearAndDisappear() throws {
+    @Test func nfcListSeesTheTargetAppearAndDisappear() async throws {
         let bench = try TestBench()
         let env = libnfcEnvironment(bench.connstring)
-        let empty = try runTool("/usr/bin/nfc-list", ["-t", "1"], environment: env)
+        let empty = try await runTool("/usr/bin/nfc-list", ["-t", "1"], environment: env)
         #expect(empty.status == 0 && !empty.output.contains("UID"))
         bench.placeOverCoil()
         let uid = Hex.string(bench.bench.bench.snapshot.target!.uid, separator: "  ").lowercased()
-        let seen = try runTool("/usr/bin/nfc-list", ["-t", "1"], environment: env)
+        let seen = try await runTool("/usr/bin/nfc-list", ["-t", "1"], environment: env)
         #expect(seen.output.contains("1 ISO14443A passive target(s) found"))
         #expect(seen.output.contains("UID (NFCID1): \(uid)") || seen.output.contains("UID (NFCID3): \(uid)"), "\(seen.output)")
         #expect(seen.output.contains("SAK (SEL_RES): 20") && seen.output.contains("ATS: 78  80  70  02"))
         bench.lift()
-        let gone = try runTool("/usr/bin/nfc-list", ["-t", "1"], environment: env)
+        let gone = try await runTool("/usr/bin/nfc-list", ["-t", "1"], environment: env)
         #expect(!gone.output.contains("UID"))
         // The full scan (all modulations) finds exactly the one phone, nothing spurious.
         bench.placeOverCoil()
-        let all = try runTool("/usr/bin/nfc-list", [], environment: env)
+        let all = try await runTool("/usr/bin/nfc-list", [], environment: env)
         #expect(all.output.components(separatedBy: "passive target(s) found").count == 2, "\(all.output)")
     }
 }
@@ -148,13 +148,13 @@ struct LibNFCDiagnosisTests {
         return (root + "/sys", root + "/dev")
     }
 
-    @Test func kernelDriverClaimIsNamed() throws {
+    @Test func kernelDriverClaimIsNamed() async throws {
         let t = try tree(driver: "pn533_usb")
         let error = LibNFCDiagnosis(sysRoot: t.sys, devRoot: t.dev).openFailure(connstring: "acr122_usb:")
         #expect(error.code == .claimedByKernel && error.message.contains("pn533_usb") && error.hint!.contains("modprobe.d"))
     }
 
-    @Test func permissionIsJudgedForTheOperatorsAccount() throws {
+    @Test func permissionIsJudgedForTheOperatorsAccount() async throws {
         let t = try tree(driver: nil, mode: 0o660, group: 46)
         let outsider = LibNFCDiagnosis(sysRoot: t.sys, devRoot: t.dev, identity: UserIdentity(uid: 1000, groups: [1000]))
         let error = outsider.openFailure(connstring: "acr122_usb:")
@@ -163,7 +163,7 @@ struct LibNFCDiagnosisTests {
         #expect(member.openFailure(connstring: "acr122_usb:").code == .busy)
     }
 
-    @Test func noSupportedDeviceIsNoReader() throws {
+    @Test func noSupportedDeviceIsNoReader() async throws {
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("diag-\(UUID().uuidString)").path
         let error = LibNFCDiagnosis(sysRoot: empty, devRoot: empty).openFailure(connstring: "pn53x_usb:")
         #expect(error.code == .noReader && error.hint!.contains("lsusb"))

@@ -15,12 +15,12 @@ struct PCSCEndToEndTests {
     var readerName: String { env["NFCBENCH_TEST_PCSC_READER"]! }
     var client: VirtualBenchClient { VirtualBenchClient(socketPath: env["NFCBENCH_TEST_BENCH_DIR"]! + "/control.sock") }
 
-    init() throws {
+    init() async throws {
         _ = try client.request("fault none")
         _ = try client.request("lift")
         _ = try client.request("technology A")
         // Let pcscd's 400 ms presence poll notice the removal before the test starts.
-        Thread.sleep(forTimeInterval: 0.5)
+        try await Task.sleep(for: .seconds(0.5))
     }
 
     /// Each test keeps its own PICC journal, never the operator's.
@@ -108,7 +108,7 @@ struct PCSCEndToEndTests {
         #expect(second.piccReport == .init(original: 0xFF, applied: 0xE3, restored: true))
     }
 
-    @Test func ctrlCThroughTheCLIRestoresThePICCParameter() throws {
+    @Test func ctrlCThroughTheCLIRestoresThePICCParameter() async throws {
         _ = try client.request("place 0.5 0.3")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: BuiltBinary.path)
@@ -118,27 +118,30 @@ struct PCSCEndToEndTests {
         process.standardError = err
         try process.run()
         // First target printed; the run now waits for the phone to be lifted.
-        let firstLine = out.fileHandleForReading.availableLine(timeout: 10)
+        let handle = out.fileHandleForReading
+        let firstLine = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: handle.availableLine(timeout: 10)) }
+        }
         #expect(firstLine?.contains("\"kind\":\"phone (card emulation)\"") == true)
         let during = try status()["picc"] as? String
         #expect(during == "E3")
         process.interrupt()  // SIGINT, as Ctrl-C
-        process.waitUntilExit()
+        await ChildProcess.exit(of: process)
         #expect(process.terminationStatus == 130)
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: await ChildProcess.drain(err), as: UTF8.self)
         #expect(stderr.contains("Interrupted; the reader was closed and restored."))
         let final = try status()["picc"] as? String
         #expect(final == "FF")
     }
 
-    @Test func ledFeedbackOnHitAndSwitchOff() throws {
+    @Test func ledFeedbackOnHitAndSwitchOff() async throws {
         _ = try client.request("place 0.5 0.3")
         let before = (try status()["leds"] as! [String]).count
-        let on = try BuiltBinary.run(["poll", "--reader", "pcsc:\(readerName)", "--timeout", "5"])
+        let on = try await BuiltBinary.run(["poll", "--reader", "pcsc:\(readerName)", "--timeout", "5"])
         #expect(on.status == 0)
         let leds = try status()["leds"] as! [String]
         #expect(leds.count == before + 1 && leds.last == "FF00402E0401010101")
-        let off = try BuiltBinary.run(["poll", "--reader", "pcsc:\(readerName)", "--timeout", "5", "--no-feedback"])
+        let off = try await BuiltBinary.run(["poll", "--reader", "pcsc:\(readerName)", "--timeout", "5", "--no-feedback"])
         let ledsAfter = try status()["leds"] as! [String]
         #expect(off.status == 0 && ledsAfter.count == before + 1)
     }
@@ -158,25 +161,25 @@ struct PCSCEndToEndTests {
         try await Task.sleep(for: .milliseconds(600))
         let context = try PCSCContext()
         let holder = try PCSCCard(context: context, reader: readerName, exclusive: true)
-        let r = try BuiltBinary.run(["poll", "--reader", "pcsc:\(readerName)", "--timeout", "3"])
+        let r = try await BuiltBinary.run(["poll", "--reader", "pcsc:\(readerName)", "--timeout", "3"])
         #expect(r.status == 1)
         #expect(r.stderr.contains("is in use by another process") && r.stderr.contains("Hint:"))
         _ = holder
     }
 
-    @Test func noSuchReaderAndNoServiceThroughTheCLI() throws {
-        let none = try BuiltBinary.run(["poll", "--reader", "pcsc:no such reader", "--timeout", "1"])
+    @Test func noSuchReaderAndNoServiceThroughTheCLI() async throws {
+        let none = try await BuiltBinary.run(["poll", "--reader", "pcsc:no such reader", "--timeout", "1"])
         #expect(none.status == 1 && none.stderr.contains("No PC/SC reader matches 'no such reader'"))
         #expect(none.stderr.contains("Readers present: 'nfcbench virtual 00 00'"))
         // The client library finds pcscd through this socket; pointing it elsewhere is
         // exactly what a stopped pcscd looks like (SCARD_E_NO_SERVICE).
-        let down = try BuiltBinary.run(["poll", "--reader", "pcsc:virtual", "--timeout", "1"],
+        let down = try await BuiltBinary.run(["poll", "--reader", "pcsc:virtual", "--timeout", "1"],
                                        environment: ["PCSCLITE_CSOCK_NAME": "/tmp/nfcbench-no-pcscd.comm"])
         #expect(down.status == 1)
         #expect(down.stderr.contains("pcscd is not running") && down.stderr.contains("systemctl start pcscd"))
     }
 
-    @Test func pcscScanSeesTheCardAppearAndDisappear() throws {
+    @Test func pcscScanSeesTheCardAppearAndDisappear() async throws {
         let scan = Process()
         // Line-buffered: pcsc_scan writes through stdio, which a pipe would buffer away.
         scan.executableURL = URL(fileURLWithPath: "/usr/bin/stdbuf")
@@ -185,13 +188,13 @@ struct PCSCEndToEndTests {
         scan.standardOutput = out
         scan.standardError = out
         try scan.run()
-        Thread.sleep(forTimeInterval: 1.0)
+        try await Task.sleep(for: .seconds(1.0))
         _ = try client.request("place 0.5 0.3")
-        Thread.sleep(forTimeInterval: 1.2)
+        try await Task.sleep(for: .seconds(1.2))
         _ = try client.request("lift")
-        Thread.sleep(forTimeInterval: 1.2)
+        try await Task.sleep(for: .seconds(1.2))
         scan.terminate()
-        let raw = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let raw = String(decoding: await ChildProcess.drain(out), as: UTF8.self)
         let text = raw.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
         #expect(text.contains("Reader 0: \(readerName)"), "\(text)")
         #expect(text.contains("Card inserted") && text.contains("ATR: 3B 80 80 01 01"), "\(text)")

@@ -17,24 +17,56 @@ struct BuiltBinary {
         let stderr: String
     }
 
+    /// Runs to completion without holding a cooperative thread: Swift Testing runs many
+    /// tests at once on a pool as wide as the machine (2 threads here), and a test that
+    /// blocked a thread on a child process would stall unrelated timing-sensitive tests.
     static func run(_ arguments: [String], environment: [String: String] = [:],
-                    currentDirectory: URL? = nil, binary: String = path) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
+                    currentDirectory: URL? = nil, binary: String = path) async throws -> Result {
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "NFCBENCH_RESOURCES")
         env.merge(environment) { $1 }
-        process.environment = env
+        let (status, stdout, stderr) = try await ChildProcess.run(binary, arguments, environment: env,
+                                                                 currentDirectory: currentDirectory)
+        return Result(status: status, stdout: stdout, stderr: stderr)
+    }
+}
+
+/// A child process awaited through its termination handler, pipes drained off the pool.
+enum ChildProcess {
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String],
+                    currentDirectory: URL? = nil, mergeErrors: Bool = false, timeout: TimeInterval? = nil)
+        async throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
         if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
-        process.standardError = err
+        process.standardError = mergeErrors ? out : err
         try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
+        if let timeout {
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { if process.isRunning { process.terminate() } }
+        }
+        async let stdout = drain(out)
+        async let stderr = mergeErrors ? Data() : drain(err)
+        let (o, e) = await (stdout, stderr)
+        await exit(of: process)
+        return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+
+    static func drain(_ pipe: Pipe) async -> Data {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: pipe.fileHandleForReading.readDataToEndOfFile()) }
+        }
+    }
+
+    static func exit(of process: Process) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                process.waitUntilExit()
+                continuation.resume()
+            }
+        }
     }
 }

@@ -6,10 +6,10 @@ import Testing
 /// `nfcbench poll` and `readers` through the built binary, on private virtual benches.
 @Suite("Reader commands through the CLI")
 struct ReaderCLITests {
-    @Test func pollPrintsJSONLinesAndExits0() throws {
+    @Test func pollPrintsJSONLinesAndExits0() async throws {
         let bench = try TestBench()
         bench.placeOverCoil()
-        let r = try BuiltBinary.run(["poll", "--reader", bench.spec, "--timeout", "5", "--json"])
+        let r = try await BuiltBinary.run(["poll", "--reader", bench.spec, "--timeout", "5", "--json"])
         #expect(r.status == 0, "\(r.stderr)")
         let object = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
         #expect(object["technology"] as? String == "ISO14443A")
@@ -19,14 +19,14 @@ struct ReaderCLITests {
         #expect((object["latencyMs"] as? Double ?? -1) >= 0 && (object["reader"] as? String)?.contains("pn532_uart") == true)
     }
 
-    @Test func pollWithNoTargetExits3() throws {
+    @Test func pollWithNoTargetExits3() async throws {
         let bench = try TestBench()
-        let r = try BuiltBinary.run(["poll", "--reader", bench.spec, "--timeout", "0.5"])
+        let r = try await BuiltBinary.run(["poll", "--reader", bench.spec, "--timeout", "0.5"])
         #expect(r.status == 3 && r.stdout.isEmpty && r.stderr.contains("No target within 0.5 s."))
     }
 
-    @Test func noReaderThroughTheCLI() throws {
-        let r = try BuiltBinary.run(["poll", "--reader", "libnfc:pn532_uart:/tmp/nfcbench-absent", "--timeout", "1"])
+    @Test func noReaderThroughTheCLI() async throws {
+        let r = try await BuiltBinary.run(["poll", "--reader", "libnfc:pn532_uart:/tmp/nfcbench-absent", "--timeout", "1"])
         #expect(r.status == 1)
         #expect(r.stderr.contains("Error: No serial reader at '/tmp/nfcbench-absent'.") && r.stderr.contains("Hint: Plug the reader in"))
     }
@@ -34,9 +34,9 @@ struct ReaderCLITests {
     @Test func busyThroughTheCLI() async throws {
         let bench = try TestBench()
         let holder = try BuiltBinary.start(["poll", "--reader", bench.spec, "--timeout", "10"])
-        defer { holder.terminate(); holder.waitUntilExit() }
+        defer { holder.terminate() }
         try await Task.sleep(for: .milliseconds(700))
-        let r = try BuiltBinary.run(["poll", "--reader", bench.spec, "--timeout", "1"])
+        let r = try await BuiltBinary.run(["poll", "--reader", bench.spec, "--timeout", "1"])
         #expect(r.status == 1 && r.stderr.contains("is in use by another process"))
     }
 
@@ -45,21 +45,21 @@ struct ReaderCLITests {
         let process = try BuiltBinary.start(["poll", "--reader", bench.spec, "--timeout", "20"])
         try await Task.sleep(for: .milliseconds(800))
         bench.fault(.unplug)
-        let finished = process.waitUntilExit(timeout: 5)
-        #expect(finished, "poll hung after the reader vanished")
-        if !finished { process.terminate() }
-        let stderr = String(decoding: (process.standardError as! Pipe).fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 5) { if process.isRunning { process.terminate() } }
+        let stderr = String(decoding: await ChildProcess.drain(process.standardError as! Pipe), as: UTF8.self)
+        await ChildProcess.exit(of: process)
+        #expect(process.terminationReason == .exit, "poll hung after the reader vanished")
         #expect(process.terminationStatus == 1 && stderr.contains("disappeared (unplugged or powered off)"), "\(stderr)")
     }
 
-    @Test func garbageThroughTheCLI() throws {
+    @Test func garbageThroughTheCLI() async throws {
         let bench = try TestBench()
         bench.fault(.garbage)
-        let r = try BuiltBinary.run(["poll", "--reader", bench.spec, "--timeout", "1"])
+        let r = try await BuiltBinary.run(["poll", "--reader", bench.spec, "--timeout", "1"])
         #expect(r.status == 1 && r.stderr.contains("answered with data that is not a valid reply"))
     }
 
-    @Test func permissionDeniedAndKernelClaimThroughTheCLI() throws {
+    @Test func permissionDeniedAndKernelClaimThroughTheCLI() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("fake-\(UUID().uuidString)").path
         let device = root + "/sys/bus/usb/devices/1-1"
         try FileManager.default.createDirectory(atPath: device + "/1-1:1.0", withIntermediateDirectories: true)
@@ -71,13 +71,13 @@ struct ReaderCLITests {
                                        attributes: [.posixPermissions: 0o660])
         let env = ["NFCBENCH_SYSFS_ROOT": root + "/sys", "NFCBENCH_DEV_ROOT": root + "/dev",
                    "NFCBENCH_IDENTITY": "1000:1000", "LIBNFC_LOG_LEVEL": "0"]
-        let denied = try BuiltBinary.run(["poll", "--reader", "libnfc:acr122_usb:", "--timeout", "1"], environment: env)
+        let denied = try await BuiltBinary.run(["poll", "--reader", "libnfc:acr122_usb:", "--timeout", "1"], environment: env)
         #expect(denied.status == 1 && denied.stderr.contains("Permission denied on ACS ACR122U"))
         #expect(denied.stderr.contains("udev/70-nfcbench.rules"))
 
         try FileManager.default.createDirectory(atPath: root + "/sys/bus/usb/drivers/pn533_usb", withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: device + "/1-1:1.0/driver", withDestinationPath: root + "/sys/bus/usb/drivers/pn533_usb")
-        let claimed = try BuiltBinary.run(["poll", "--reader", "libnfc:acr122_usb:", "--timeout", "1"], environment: env)
+        let claimed = try await BuiltBinary.run(["poll", "--reader", "libnfc:acr122_usb:", "--timeout", "1"], environment: env)
         #expect(claimed.status == 1 && claimed.stderr.contains("claimed by the kernel's 'pn533_usb' driver"))
         #expect(claimed.stderr.contains("blacklist"))
     }
@@ -88,14 +88,14 @@ struct ReaderCLITests {
         (["poll", "--timeout", "-1"], "Invalid value '-1' for '--timeout'"),
         (["poll", "--count", "0"], "Invalid value '0' for '--count'"),
     ])
-    func badOptionsAreUsageErrors(args: [String], message: String) throws {
-        let r = try BuiltBinary.run(args)
+    func badOptionsAreUsageErrors(args: [String], message: String) async throws {
+        let r = try await BuiltBinary.run(args)
         #expect(r.status == 64 && r.stderr.contains(message), "\(r.stderr)")
     }
 
-    @Test func readersListsTheEmulatedPN532() throws {
+    @Test func readersListsTheEmulatedPN532() async throws {
         let bench = try TestBench()
-        let r = try BuiltBinary.run(["readers", "--json"], environment: libnfcEnvironment(bench.connstring))
+        let r = try await BuiltBinary.run(["readers", "--json"], environment: libnfcEnvironment(bench.connstring))
         #expect(r.status == 0)
         let list = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [[String: Any]]
         #expect(list.contains { $0["spec"] as? String == bench.spec && $0["backend"] as? String == "libnfc" })

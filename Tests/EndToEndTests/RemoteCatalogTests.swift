@@ -5,26 +5,26 @@ import Testing
 
 @Suite("Remote catalog over HTTP with its cache")
 struct RemoteCatalogTests {
-    @Test func serves200ThenAConditional304() throws {
-        let server = try CatalogServer()
-        let first = try BuiltBinary.run(["catalog", "sync", "--catalog-url", server.url("ok"), "--json"], environment: server.environment)
+    @Test func serves200ThenAConditional304() async throws {
+        let server = try await CatalogServer.start()
+        let first = try await BuiltBinary.run(["catalog", "sync", "--catalog-url", server.url("ok"), "--json"], environment: server.environment)
         #expect(first.status == 0, "\(first.stderr)")
         let a = try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as! [String: Any]
         #expect(a["status"] as? String == "updated" && a["etag"] as? String == "\"remote-1\"")
         #expect((a["added"] as? [String])?.count == 37 && (a["removed"] as? [String])?.isEmpty == true)
-        let second = try BuiltBinary.run(["catalog", "sync", "--catalog-url", server.url("ok"), "--json"], environment: server.environment)
+        let second = try await BuiltBinary.run(["catalog", "sync", "--catalog-url", server.url("ok"), "--json"], environment: server.environment)
         let b = try JSONSerialization.jsonObject(with: Data(second.stdout.utf8)) as! [String: Any]
         #expect(b["status"] as? String == "notModified" && (b["changed"] as? [String])?.isEmpty == true)
         #expect(try server.stats()["conditional"]?["ok"] == 1)
         // resolve after a 304 still says the remote served, from a current copy.
-        let r = try server.resolve("ok")
+        let r = try await server.resolve("ok")
         #expect(r.json[path: "remote", "served"] as? String == "notModified")
         #expect(r.json["source"] as? String == "remoteCatalog" && (r.json[path: "zone", "y"] as? Double) == 0.05)
     }
 
     @Test func syncReportsAddedChangedRemoved() async throws {
-        let server = try CatalogServer()
-        _ = try BuiltBinary.run(["catalog", "sync", "--catalog-url", server.url("ok")], environment: server.environment)
+        let server = try await CatalogServer.start()
+        _ = try await BuiltBinary.run(["catalog", "sync", "--catalog-url", server.url("ok")], environment: server.environment)
         // The cache holds revision 1 under the v2 URL (copied, no ETag); the server now has revision 2.
         let diff = await CatalogDiffFixture.diff(server)
         #expect(diff.added == ["iphone17_5"] && diff.changed == ["pixel_8"] && diff.removed == ["pixel_7a"])
@@ -40,9 +40,9 @@ struct RemoteCatalogTests {
         ("slow", "no complete answer within 1.0 s"),
         ("trickle", "no complete answer within 1.0 s"),
     ])
-    func faultsFallThroughToTheSeedWithoutACache(mode: String, reason: String) throws {
-        let server = try CatalogServer()
-        let r = try server.resolve(mode, extra: ["--catalog-timeout", "1"])
+    func faultsFallThroughToTheSeedWithoutACache(mode: String, reason: String) async throws {
+        let server = try await CatalogServer.start()
+        let r = try await server.resolve(mode, extra: ["--catalog-timeout", "1"])
         #expect(r.json["source"] as? String == "seedCatalog")
         #expect(r.json[path: "remote", "served"] as? String == "none")
         #expect((r.json[path: "remote", "error"] as? String)?.contains(reason) == true, "\(String(describing: r.json["remote"]))")
@@ -51,35 +51,35 @@ struct RemoteCatalogTests {
 
     @Test(arguments: ["500", "truncated", "slow", "oversize"])
     func faultsServeTheCacheWhenThereIsOne(mode: String) async throws {
-        let server = try CatalogServer()
+        let server = try await CatalogServer.start()
         // Warm the cache for this fault's URL from the good endpoint's body.
         try await CatalogDiffFixture.seedCache(server, mode: mode)
-        let r = try server.resolve(mode, extra: ["--catalog-timeout", "1"])
+        let r = try await server.resolve(mode, extra: ["--catalog-timeout", "1"])
         #expect(r.json["source"] as? String == "remoteCatalog")
         #expect(r.json[path: "remote", "served"] as? String == "cache")
         #expect((r.json[path: "remote", "cacheAgeSeconds"] as? Double ?? -1) >= 0)
         #expect(r.stderr.contains("using the cached copy fetched"))
     }
 
-    @Test func mixedRowsLoadTheGoodOnes() throws {
-        let server = try CatalogServer()
-        let r = try server.resolve("mixed")
+    @Test func mixedRowsLoadTheGoodOnes() async throws {
+        let server = try await CatalogServer.start()
+        let r = try await server.resolve("mixed")
         #expect(r.json[path: "remote", "served"] as? String == "network")
         let layers = r.json["layers"] as! [[String: Any]]
         #expect(layers[0]["skippedRows"] as? Int == 3 && layers[0]["entries"] as? Int == 34)
         #expect(r.stderr.contains("remoteCatalog skipped 3 bad row(s)"))
     }
 
-    @Test func plainHTTPToANonLoopbackHostIsRefusedBeforeAnyNetwork() throws {
-        let server = try CatalogServer()
-        let refused = try server.resolve(nil, extra: ["--catalog-url", "http://catalog.nfcbench.invalid"])
+    @Test func plainHTTPToANonLoopbackHostIsRefusedBeforeAnyNetwork() async throws {
+        let server = try await CatalogServer.start()
+        let refused = try await server.resolve(nil, extra: ["--catalog-url", "http://catalog.nfcbench.invalid"])
         #expect((refused.json[path: "remote", "error"] as? String)?.hasPrefix("refusing plain HTTP to a non-loopback host") == true)
         #expect(refused.json["source"] as? String == "seedCatalog")
         // With the flag the request proceeds, and fails at the network step (.invalid never resolves).
-        let allowed = try server.resolve(nil, extra: ["--catalog-url", "http://catalog.nfcbench.invalid", "--allow-insecure-http"])
+        let allowed = try await server.resolve(nil, extra: ["--catalog-url", "http://catalog.nfcbench.invalid", "--allow-insecure-http"])
         let error = allowed.json[path: "remote", "error"] as? String ?? ""
         #expect(!error.hasPrefix("refusing") && !error.isEmpty)
-        let sync = try BuiltBinary.run(["catalog", "sync", "--catalog-url", "http://catalog.nfcbench.invalid"], environment: server.environment)
+        let sync = try await BuiltBinary.run(["catalog", "sync", "--catalog-url", "http://catalog.nfcbench.invalid"], environment: server.environment)
         #expect(sync.status == 1 && sync.stderr.contains("refusing plain HTTP"))
     }
 
@@ -99,45 +99,45 @@ struct RemoteCatalogTests {
     }
 
     @Test func schemaVersionChangeEmptiesTheCacheThenAResyncFillsIt() async throws {
-        let server = try CatalogServer()
-        _ = try BuiltBinary.run(["catalog", "sync", "--catalog-url", server.url("ok")], environment: server.environment)
+        let server = try await CatalogServer.start()
+        _ = try await BuiltBinary.run(["catalog", "sync", "--catalog-url", server.url("ok")], environment: server.environment)
         let path = server.cacheHome + "/nfcbench/catalog-cache.sqlite"
         #expect(try await CatalogCache(path: path).all().count == 1)
         try SQLiteDatabase(path: path).setUserVersion(CatalogCache.schemaVersion + 1)  // a future (or past) layout
         #expect(try await CatalogCache(path: path).all().isEmpty)
-        let listed = try BuiltBinary.run(["catalog", "cache", "--json"], environment: server.environment)
+        let listed = try await BuiltBinary.run(["catalog", "cache", "--json"], environment: server.environment)
         #expect(listed.stdout.contains("\"catalogs\": []"))
-        let resync = try BuiltBinary.run(["catalog", "sync", "--catalog-url", server.url("ok"), "--json"], environment: server.environment)
+        let resync = try await BuiltBinary.run(["catalog", "sync", "--catalog-url", server.url("ok"), "--json"], environment: server.environment)
         #expect(resync.stdout.contains("\"status\": \"updated\""))
         #expect(try await CatalogCache(path: path).all().count == 1)
     }
 
-    @Test func twoProcessesSyncingAtOnceKeepTheCacheIntact() throws {
-        let server = try CatalogServer()
+    @Test func twoProcessesSyncingAtOnceKeepTheCacheIntact() async throws {
+        let server = try await CatalogServer.start()
         for round in 0..<4 {
             let mode = round % 2 == 0 ? "ok" : "v2"
             let a = try BuiltBinary.start(["catalog", "sync", "--catalog-url", server.url(mode)], environment: server.environment)
             let b = try BuiltBinary.start(["catalog", "sync", "--catalog-url", server.url("ok")], environment: server.environment)
-            a.waitUntilExit()
-            b.waitUntilExit()
+            await ChildProcess.exit(of: a)
+            await ChildProcess.exit(of: b)
             #expect(a.terminationStatus == 0 && b.terminationStatus == 0, "round \(round)")
         }
-        let check = try runTool("/usr/bin/sqlite3", [server.cacheHome + "/nfcbench/catalog-cache.sqlite", "PRAGMA integrity_check; SELECT count(*) FROM catalog;"])
+        let check = try await runTool("/usr/bin/sqlite3", [server.cacheHome + "/nfcbench/catalog-cache.sqlite", "PRAGMA integrity_check; SELECT count(*) FROM catalog;"])
         #expect(check.output == "ok\n2\n", "\(check.output)")
-        #expect(try server.resolve("ok").json[path: "remote", "served"] as? String == "notModified")
+        #expect(try await server.resolve("ok").json[path: "remote", "served"] as? String == "notModified")
     }
 
     @Test func resolveFallsThroughEveryLayerInOrder() async throws {
-        let server = try CatalogServer()
-        #expect(try server.resolve("ok").json["source"] as? String == "remoteCatalog")
+        let server = try await CatalogServer.start()
+        #expect(try await server.resolve("ok").json["source"] as? String == "remoteCatalog")
         // Same URL on a port nothing listens on: the cache answers.
         let downURL = "http://127.0.0.1:9/ok"
         try await CatalogDiffFixture.copyCache(server, from: server.url("ok"), to: downURL)
-        let cached = try server.resolve(nil, extra: ["--catalog-url", downURL])
+        let cached = try await server.resolve(nil, extra: ["--catalog-url", downURL])
         #expect(cached.json["source"] as? String == "remoteCatalog" && cached.json[path: "remote", "served"] as? String == "cache")
-        let seed = try server.resolve(nil, extra: ["--catalog-url", "http://127.0.0.1:9/other"])
+        let seed = try await server.resolve(nil, extra: ["--catalog-url", "http://127.0.0.1:9/other"])
         #expect(seed.json["source"] as? String == "seedCatalog" && seed.json[path: "remote", "served"] as? String == "none")
-        let heuristic = try server.resolve(nil, extra: ["--catalog-url", "http://127.0.0.1:9/other"],
+        let heuristic = try await server.resolve(nil, extra: ["--catalog-url", "http://127.0.0.1:9/other"],
                                            environment: ["NFCBENCH_RESOURCES": "/nonexistent"])
         #expect(heuristic.json["source"] as? String == "heuristic" && heuristic.json["confidence"] as? String == "generic")
     }
@@ -149,7 +149,7 @@ enum CatalogDiffFixture {
 
     /// Caches the `ok` body under `mode`'s URL, as if that endpoint had once worked.
     static func seedCache(_ server: CatalogServer, mode: String) async throws {
-        _ = try BuiltBinary.run(["catalog", "sync", "--catalog-url", server.url("ok")], environment: server.environment)
+        _ = try await BuiltBinary.run(["catalog", "sync", "--catalog-url", server.url("ok")], environment: server.environment)
         try await copyCache(server, from: server.url("ok"), to: server.url(mode))
     }
 
@@ -162,7 +162,7 @@ enum CatalogDiffFixture {
     /// What a sync of v2 over a cache holding ok's body reports.
     static func diff(_ server: CatalogServer) async -> (added: [String], changed: [String], removed: [String]) {
         guard (try? await copyCache(server, from: server.url("ok"), to: server.url("v2"))) != nil,
-              let r = try? BuiltBinary.run(["catalog", "sync", "--catalog-url", server.url("v2"), "--json"], environment: server.environment),
+              let r = try? await BuiltBinary.run(["catalog", "sync", "--catalog-url", server.url("v2"), "--json"], environment: server.environment),
               let o = try? JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any] else { return ([], [], []) }
         return (o["added"] as? [String] ?? [], o["changed"] as? [String] ?? [], o["removed"] as? [String] ?? [])
     }

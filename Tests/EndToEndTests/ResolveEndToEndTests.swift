@@ -7,8 +7,8 @@ struct ResolveEndToEndTests {
         try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any]
     }
 
-    @Test func resolveJSONForARegionalVariant() throws {
-        let r = try BuiltBinary.run(["resolve", "--model", "SM-S921U1", "--json"],
+    @Test func resolveJSONForARegionalVariant() async throws {
+        let r = try await BuiltBinary.run(["resolve", "--model", "SM-S921U1", "--json"],
                                     currentDirectory: FileManager.default.temporaryDirectory)
         #expect(r.status == 0, "\(r.stderr)")
         let o = try object(r.stdout)
@@ -25,44 +25,44 @@ struct ResolveEndToEndTests {
         #expect(zone == ["x": 0.1, "y": 0.36, "width": 0.8, "height": 0.38])
     }
 
-    @Test func verifiedEntryIsExactAndFresh() throws {
-        let o = try object(BuiltBinary.run(["resolve", "--model", "iPhone15,2", "--json"]).stdout)
+    @Test func verifiedEntryIsExactAndFresh() async throws {
+        let o = try object(await BuiltBinary.run(["resolve", "--model", "iPhone15,2", "--json"]).stdout)
         #expect(o["confidence"] as? String == "exact" && o["stale"] as? Bool == false)
         #expect(o["matchedBy"] as? String == "exact" && o["lookupKey"] as? String == "iphone15_2")
     }
 
-    @Test func unknownModelGetsHeuristicAndExit0() throws {
-        let r = try BuiltBinary.run(["resolve", "--model", "Nokia 3310", "--json"])
+    @Test func unknownModelGetsHeuristicAndExit0() async throws {
+        let r = try await BuiltBinary.run(["resolve", "--model", "Nokia 3310", "--json"])
         #expect(r.status == 0)
         let o = try object(r.stdout)
         #expect(o["source"] as? String == "heuristic" && o["confidence"] as? String == "unknown")
         #expect(o["matchedBy"] as? String == "none")
         #expect(o["zone"] is NSNull && o["matchedKey"] is NSNull)
-        let flip = try object(BuiltBinary.run(["resolve", "--model", "Nokia 3310", "--form-factor", "foldFlip",
+        let flip = try object(await BuiltBinary.run(["resolve", "--model", "Nokia 3310", "--form-factor", "foldFlip",
                                                "--fold-state", "unfolded", "--json"]).stdout)
         #expect(flip["confidence"] as? String == "generic")
         #expect((flip["sweepRegion"] as! [String: Double])["y"]! > 0.5)
     }
 
-    @Test func usageErrorExits64() throws {
-        let r = try BuiltBinary.run(["resolve", "--modle", "x"])
+    @Test func usageErrorExits64() async throws {
+        let r = try await BuiltBinary.run(["resolve", "--modle", "x"])
         #expect(r.status == 64 && r.stdout.isEmpty)
         #expect(r.stderr.contains("Did you mean '--model'?"))
     }
 
-    @Test func versionAndHelp() throws {
-        #expect(try BuiltBinary.run(["--version"]).stdout == "0.1.0\n")
-        let help = try BuiltBinary.run(["resolve", "--help"])
+    @Test func versionAndHelp() async throws {
+        #expect(try await BuiltBinary.run(["--version"]).stdout == "0.1.0\n")
+        let help = try await BuiltBinary.run(["resolve", "--help"])
         #expect(help.status == 0 && help.stdout.contains("USAGE: nfcbench resolve"))
     }
 
-    @Test func resourcesFoundThroughASymlinkFromAnotherDirectory() throws {
+    @Test func resourcesFoundThroughASymlinkFromAnotherDirectory() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("nfcbench-link-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let link = dir.appendingPathComponent("nfcbench")
         try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: BuiltBinary.path)
-        let r = try BuiltBinary.run(["resolve", "-m", "Pixel 8", "--json"], currentDirectory: dir, binary: link.path)
+        let r = try await BuiltBinary.run(["resolve", "-m", "Pixel 8", "--json"], currentDirectory: dir, binary: link.path)
         #expect(try object(r.stdout)["source"] as? String == "seedCatalog", "\(r.stderr)")
     }
 }

@@ -43,20 +43,9 @@ func libnfcEnvironment(_ connstring: String) -> [String: String] {
     ["LIBNFC_AUTO_SCAN": "false", "LIBNFC_DEVICE": connstring, "LIBNFC_LOG_LEVEL": "0"]
 }
 
-func runTool(_ path: String, _ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = 20) throws
-    -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
-    DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    killer.cancel()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+func runTool(_ path: String, _ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = 20)
+    async throws -> (status: Int32, output: String) {
+    let r = try await ChildProcess.run(path, arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+                                       mergeErrors: true, timeout: timeout)
+    return (r.status, r.stdout)
 }

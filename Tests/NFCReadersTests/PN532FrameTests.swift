@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import NFCReaders
 @testable import NFCVirtualBench
@@ -117,6 +118,7 @@ struct PN532ChipTests {
         let deadline = ContinuousClock.now + .seconds(1)
         while bench.visibleTarget() == nil {
             guard ContinuousClock.now < deadline else { throw BenchError(description: "target never became visible") }
+            usleep(2_000)  // the simulated activation takes 15-60 ms; do not spin a pool thread meanwhile
         }
     }
 }
