@@ -10,16 +10,12 @@ public final class PN532Emulator: Sendable {
     public let linkPath: String
     private let bench: PhoneOnBench
     private let controls: BenchControls
-    private let stopped = Mutex(false)
-    private let finished = Mutex(false)
-    private let log: Bool
+    private let worker = BenchWorker(name: "pn532-emulator")
 
-    public init(bench: PhoneOnBench, controls: BenchControls, linkPath: String,
-                log: Bool = ProcessInfo.processInfo.environment["NFCBENCH_SIM_LOG"] == "1") {
+    public init(bench: PhoneOnBench, controls: BenchControls, linkPath: String) {
         self.bench = bench
         self.controls = controls
         self.linkPath = linkPath
-        self.log = log
     }
 
     /// The connstring libnfc users pass: `pn532_uart:<link>`.
@@ -29,14 +25,11 @@ public final class PN532Emulator: Sendable {
     public func start() throws {
         let pty = try PseudoTerminal(linkPath: linkPath)
         let box = Box(pty)
-        let thread = Thread { [self] in run(box.value) }
-        thread.name = "pn532-emulator"
-        thread.start()
+        worker.start { [self] in run(box.value) }
     }
 
     public func stop() {
-        stopped.withLock { $0 = true }
-        while !finished.withLock({ $0 }) { usleep(1000) }
+        worker.stop()
         unlink(linkPath)
     }
 
@@ -46,11 +39,8 @@ public final class PN532Emulator: Sendable {
         var decoder = PN532FrameDecoder()
         var pending: PN532Chip.PendingCommand?
         var lastResponse: [UInt8] = []
-        defer {
-            pty?.close()
-            finished.withLock { $0 = true }
-        }
-        while !stopped.withLock({ $0 }) {
+        defer { pty?.close() }
+        while !worker.shouldStop {
             let fault = controls.fault
             if fault == .unplug {
                 if let open = pty {
@@ -123,9 +113,7 @@ public final class PN532Emulator: Sendable {
         return frame
     }
 
-    private func trace(_ message: @autoclosure () -> String) {
-        if log { FileHandle.standardError.write(Data("pn532-emulator: \(message())\n".utf8)) }
-    }
+    private func trace(_ message: @autoclosure () -> String) { worker.trace(message()) }
 }
 
 /// Hands a non-Sendable value to the thread that will own it from then on.

@@ -18,42 +18,26 @@ public final class VPCDCard: Sendable {
     public let port: UInt16
     private let bench: PhoneOnBench
     private let controls: BenchControls
-    private let stopped = Mutex(false)
-    private let finished = Mutex(false)
-    private let log: Bool
+    private let worker = BenchWorker(name: "vpcd-card")
 
-    public init(bench: PhoneOnBench, controls: BenchControls, port: UInt16,
-                log: Bool = ProcessInfo.processInfo.environment["NFCBENCH_SIM_LOG"] == "1") {
+    public init(bench: PhoneOnBench, controls: BenchControls, port: UInt16) {
         self.bench = bench
         self.controls = controls
         self.port = port
-        self.log = log
     }
 
-    private func trace(_ message: @autoclosure () -> String) {
-        if log { FileHandle.standardError.write(Data("vpcd-card: \(message())\n".utf8)) }
-    }
+    private func trace(_ message: @autoclosure () -> String) { worker.trace(message()) }
 
-    public func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "vpcd-card"
-        thread.start()
-    }
+    public func start() { worker.start { [self] in run() } }
 
-    public func stop() {
-        stopped.withLock { $0 = true }
-        while !finished.withLock({ $0 }) { usleep(1000) }
-    }
+    public func stop() { worker.stop() }
 
     private func run() {
         var socket: Int32 = -1
         var connectedEntry = -1
         var target: SimulatedTarget?
-        defer {
-            if socket >= 0 { close(socket) }
-            finished.withLock { $0 = true }
-        }
-        while !stopped.withLock({ $0 }) {
+        defer { if socket >= 0 { close(socket) } }
+        while !worker.shouldStop {
             let visible = controls.fault == .unplug ? nil : bench.visibleTarget()
             let entry = bench.snapshot.fieldEntries
             if socket >= 0, visible == nil || entry != connectedEntry {

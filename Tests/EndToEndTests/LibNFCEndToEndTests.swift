@@ -51,14 +51,7 @@ struct LibNFCEndToEndTests {
     @Test func cancellationEndsAWaitWithin300ms() async throws {
         let bench = try TestBench()
         let reader = try await LibNFCReader.open(connstring: bench.connstring)
-        let wait = Task { try await reader.waitForTarget(timeout: .seconds(30)) }
-        try await Task.sleep(for: .milliseconds(400))  // inside InAutoPoll by now
-        let start = ContinuousClock.now
-        wait.cancel()
-        let result = await wait.result
-        #expect(ContinuousClock.now - start < .milliseconds(300))
-        guard case .failure(let error as ReaderError) = result else { Issue.record("not cancelled: \(result)"); return }
-        #expect(error.code == .cancelled)
+        try await expectCancellationWithin300ms(of: reader, after: .milliseconds(400))  // inside InAutoPoll by then
         // The reader still works afterwards.
         bench.placeOverCoil()
         #expect(try await reader.waitForTarget(timeout: .seconds(3)) != nil)
@@ -168,4 +161,17 @@ struct LibNFCDiagnosisTests {
         let error = LibNFCDiagnosis(sysRoot: empty, devRoot: empty).openFailure(connstring: "pn53x_usb:")
         #expect(error.code == .noReader && error.hint!.contains("lsusb"))
     }
+}
+
+/// Starts a long wait, cancels it after `delay`, and checks it ends with `.cancelled`
+/// within 300 ms of the cancel.
+func expectCancellationWithin300ms(of reader: any Reader, after delay: Duration) async throws {
+    let wait = Task { try await reader.waitForTarget(timeout: .seconds(30)) }
+    try await Task.sleep(for: delay)
+    let start = ContinuousClock.now
+    wait.cancel()
+    let result = await wait.result
+    #expect(ContinuousClock.now - start < .milliseconds(300))
+    guard case .failure(let error as ReaderError) = result else { Issue.record("not cancelled: \(result)"); return }
+    #expect(error.code == .cancelled)
 }

@@ -61,14 +61,7 @@ struct PCSCEndToEndTests {
 
     @Test func cancellationEndsAWaitWithin300ms() async throws {
         let reader = try await open()
-        let wait = Task { try await reader.waitForTarget(timeout: .seconds(30)) }
-        try await Task.sleep(for: .milliseconds(300))
-        let start = ContinuousClock.now
-        wait.cancel()
-        let result = await wait.result
-        #expect(ContinuousClock.now - start < .milliseconds(300))
-        guard case .failure(let error as ReaderError) = result else { Issue.record("not cancelled: \(result)"); return }
-        #expect(error.code == .cancelled)
+        try await expectCancellationWithin300ms(of: reader, after: .milliseconds(300))
         await reader.close()
     }
 
