@@ -33,11 +33,11 @@ let package = Package(
         .target(name: "NFCVirtualBench", dependencies: ["NFCReaders"]),
         // The bench runner: reader selection, guided runs, plans, scoring.
         .target(name: "NFCBench", dependencies: [
-            "NFCLocatorCore", "NFCReaders", "NFCReaderLibNFC", "NFCReaderPCSC", "NFCVirtualBench",
+            "NFCLocatorCore", "NFCReaders", "NFCReaderLibNFC", "NFCReaderPCSC", "NFCVirtualBench", "NFCStore",
         ]),
         // Argument parsing, help and printing only; a library so tests call it.
         .target(name: "NFCBenchCLI", dependencies: [
-            "NFCBench", "NFCLocatorCore", "NFCReaders", "NFCVirtualBench", "NFCCatalogRemote",
+            "NFCBench", "NFCLocatorCore", "NFCReaders", "NFCVirtualBench", "NFCCatalogRemote", "NFCStore",
         ]),
         .executableTarget(name: "nfcbench", dependencies: ["NFCBenchCLI"]),
         .executableTarget(name: "ResolveBenchmark", dependencies: ["NFCLocatorCore"], path: "Benchmarks/ResolveBenchmark"),

@@ -1,0 +1,186 @@
+import Foundation
+import NFCLocatorCore
+
+/// A point on the phone's back (catalog convention) where the reader's antenna goes.
+public struct Probe: Sendable, Hashable, Codable {
+    public let x: Double
+    public let y: Double
+    public init(x: Double, y: Double) { self.x = x; self.y = y }
+
+    /// "upper third, left of centre", for the operator.
+    public var words: String {
+        let row = y < 1.0 / 3 ? "upper third" : y < 2.0 / 3 ? "middle third" : "lower third"
+        let column = x < 0.4 ? "left of centre" : x <= 0.6 ? "centred" : "right of centre"
+        return "\(row), \(column)"
+    }
+}
+
+public enum PlanKind: String, Sendable, CaseIterable { case grid, adaptive }
+
+/// Chooses where to tap next from what happened so far. Deterministic: the same history
+/// gives the same next probe, which is what lets `--resume` continue a killed session.
+public protocol ProbeStrategy: Sendable {
+    var kind: PlanKind { get }
+    /// `history`: each probe tapped so far, with whether any attempt there hit.
+    func next(after history: [(probe: Probe, hit: Bool)]) -> Probe?
+    /// The zone the hits say, or `nil` when nothing hit.
+    func measuredZone(from history: [(probe: Probe, hit: Bool)]) -> NormalizedRect?
+    /// The probes taken if every probe inside `expected` hits and every other misses.
+    func expectedProbes(for expected: NormalizedRect?) -> [Probe]
+}
+
+extension ProbeStrategy {
+    public func expectedProbes(for expected: NormalizedRect?) -> [Probe] {
+        var history: [(probe: Probe, hit: Bool)] = []
+        while let probe = next(after: history), history.count < 100 {
+            history.append((probe, expected?.contains(x: probe.x, y: probe.y) ?? false))
+        }
+        return history.map(\.probe)
+    }
+}
+
+/// Cell centres of a columns x rows grid over the whole back, visited from the
+/// predicted zone's centre outward, so the first taps tell the most.
+public struct GridPlan: ProbeStrategy {
+    public let columns: Int
+    public let rows: Int
+    public let order: [Probe]
+    public var kind: PlanKind { .grid }
+
+    public init(columns: Int = 3, rows: Int = 5, around zone: NormalizedRect?, aspectRatio: Double = 0.48) {
+        precondition(columns > 0 && rows > 0, "a grid needs cells")
+        self.columns = columns
+        self.rows = rows
+        let centre = zone.map { Probe(x: $0.midX, y: $0.midY) } ?? Probe(x: 0.5, y: 0.3)
+        var cells: [Probe] = []
+        for r in 0..<rows {
+            for c in 0..<columns {
+                cells.append(Probe(x: (Double(c) + 0.5) / Double(columns), y: (Double(r) + 0.5) / Double(rows)))
+            }
+        }
+        func distance(_ p: Probe) -> Double {
+            let dx = (p.x - centre.x) * aspectRatio, dy = p.y - centre.y
+            return dx * dx + dy * dy
+        }
+        order = cells.sorted { (distance($0), $0.y, $0.x) < (distance($1), $1.y, $1.x) }
+    }
+
+    public func next(after history: [(probe: Probe, hit: Bool)]) -> Probe? {
+        history.count < order.count ? order[history.count] : nil
+    }
+
+    /// The bounding box of the cells that hit.
+    public func measuredZone(from history: [(probe: Probe, hit: Bool)]) -> NormalizedRect? {
+        let hits = history.filter(\.hit).map(\.probe)
+        guard !hits.isEmpty else { return nil }
+        let w = 1 / Double(columns), h = 1 / Double(rows)
+        let x0 = hits.map { $0.x - w / 2 }.min()!, x1 = hits.map { $0.x + w / 2 }.max()!
+        let y0 = hits.map { $0.y - h / 2 }.min()!, y1 = hits.map { $0.y + h / 2 }.max()!
+        return try? NormalizedRect(x: max(0, x0), y: max(0, y0), width: min(1, x1) - max(0, x0), height: min(1, y1) - max(0, y0))
+    }
+}
+
+/// Starts at the predicted centre (else walks a coarse grid to the first hit), then
+/// bounds each edge of the zone along both axes: first just inside and just outside the
+/// predicted edge (two taps confirm a right prediction to within `margin`), then by
+/// bisection when the edge is elsewhere, until it is bounded within `tolerance`.
+/// A correct prediction costs 9 taps against the 3x5 grid's 15, with finer edges.
+public struct AdaptivePlan: ProbeStrategy {
+    public let start: Probe
+    public let predicted: NormalizedRect?
+    public let tolerance: Double
+    public let margin: Double
+    /// How close to the body's edge the outermost probe goes.
+    public let inset: Double
+    let fallback: GridPlan
+    public var kind: PlanKind { .adaptive }
+
+    public init(around zone: NormalizedRect?, aspectRatio: Double = 0.48, tolerance: Double = 0.12,
+                margin: Double = 0.05, inset: Double = 0.03) {
+        start = zone.map { Probe(x: $0.midX, y: $0.midY) } ?? Probe(x: 0.5, y: 0.3)
+        predicted = zone
+        self.tolerance = tolerance
+        self.margin = margin
+        self.inset = inset
+        fallback = GridPlan(around: zone, aspectRatio: aspectRatio)
+    }
+
+    enum Direction: CaseIterable { case left, right, up, down }
+
+    /// Along one direction from the first hit: the farthest hit, the nearest miss beyond
+    /// it, and the next coordinate to probe, if the edge is not bounded yet.
+    func bounds(_ d: Direction, anchor: Probe, history: [(probe: Probe, hit: Bool)]) -> (inner: Double, outer: Double?, next: Double?) {
+        let horizontal = d == .left || d == .right
+        let towardZero = d == .left || d == .up
+        let border = towardZero ? inset : 1 - inset
+        let origin = horizontal ? anchor.x : anchor.y
+        func beyond(_ a: Double, _ b: Double) -> Bool { towardZero ? a < b : a > b }
+        var inner = origin
+        var outer: Double?
+        var probed: Set<Double> = []
+        for (probe, hit) in history {
+            guard horizontal ? probe.y == anchor.y : probe.x == anchor.x else { continue }
+            let value = horizontal ? probe.x : probe.y
+            guard beyond(value, origin) else { continue }
+            probed.insert(value)
+            if hit {
+                if beyond(value, inner) { inner = value }
+            } else if outer.map({ beyond($0, value) }) ?? true {
+                outer = value
+            }
+        }
+        if let outer, beyond(inner, outer) { return (inner, outer, nil) }  // inconsistent taps: stop here
+        if let outer {
+            if abs(outer - inner) <= tolerance + 1e-9 { return (inner, outer, nil) }
+            return (inner, outer, ((inner + outer) / 2 * 1000).rounded() / 1000)
+        }
+        if inner == border { return (inner, nil, nil) }  // the coil reaches the body's edge
+        // No miss yet: just inside and just outside the predicted edge, then the border.
+        var candidates: [Double] = []
+        if let zone = predicted {
+            let edge = horizontal ? (towardZero ? zone.x : zone.maxX) : (towardZero ? zone.y : zone.maxY)
+            let inside = towardZero ? edge + margin : edge - margin
+            let outside = towardZero ? edge - margin : edge + margin
+            candidates = [inside, outside].map { min(max($0, inset), 1 - inset) }
+        }
+        candidates.append(border)
+        let next = candidates.first { beyond($0, inner) && !probed.contains($0) }
+        return (inner, nil, next)
+    }
+
+    public func next(after history: [(probe: Probe, hit: Bool)]) -> Probe? {
+        guard let anchor = firstHit(history) else {
+            if !history.contains(where: { $0.probe == start }) { return start }
+            // No hit yet: walk the coarse grid outward until something answers.
+            return fallback.order.first { cell in !history.contains { $0.probe == cell } }
+        }
+        for d in Direction.allCases {
+            if let value = bounds(d, anchor: anchor, history: history).next {
+                return d == .left || d == .right ? Probe(x: value, y: anchor.y) : Probe(x: anchor.x, y: value)
+            }
+        }
+        return nil
+    }
+
+    func firstHit(_ history: [(probe: Probe, hit: Bool)]) -> Probe? { history.first(where: \.hit)?.probe }
+
+    public func measuredZone(from history: [(probe: Probe, hit: Bool)]) -> NormalizedRect? {
+        guard let anchor = firstHit(history) else { return nil }
+        func edge(_ d: Direction) -> Double {
+            let b = bounds(d, anchor: anchor, history: history)
+            guard let outer = b.outer else { return (d == .left || d == .up) ? 0 : 1 }
+            return (b.inner + outer) / 2
+        }
+        let x0 = edge(.left), x1 = edge(.right), y0 = edge(.up), y1 = edge(.down)
+        return try? NormalizedRect(x: x0, y: y0, width: max(x1 - x0, 0.01), height: max(y1 - y0, 0.01))
+    }
+}
+
+public enum ProbePlans {
+    public static func make(_ kind: PlanKind, around zone: NormalizedRect?, aspectRatio: Double) -> any ProbeStrategy {
+        switch kind {
+        case .grid: GridPlan(around: zone, aspectRatio: aspectRatio)
+        case .adaptive: AdaptivePlan(around: zone, aspectRatio: aspectRatio)
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import NFCBench
+import NFCLocatorCore
+
+/// `nfcbench plan`: the probe plan for a model, without a reader.
+enum PlanCommand {
+    static let spec = CommandSpec(
+        "plan", abstract: "Print the probe positions a run would use for a model.",
+        discussion: "For the adaptive plan: the positions taken if the phone answers exactly inside the predicted zone.",
+        options: [
+            OptionSpec("--model", short: "m", value: "id", help: "Model identifier.", required: true),
+            OptionSpec("--plan", value: "grid|adaptive", help: "Which plan (default grid)."),
+            OptionSpec("--json", help: "Print a JSON object."),
+        ] + CatalogOptions.all,
+        handler: run)
+
+    static func run(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
+        let kind = try invocation.value("--plan", as: "grid or adaptive", PlanKind.init(rawValue:)) ?? .grid
+        let model = invocation.value("--model")!
+        let loaded = try await CatalogOptions.loadResolver(invocation, context)
+        let fingerprint = ModelIdentifierFingerprintProvider(modelIdentifier: model).fingerprint()
+        let r = loaded.resolver.resolve(fingerprint, signals: .inferred(from: fingerprint, model: model))
+        let aspect = r.profile?.aspectRatio ?? 0.48
+        let strategy = ProbePlans.make(kind, around: r.zone, aspectRatio: aspect)
+        let probes = strategy.expectedProbes(for: r.zone)
+        if invocation.flag("--json") {
+            context.output.line(JSONValue.object([
+                ("model", .string(model)), ("lookupKey", .string(r.lookupKey)), ("plan", .string(kind.rawValue)),
+                ("predictedZone", r.zone?.json ?? .null), ("probes", probesJSON(probes)),
+            ]).serialized(pretty: true))
+        } else {
+            context.output.line("\(kind.rawValue) plan for \(r.profile?.displayName ?? model): \(probes.count) positions")
+            for (i, p) in probes.enumerated() {
+                context.output.line(String(format: "%3d  x %.3f  y %.3f  %@", i + 1, p.x, p.y, p.words))
+            }
+        }
+        return ExitCode.success
+    }
+
+    static func probesJSON(_ probes: [Probe]) -> JSONValue {
+        .array(probes.map { .object([("x", .number($0.x)), ("y", .number($0.y))]) })
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import NFCBench
+import NFCLocatorCore
+import NFCReaders
+import NFCStore
+
+/// Prints run events: a silhouette per position on a terminal, one plain line per event
+/// when piped, nothing but the final summary with `--json`.
+final class RunPrinter: Sendable {
+    let context: CommandContext
+    let json: Bool
+    let interactive: Bool
+    let useColor: Bool
+    let databasePath: String
+    let strategyKind: PlanKind
+    let gridSize: (columns: Int, rows: Int)?
+    let strings: StringCatalog
+    let resolutionHint: String?
+
+    init(context: CommandContext, invocation: ParsedInvocation, json: Bool, strategy: any ProbeStrategy,
+         databasePath: String, resolution: AntennaResolution?) {
+        self.context = context
+        self.json = json
+        interactive = context.output.isTerminal
+        useColor = context.useColor(invocation)
+        self.databasePath = databasePath
+        strategyKind = strategy.kind
+        gridSize = (strategy as? GridPlan).map { ($0.columns, $0.rows) }
+        strings = context.strings()
+        resolutionHint = resolution.map { context.strings().string($0.hintKey) }
+    }
+
+    func handle(_ event: RunEvent) {
+        guard !json else {
+            if case .suspended(let s, let reason) = event {
+                context.errors.line("Session \(s.id) saved (\(reason)); resume with: nfcbench run --resume \(s.id) --db \(databasePath)")
+            }
+            return
+        }
+        let out = context.output
+        switch event {
+        case .started(let s, let resumed):
+            out.line(resumed > 0 ? "Resuming session \(s.id) (\(resumed) taps recorded)" : "Session \(s.id)")
+            let badge = ConfidenceBadge(useColor: useColor).render(Confidence(rawValue: s.confidence) ?? .unknown, stale: s.stale)
+            out.line("\(s.displayName ?? s.modelInput) (\(s.lookupKey))  \(badge)  source \(s.source)  reader \(s.readerName)")
+            if interactive, let zone = zone(s) {
+                let drawing = SilhouetteDrawing(aspectRatio: s.aspectRatio, zone: zone, zoneStyle: s.stale ? .stale : .approximate)
+                for line in TerminalSilhouetteRenderer(rows: 12, useColor: useColor).render(drawing) { out.line("  " + line) }
+            }
+            out.line(strings.string(preparationKey(s)))
+            if let resolutionHint { out.line(resolutionHint) }
+        case .position(let step, let total, let probe, let attempt):
+            let count = total.map { "\(step + 1)/\($0)" } ?? "\(step + 1)"
+            let repeatText = attempt > 0 ? " (repeat \(attempt + 1))" : ""
+            out.line("Position \(count)\(repeatText): reader under \(probe.words) (x \(format(probe.x)), y \(format(probe.y)))")
+            if interactive {
+                let cell = highlight(probe)
+                let drawing = SilhouetteDrawing(aspectRatio: 0.48, highlight: cell)
+                for line in TerminalSilhouetteRenderer(rows: 10, useColor: useColor).render(drawing) { out.line("  " + line) }
+            }
+        case .waitingForTap(let seconds):
+            out.line("  waiting up to \(ReaderCommands.format(seconds)) s for the phone... (r retry, s skip, u undo, q quit)")
+        case .tap(let t):
+            let detail = t.result == .hit ? "  \(t.technology ?? "") UID \(t.uid ?? "") in \(format(t.latencyMs ?? 0, 1)) ms" : ""
+            out.line("  \(t.result.rawValue)\(detail)")
+        case .undone(let t):
+            out.line("  undone: position \(t.step + 1) (\(t.result.rawValue))")
+        case .waitingForLift:
+            out.line("  lift the phone off the reader to continue")
+        case .readerLost(let error):
+            out.line("  reader lost: \(error.message) \(error.hint ?? "")")
+        case .finished(let s, let score):
+            out.line("Verdict: \(score.verdict.rawValue)  hits \(score.hits)/\(score.taps)"
+                + (score.iou.map { "  IoU \(format($0))" } ?? "")
+                + (score.centreOffset.map { "  centre offset \(format($0)) of body height" } ?? ""))
+            if let m = score.measured { out.line("Measured zone: x \(format(m.x)) y \(format(m.y)) w \(format(m.width)) h \(format(m.height))") }
+            if score.verdict == .noField {
+                out.line("Nothing answered anywhere: the phone is probably not emulating a card. \(strings.string(preparationKey(s)))")
+            }
+            out.line("Saved as \(s.id) in \(databasePath). Report: nfcbench export --session \(s.id) --format csv --db \(databasePath)")
+        case .suspended(let s, let reason):
+            context.errors.line("Session \(s.id) saved (\(reason)); resume with: nfcbench run --resume \(s.id) --db \(databasePath)")
+        }
+    }
+
+    func zone(_ s: SessionRecord) -> NormalizedRect? {
+        s.predicted.flatMap { try? NormalizedRect(x: $0[0], y: $0[1], width: $0[2], height: $0[3]) }
+    }
+
+    func preparationKey(_ s: SessionRecord) -> String {
+        if s.lookupKey.hasPrefix("iphone") { return "nfc_bench.prepare.iphone" }
+        if s.lookupKey.hasPrefix("sm_") || s.lookupKey.hasPrefix("pixel") { return "nfc_bench.prepare.android" }
+        return "nfc_bench.prepare.unknown"
+    }
+
+    func highlight(_ p: Probe) -> NormalizedRect? {
+        let (w, h) = gridSize.map { (1 / Double($0.columns), 1 / Double($0.rows)) } ?? (0.12, 0.06)
+        let x = max(0, min(1 - w, p.x - w / 2)), y = max(0, min(1 - h, p.y - h / 2))
+        return try? NormalizedRect(x: x, y: y, width: w, height: h)
+    }
+
+    func format(_ v: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", v) }
+
+    /// `run --json`: the session summary.
+    static func summary(_ s: SessionRecord, score: SessionScore?, databasePath: String) -> JSONValue {
+        func rect(_ r: [Double]?) -> JSONValue {
+            guard let r else { return .null }
+            func round(_ v: Double) -> JSONValue { .number((v * 10_000).rounded() / 10_000) }
+            return .object([("x", round(r[0])), ("y", round(r[1])), ("width", round(r[2])), ("height", round(r[3]))])
+        }
+        let measured: [Double]? = score?.measured.map { [$0.x, $0.y, $0.width, $0.height] } ?? s.measured
+        let iou: JSONValue = (score?.iou ?? s.iou).map { JSONValue.number(($0 * 1000).rounded() / 1000) } ?? .null
+        let centreHit: JSONValue = score?.centreHit.map(JSONValue.bool) ?? .null
+        let offset: JSONValue = score?.centreOffset.map { JSONValue.number(($0 * 1000).rounded() / 1000) } ?? .null
+        let taps: JSONValue = score.map { JSONValue.int($0.taps) } ?? .null
+        let hits: JSONValue = score.map { JSONValue.int($0.hits) } ?? .null
+        var members: [(String, JSONValue)] = [
+            ("sessionId", .string(s.id)), ("model", .string(s.modelInput)), ("lookupKey", .string(s.lookupKey)),
+            ("status", .string(s.status.rawValue)), ("verdict", .optional(s.verdict)),
+        ]
+        members += [("predictedZone", rect(s.predicted)), ("measuredZone", rect(measured)), ("iou", iou),
+                    ("centreHit", centreHit), ("centreOffset", offset), ("taps", taps), ("hits", hits)]
+        members += [("plan", .string(s.planKind)), ("reader", .string(s.readerName)), ("confidence", .string(s.confidence)),
+                    ("source", .string(s.source)), ("stale", .bool(s.stale)), ("database", .string(databasePath))]
+        return .object(members)
+    }
+}
