@@ -41,6 +41,7 @@ let package = Package(
         ]),
         .executableTarget(name: "nfcbench", dependencies: ["NFCBenchCLI"]),
         .executableTarget(name: "ResolveBenchmark", dependencies: ["NFCLocatorCore"], path: "Benchmarks/ResolveBenchmark"),
+        .executableTarget(name: "StoreBenchmark", dependencies: ["NFCStore"], path: "Benchmarks/StoreBenchmark"),
         .executableTarget(name: "PollBenchmark", dependencies: ["CLibNFC", "NFCReaderLibNFC", "NFCReaders", "NFCVirtualBench"],
                           path: "Benchmarks/PollBenchmark"),
         .testTarget(name: "NFCLocatorCoreTests", dependencies: ["NFCLocatorCore"]),
@@ -48,7 +49,7 @@ let package = Package(
         .testTarget(name: "NFCReadersTests", dependencies: ["NFCReaders", "NFCVirtualBench"]),
         .testTarget(name: "EndToEndTests", dependencies: [
             "nfcbench", "NFCLocatorCore", "NFCReaders", "NFCReaderLibNFC", "NFCReaderPCSC", "NFCVirtualBench",
-            "NFCStore", "NFCCatalogRemote", "nfcbench-fetch",
+            "NFCStore", "NFCCatalogRemote", "nfcbench-fetch", "NFCBench",
         ]),
     ],
     swiftLanguageModes: [.v6]

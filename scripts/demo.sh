@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The quick-start demo on a fresh Debian machine: installs what nfcbench needs, builds,
-# shows the predicted antenna zone for a Galaxy S24, then taps a simulated phone on the
-# built-in virtual bench through the real libnfc stack (emulated PN532 on a pty).
-#   scripts/demo.sh [MODEL]
+# shows the predicted antenna zone for a Galaxy S24, then runs a complete guided session
+# on the built-in virtual bench (a simulated S24 whose antenna really sits near the top,
+# behind an emulated PN532 driven through the real libnfc) and writes a CSV report.
+#   scripts/demo.sh [MODEL]          (report: ./nfcbench-demo.csv)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/packages.sh
@@ -16,15 +17,17 @@ echo "\$ nfcbench resolve --model $MODEL"
 "$BIN" resolve --model "$MODEL"
 
 dir=$(mktemp -d /tmp/nfcbench-demo.XXXXXX)
-"$BIN" sim serve --dir "$dir" --antenna 0.05,0.05,0.65,0.3 --seed 7 > /dev/null &
+"$BIN" sim serve --dir "$dir" --antenna 0.03,0.07,0.67,0.27 --seed 7 > /dev/null &
 bench=$!
 trap 'kill $bench 2>/dev/null; wait $bench 2>/dev/null; rm -rf "$dir"' EXIT
 for _ in $(seq 100); do [ -f "$dir/ready" ] && break; sleep 0.1; done
+db="$dir/bench.sqlite"
 echo
-echo "Virtual bench: a simulated phone whose real antenna is near the top (0.05,0.05,0.65,0.3)."
-for spot in "0.5 0.55" "0.4 0.2"; do
-    echo "\$ nfcbench sim ctl place $spot; nfcbench poll --reader libnfc:pn532_uart:$dir/pn532 --timeout 1"
-    "$BIN" sim ctl --dir "$dir" place $spot > /dev/null
-    "$BIN" poll --reader "libnfc:pn532_uart:$dir/pn532" --timeout 1 || echo "(no target there: exit $?)"
-    "$BIN" sim ctl --dir "$dir" lift > /dev/null
-done
+echo "\$ nfcbench run --model $MODEL --reader libnfc:pn532_uart:$dir/pn532 --positioner sim --plan adaptive --auto"
+"$BIN" run --model "$MODEL" --reader "libnfc:pn532_uart:$dir/pn532" --positioner sim --plan adaptive --auto \
+    --tap-timeout 1 --unit demo-unit --db "$db"
+echo
+echo "\$ nfcbench export --all --format csv -o nfcbench-demo.csv"
+"$BIN" export --all --format csv -o nfcbench-demo.csv --db "$db"
+head -3 nfcbench-demo.csv | cut -c1-160
+echo "... $(($(wc -l < nfcbench-demo.csv) - 1)) taps in nfcbench-demo.csv"

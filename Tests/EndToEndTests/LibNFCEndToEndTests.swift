@@ -39,13 +39,14 @@ struct LibNFCEndToEndTests {
         #expect(try await reader.waitForRemoval(timeout: .seconds(3)))
     }
 
-    @Test func timeoutWithNoTargetReturnsNil() async throws {
+    /// InAutoPoll rounds last 450 ms on the emulated chip; the deadline must cut them short.
+    @Test func timeoutWithNoTargetReturnsNilWithin300msOfTheDeadline() async throws {
         let bench = try TestBench()
         let reader = try await LibNFCReader.open(connstring: bench.connstring)
         let start = ContinuousClock.now
         #expect(try await reader.waitForTarget(timeout: .milliseconds(700)) == nil)
         let elapsed = ContinuousClock.now - start
-        #expect(elapsed >= .milliseconds(700) && elapsed < .milliseconds(1500))
+        #expect(elapsed >= .milliseconds(700) && elapsed < .milliseconds(1000))
     }
 
     @Test func cancellationEndsAWaitWithin300ms() async throws {

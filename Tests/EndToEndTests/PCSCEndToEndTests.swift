@@ -172,6 +172,29 @@ struct PCSCEndToEndTests {
         #expect(down.stderr.contains("pcscd is not running") && down.stderr.contains("systemctl start pcscd"))
     }
 
+    @Test func aGuidedSessionOverPCSC() async throws {
+        let db = FileManager.default.temporaryDirectory.appendingPathComponent("pcsc-\(UUID().uuidString).sqlite").path
+        let r = try await BuiltBinary.run(["run", "--model", "SM-S921B", "--reader", "pcsc:\(readerName)", "--positioner", "sim",
+                                           "--sim-bench", env["NFCBENCH_TEST_BENCH_DIR"]!, "--plan", "adaptive", "--auto",
+                                           "--tap-timeout", "2", "--db", db, "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let o = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
+        #expect(o["status"] as? String == "completed" && (o["hits"] as? Int ?? 0) > 0)
+        #expect((o["reader"] as? String)?.hasPrefix("pcsc:nfcbench virtual") == true)
+        // The bench's true zone (0.1, 0.1, 0.8, 0.4, from scripts/test.sh) is above the seed's S24 guess.
+        #expect(o["verdict"] as? String == "SHIFTED")
+        // The session ends with the phone lifted: vpcd has no escape channel, so the PICC
+        // restore is journaled, said, and done by the next session that sees a card.
+        if try status()["picc"] as? String == "E3" {
+            #expect(r.stderr.contains("will be restored the next time nfcbench opens it"))
+            _ = try client.request("place 0.5 0.3")
+            let poll = try await BuiltBinary.run(["poll", "--reader", "pcsc:\(readerName)", "--timeout", "5"])
+            #expect(poll.status == 0)
+        }
+        let restored = try status()["picc"] as? String
+        #expect(restored == "FF")
+    }
+
     @Test func pcscScanSeesTheCardAppearAndDisappear() async throws {
         let scan = Process()
         // Line-buffered: pcsc_scan writes through stdio, which a pipe would buffer away.

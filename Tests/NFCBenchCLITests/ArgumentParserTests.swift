@@ -77,7 +77,8 @@ struct ArgumentParserTests {
         for section in ["OVERVIEW:", "USAGE: nfcbench <subcommand>", "OPTIONS:", "SUBCOMMANDS:", "--version", "resolve"] {
             #expect(text.contains(section), "\(section)")
         }
-        let resolve = HelpFormatter(path: ["nfcbench", "resolve"], command: NFCBench.root.subcommands[0]).render()
+        let spec = NFCBench.root.subcommands.first { $0.name == "resolve" }!
+        let resolve = HelpFormatter(path: ["nfcbench", "resolve"], command: spec).render()
         #expect(resolve.contains("USAGE: nfcbench resolve --model <id> [--manufacturer <name>]"))
         #expect(resolve.contains("-m, --model <id>"))
     }

@@ -78,7 +78,7 @@ enum RunCommand {
             try await store.insert(session)
         }
         let printer = RunPrinter(context: context, invocation: invocation, json: options.json, strategy: strategy,
-                                 databasePath: options.databasePath, resolution: resolution)
+                                 databasePath: options.databasePath, resolution: resolution, aspectRatio: session.aspectRatio)
         let run = GuidedRun(session: session, strategy: strategy, reader: reader, positioner: positioner, store: store)
         let commands = options.auto || options.json ? nil : OperatorKeys.stream()
         do {

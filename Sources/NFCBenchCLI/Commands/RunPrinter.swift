@@ -16,10 +16,12 @@ final class RunPrinter: Sendable {
     let gridSize: (columns: Int, rows: Int)?
     let strings: StringCatalog
     let resolutionHint: String?
+    let aspectRatio: Double
 
     init(context: CommandContext, invocation: ParsedInvocation, json: Bool, strategy: any ProbeStrategy,
-         databasePath: String, resolution: AntennaResolution?) {
+         databasePath: String, resolution: AntennaResolution?, aspectRatio: Double) {
         self.context = context
+        self.aspectRatio = aspectRatio
         self.json = json
         interactive = context.output.isTerminal
         useColor = context.useColor(invocation)
@@ -55,7 +57,7 @@ final class RunPrinter: Sendable {
             out.line("Position \(count)\(repeatText): reader under \(probe.words) (x \(format(probe.x)), y \(format(probe.y)))")
             if interactive {
                 let cell = highlight(probe)
-                let drawing = SilhouetteDrawing(aspectRatio: 0.48, highlight: cell)
+                let drawing = SilhouetteDrawing(aspectRatio: aspectRatio, highlight: cell)
                 for line in TerminalSilhouetteRenderer(rows: 10, useColor: useColor).render(drawing) { out.line("  " + line) }
             }
         case .waitingForTap(let seconds):
