@@ -100,6 +100,21 @@ struct GuidedRunTests {
         #expect(try await store.taps("S-test").count == 15)
     }
 
+    @Test func repeatsTapEachPositionNTimes() async throws {
+        let predicted = try NormalizedRect(x: 0.1, y: 0.36, width: 0.8, height: 0.38)
+        let store = try BenchStore(path: temporaryDatabase())
+        let bench = PhoneOnBench(phone: SimulatedPhone(antenna: (0.1, 0.36, 0.8, 0.38), missRate: 0), seed: 9)
+        var record = session("S-repeats", predicted: predicted)
+        record.repeats = 2
+        try await store.insert(record)
+        let run = GuidedRun(session: record, strategy: GridPlan(around: predicted), reader: SimulatedReader(bench: bench),
+                            positioner: SimulatedPositioner(bench: bench), store: store)
+        let score = try #require(try await run.run { _ in })
+        let taps = try await store.taps("S-repeats")
+        #expect(taps.count == 30 && Set(taps.map { "\($0.step)-\($0.attempt)" }).count == 30)
+        #expect(score.taps == 15 && score.verdict == .confirmed)
+    }
+
     @Test func noFieldWhenThePhoneNeverAnswers() async throws {
         let predicted = try NormalizedRect(x: 0.1, y: 0.36, width: 0.8, height: 0.38)
         let store = try BenchStore(path: temporaryDatabase())
@@ -188,6 +203,23 @@ struct RunEndToEndTests {
                                                  "--tap-timeout", "0.2", "--db", db, "--json"])
         #expect(resumed.status == 0, "\(resumed.stderr)")
         #expect(try json(resumed.stdout)["taps"] as? Int == 15)
+    }
+
+    @Test func aReaderUnpluggedMidRunSavesTheSessionAsResumable() async throws {
+        let bench = try TestBench(antenna: (0.1, 0.36, 0.8, 0.38))
+        let db = temporaryDatabase()
+        // The positioner pulls the cable at the fourth position.
+        let unplug = "[ {index} -eq 3 ] && \(BuiltBinary.path) sim ctl --dir \(bench.directory) fault unplug > /dev/null; "
+        let move = "\(BuiltBinary.path) sim ctl --dir \(bench.directory) {action} {x} {y} > /dev/null"
+        let r = try await BuiltBinary.run(["run", "--model", "SM-S921B", "--reader", bench.spec, "--positioner", "exec:\(unplug)\(move)",
+                                           "--auto", "--tap-timeout", "1", "--db", db])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("disappeared (unplugged or powered off)") && r.stderr.contains("is saved"), "\(r.stderr)")
+        #expect(r.stderr.contains("nfcbench run --resume S-"))
+        let store = try BenchStore(path: db)
+        let s = try #require(try await store.sessions().first)
+        let taps = try await store.taps(s.id)
+        #expect(s.status == .inProgress && taps.count == 3)
     }
 
     @Test func ctrlCSavesTheSessionAndSaysHowToResume() async throws {

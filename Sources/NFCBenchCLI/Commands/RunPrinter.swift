@@ -17,11 +17,14 @@ final class RunPrinter: Sendable {
     let strings: StringCatalog
     let resolutionHint: String?
     let aspectRatio: Double
+    /// A live countdown while waiting for a tap, on a terminal only.
+    let progress: WaitProgress
 
     init(context: CommandContext, invocation: ParsedInvocation, json: Bool, strategy: any ProbeStrategy,
          databasePath: String, resolution: AntennaResolution?, aspectRatio: Double) {
         self.context = context
         self.aspectRatio = aspectRatio
+        progress = WaitProgress(output: context.output, interactive: context.output.isTerminal && !json)
         self.json = json
         interactive = context.output.isTerminal
         useColor = context.useColor(invocation)
@@ -61,11 +64,18 @@ final class RunPrinter: Sendable {
                 for line in TerminalSilhouetteRenderer(rows: 10, useColor: useColor).render(drawing) { out.line("  " + line) }
             }
         case .waitingForTap(let seconds):
-            out.line("  waiting up to \(ReaderCommands.format(seconds)) s for the phone... (r retry, s skip, u undo, q quit)")
+            if interactive {
+                out.line("  (r retry, s skip, u undo, q quit, then Enter)")
+                progress.start("  waiting for the phone", timeout: seconds)
+            } else {
+                out.line("  waiting up to \(ReaderCommands.format(seconds)) s for the phone... (r retry, s skip, u undo, q quit)")
+            }
         case .tap(let t):
+            progress.stop()
             let detail = t.result == .hit ? "  \(t.technology ?? "") UID \(t.uid ?? "") in \(format(t.latencyMs ?? 0, 1)) ms" : ""
             out.line("  \(t.result.rawValue)\(detail)")
         case .undone(let t):
+            progress.stop()
             out.line("  undone: position \(t.step + 1) (\(t.result.rawValue))")
         case .waitingForLift:
             out.line("  lift the phone off the reader to continue")
@@ -81,6 +91,7 @@ final class RunPrinter: Sendable {
             }
             out.line("Saved as \(s.id) in \(databasePath). Report: nfcbench export --session \(s.id) --format csv --db \(databasePath)")
         case .suspended(let s, let reason):
+            progress.stop()
             context.errors.line("Session \(s.id) saved (\(reason)); resume with: nfcbench run --resume \(s.id) --db \(databasePath)")
         }
     }

@@ -41,6 +41,9 @@ final class WaitProgress: Sendable {
             current = nil
             return t
         }
-        running?.cancel()
+        guard let running else { return }
+        running.cancel()
+        // Clear the spinner line now, so the next line does not start behind it.
+        if interactive { output.write("\r\u{1B}[2K") }
     }
 }
