@@ -42,7 +42,8 @@ struct InteractiveRunTests {
 
         let first = try await waitFor("Position 1/15")
         #expect(first.contains("Galaxy S24 (sm_s921b)") && first.contains("turn NFC on"))
-        #expect(first.contains("(r retry, s skip, u undo, q quit)"))
+        #expect(first.contains("(r retry, s skip, u undo, q quit, then Enter)"))
+        #expect(first.contains("waiting for the phone"))  // the live countdown
         #expect(first.contains("╭"))  // the silhouette is drawn on a terminal
         try await type("s")
         _ = try await waitFor("Position 2/15")
