@@ -70,9 +70,7 @@ public actor BenchStore {
     public nonisolated let path: String
 
     public init(path: String) throws {
-        try FileManager.default.createDirectory(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path,
-                                                withIntermediateDirectories: true)
-        let db = try SQLiteDatabase(path: path)
+        let db = try SQLiteDatabase.openCreatingFolder(path)
         try db.execute("PRAGMA synchronous=FULL")
         try Self.migrate(db)
         database = db

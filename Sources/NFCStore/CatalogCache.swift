@@ -29,9 +29,7 @@ public actor CatalogCache {
     public nonisolated let path: String
 
     public init(path: String) throws {
-        try FileManager.default.createDirectory(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path,
-                                                withIntermediateDirectories: true)
-        let db = try SQLiteDatabase(path: path)
+        let db = try SQLiteDatabase.openCreatingFolder(path)
         try Self.prepareSchema(db)
         database = db
         self.path = path

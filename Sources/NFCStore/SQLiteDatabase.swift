@@ -29,6 +29,14 @@ public final class SQLiteDatabase {
 
     deinit { sqlite3_close_v2(handle) }
 
+    /// Opens `path`, creating its folder first (XDG data and cache folders often do not
+    /// exist yet on a fresh account).
+    public static func openCreatingFolder(_ path: String) throws -> SQLiteDatabase {
+        try FileManager.default.createDirectory(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path,
+                                                withIntermediateDirectories: true)
+        return try SQLiteDatabase(path: path)
+    }
+
     /// Runs one or more statements that return no rows.
     public func execute(_ sql: String) throws(SQLiteError) {
         var error: UnsafeMutablePointer<CChar>?
