@@ -5,7 +5,8 @@ import NFCLocatorCore
 enum CatalogCommand {
     static let spec = CommandSpec(
         "catalog", abstract: "Inspect, check and compare antenna catalogs.",
-        subcommands: [listSpec, validateSpec, CatalogSyncCommand.syncSpec, CatalogSyncCommand.cacheSpec])
+        subcommands: [listSpec, validateSpec, CatalogImportCommand.importSpec, CatalogImportCommand.diffSpec,
+                      CatalogSyncCommand.syncSpec, CatalogSyncCommand.cacheSpec])
 
     static let listSpec = CommandSpec(
         "list", abstract: "Print the effective catalog (the remote layer laid over the seed catalog).",

@@ -1,0 +1,108 @@
+import Foundation
+import NFCLocatorCore
+
+/// `nfcbench catalog import` and `nfcbench catalog diff`.
+enum CatalogImportCommand {
+    static let importSpec = CommandSpec(
+        "import", abstract: "Turn third-party antenna data into a catalog patch (unverified rows with provenance).",
+        discussion: """
+            gematik: nfc_positions.json from gematik/NfcLocalization-Android (x0,y0,x1,y1 fractions; degenerate rows skipped).
+            android-antenna-info: {"devices":[{"model","manufacturer","deviceWidthMm","deviceHeightMm","foldable","antennas":[{"xMm","yMm"}]}]},
+            points facing the screen, mirrored to the back; --origin top-left (Android 14, default) or bottom-left.
+            Use the patch with --catalog PATCH; it is laid over the seed catalog.
+            """,
+        arguments: [ArgumentSpec("file", help: "The third-party file.")],
+        options: [
+            OptionSpec("--format", value: "gematik|android-antenna-info", help: "The file's format.", required: true),
+            OptionSpec("--output", short: "o", value: "patch", help: "Write the patch here (default: standard output)."),
+            OptionSpec("--origin", value: "top-left|bottom-left", help: "android-antenna-info: where (0,0) is, facing the screen."),
+            OptionSpec("--point-size-mm", value: "mm", help: "android-antenna-info: side of the square zone around a point (default 20)."),
+        ],
+        handler: importFile)
+
+    static let diffSpec = CommandSpec(
+        "diff", abstract: "Compare two catalogs or patches per model: zone IoU and centre shift.",
+        discussion: "Either argument may be 'seed' for the shipped seed catalog.",
+        arguments: [ArgumentSpec("a", help: "First catalog file (or 'seed')."), ArgumentSpec("b", help: "Second catalog file (or 'seed').")],
+        options: [OptionSpec("--json", help: "Print one JSON object.")],
+        handler: diff)
+
+    static func importFile(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
+        let path = invocation.positionals[0]
+        let format = invocation.value("--format")!
+        let data: Data
+        do { data = try Data(contentsOf: context.url(forPath: path)) } catch {
+            throw CommandFailure("Cannot read '\(path)': \(error.localizedDescription)", hint: "Check the path.")
+        }
+        let result: CatalogImport.Result
+        do {
+            switch format {
+            case "gematik":
+                var ratios: [String: Double] = [:]
+                if let seed = try? CatalogDocumentDecoder.load(contentsOf: context.resources().seedCatalogURL) {
+                    for e in seed.entries { ratios[e.lookupKey()] = e.aspectRatio }
+                }
+                result = try CatalogImport.gematik(data, source: URL(fileURLWithPath: path).lastPathComponent, aspectRatios: ratios)
+            case "android-antenna-info":
+                let origin = try invocation.value("--origin", as: "top-left or bottom-left", CatalogImport.AndroidOrigin.init(rawValue:)) ?? .topLeft
+                let size = try invocation.value("--point-size-mm", as: "millimetres > 0") { Double($0).flatMap { $0 > 0 ? $0 : nil } } ?? 20
+                result = try CatalogImport.androidAntennaInfo(data, source: URL(fileURLWithPath: path).lastPathComponent,
+                                                              origin: origin, pointSizeMm: size)
+            default:
+                throw UsageError("Invalid value '\(format)' for '--format': expected gematik or android-antenna-info.", path: invocation.path)
+            }
+        } catch let error as DecodingError {
+            throw CommandFailure("'\(path)' is not a \(format) file: \(CatalogImportCommand.describe(error))",
+                                 hint: "See 'nfcbench catalog import --help' for the expected layout.")
+        }
+        for row in result.skipped { context.errors.line("skipped row \(row.index) (\(row.key ?? "?")): \(row.reason)") }
+        context.errors.line("imported \(result.document.entries.count) model(s), skipped \(result.skipped.count) row(s)")
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let json = try encoder.encode(result.document)
+        if let out = invocation.value("--output") {
+            try json.write(to: context.url(forPath: out))
+        } else {
+            context.output.line(String(decoding: json, as: UTF8.self))
+        }
+        return ExitCode.success
+    }
+
+    static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .keyNotFound(let key, _): "missing field '\(key.stringValue)'"
+        case .typeMismatch(_, let c), .valueNotFound(_, let c), .dataCorrupted(let c): c.debugDescription
+        @unknown default: "\(error)"
+        }
+    }
+
+    static func diff(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
+        func load(_ name: String) throws -> Catalog {
+            let url = name == "seed" ? try context.resources().seedCatalogURL : context.url(forPath: name)
+            do { return Catalog(document: try CatalogDocumentDecoder.load(contentsOf: url)) } catch {
+                throw CommandFailure(error.description, hint: "Check the file with 'nfcbench catalog validate \(name)'.")
+            }
+        }
+        let a = try load(invocation.positionals[0]), b = try load(invocation.positionals[1])
+        let comparison = CatalogComparison(a, b)
+        if invocation.flag("--json") {
+            context.output.line(JSONValue.object([
+                ("a", .string(invocation.positionals[0])), ("b", .string(invocation.positionals[1])),
+                ("models", .array(comparison.rows.map { r in
+                    .object([("key", .string(r.key)), ("iou", .number((r.iou * 1000).rounded() / 1000)),
+                             ("centreShift", .number((r.centreShift * 1000).rounded() / 1000))])
+                })),
+                ("onlyInA", .array(comparison.onlyInFirst.map(JSONValue.string))),
+                ("onlyInB", .array(comparison.onlyInSecond.map(JSONValue.string))),
+            ]).serialized(pretty: true))
+        } else {
+            context.output.line("KEY             IOU    CENTRE SHIFT (body heights)")
+            for r in comparison.rows {
+                context.output.line(r.key.padding(toLength: 16, withPad: " ", startingAt: 0)
+                    + String(format: "%.2f   %.3f", r.iou, r.centreShift))
+            }
+            context.output.line("\(comparison.rows.count) in both, \(comparison.onlyInFirst.count) only in A, \(comparison.onlyInSecond.count) only in B")
+        }
+        return ExitCode.success
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import NFCLocatorCore
+import Testing
+
+/// The reference data lives in ../shared/reference, read at run time, never copied.
+let gematikReference = BuiltBinary.root.deletingLastPathComponent().appendingPathComponent("shared/reference/gematik_nfc_positions.json")
+
+@Suite("Third-party imports and catalog diff")
+struct CatalogImportTests {
+    @Test func gematikReferenceImportsWithReasonsForTheDegenerateRows() async throws {
+        let patch = FileManager.default.temporaryDirectory.appendingPathComponent("gematik-\(UUID().uuidString).json")
+        let r = try await BuiltBinary.run(["catalog", "import", "--format", "gematik", gematikReference.path, "-o", patch.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let rows = try JSONSerialization.jsonObject(with: Data(contentsOf: gematikReference)) as! [[String: Any]]
+        let degenerate = rows.filter { row in
+            let p = row["nfcPos"] as! [String: Double]
+            return p["x0"]! >= p["x1"]! || p["y0"]! >= p["y1"]!
+        }
+        #expect(degenerate.count == 3)
+        for row in degenerate {
+            #expect(r.stderr.contains("(\(row["marketingName"] as! String)): degenerate rectangle"))
+        }
+        let models = Set(rows.filter { !degenerate.map { $0["marketingName"] as! String }.contains($0["marketingName"] as! String) }
+            .flatMap { $0["modelNames"] as! [String] }.map(CatalogKey.normalize))
+        #expect(r.stderr.contains("imported \(models.count) model(s), skipped 3 row(s)"))
+        let document = try CatalogDocumentDecoder.load(contentsOf: patch)
+        let catalog = Catalog(document: document)
+        #expect(catalog.skippedRows.isEmpty && catalog.profiles.count == models.count)
+        #expect(catalog.profiles.allSatisfy { !$0.verified && $0.lastVerifiedAt == nil && $0.zone.area > 0 })
+        #expect(document.entries.allSatisfy { $0.zoneProvenance?.hasPrefix("imported: gematik") == true })
+        // A published ratio where the seed has one; inferred and said so elsewhere.
+        let s24 = try #require(document.entries.first { $0.modelIdentifier == "SM-S921B" })
+        #expect(s24.aspectRatio == 0.4803 && !(s24.zoneProvenance ?? "").contains("inferred"))
+        // The patch serves resolve right away, laid over the seed.
+        let resolved = try await BuiltBinary.run(["resolve", "--model", "SM-S921U1", "--catalog", patch.path, "--json"])
+        let o = try JSONSerialization.jsonObject(with: Data(resolved.stdout.utf8)) as! [String: Any]
+        #expect(o["source"] as? String == "remoteCatalog" && ((o["zone"] as? [String: Double])?["y"] ?? 1) < 0.1)
+        let iphone = try JSONSerialization.jsonObject(with: Data(try await BuiltBinary.run(
+            ["resolve", "--model", "iPhone15,2", "--catalog", patch.path, "--json"]).stdout.utf8)) as! [String: Any]
+        #expect(iphone["source"] as? String == "seedCatalog")
+    }
+
+    @Test(arguments: [CatalogImport.AndroidOrigin.topLeft, .bottomLeft])
+    func androidPointsMirrorToTheBackAndRoundTrip(origin: CatalogImport.AndroidOrigin) {
+        let device = CatalogImport.AndroidAntennaInfo(model: "Pixel 8", manufacturer: "Google", deviceWidthMm: 70.8,
+                                                      deviceHeightMm: 150.5, foldable: false, antennas: [.init(xMm: 20, yMm: 40)])
+        let back = CatalogImport.backView(device.antennas[0], device: device, origin: origin)
+        // Facing the screen 20 mm from the left is 50.8 mm from the left seen from the back.
+        #expect(abs(back.x - 50.8 / 70.8) < 1e-12)
+        #expect(abs(back.y - (origin == .topLeft ? 40 : 110.5) / 150.5) < 1e-12)
+        let again = CatalogImport.screenView(x: back.x, y: back.y, device: device, origin: origin)
+        #expect(abs(again.xMm - 20) < 1e-9 && abs(again.yMm - 40) < 1e-9)
+    }
+
+    @Test func androidImportMakesAStatedSizeZone() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("aai-\(UUID().uuidString).json")
+        try Data("""
+            {"devices":[{"model":"Pixel 8","manufacturer":"Google","deviceWidthMm":70.8,"deviceHeightMm":150.5,"foldable":false,
+              "antennas":[{"xMm":35.4,"yMm":40}]},
+             {"model":"Broken","manufacturer":"X","deviceWidthMm":70,"deviceHeightMm":150,"foldable":false,"antennas":[]}]}
+            """.utf8).write(to: file)
+        let r = try await BuiltBinary.run(["catalog", "import", "--format", "android-antenna-info", file.path, "--point-size-mm", "15"])
+        #expect(r.status == 0 && r.stderr.contains("skipped row 1 (Broken): no antenna point"))
+        let doc = try CatalogDocumentDecoder.decode(Data(r.stdout.utf8), origin: "import")
+        let e = try #require(doc.entries.first)
+        #expect(abs(e.zoneWidth - 15 / 70.8) < 1e-9 && abs(e.zoneHeight - 15 / 150.5) < 1e-9)
+        #expect(abs((e.zoneX + e.zoneWidth / 2) - 0.5) < 1e-9 && abs((e.zoneY + e.zoneHeight / 2) - 40 / 150.5) < 1e-9)
+        #expect(e.verified == nil && e.aspectRatio == 0.4704 && e.zoneProvenance?.contains("origin top-left") == true)
+        let bad = try await BuiltBinary.run(["catalog", "import", "--format", "android-antenna-info", gematikReference.path])
+        #expect(bad.status == 1 && bad.stderr.contains("is not a android-antenna-info file"))
+    }
+
+    @Test func diffOnAKnownPair() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("diff-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        func write(_ name: String, _ zones: [(String, Double, Double, Double, Double)]) throws -> String {
+            let entries = zones.map { z in
+                "{\"modelIdentifier\":\"\(z.0)\",\"manufacturer\":\"m\",\"displayName\":\"d\",\"formFactor\":\"phone\",\"aspectRatio\":0.5,"
+                    + "\"zoneX\":\(z.1),\"zoneY\":\(z.2),\"zoneWidth\":\(z.3),\"zoneHeight\":\(z.4),\"silhouetteTemplateId\":\"t\"}"
+            }
+            let url = dir.appendingPathComponent(name)
+            try Data("{\"version\":\"\(name)\",\"entries\":[\(entries.joined(separator: ","))]}".utf8).write(to: url)
+            return url.path
+        }
+        let a = try write("a.json", [("Same", 0.1, 0.1, 0.4, 0.4), ("Half", 0, 0, 0.5, 0.5), ("OnlyA", 0.1, 0.1, 0.1, 0.1)])
+        let b = try write("b.json", [("Same", 0.1, 0.1, 0.4, 0.4), ("Half", 0.25, 0, 0.5, 0.5), ("OnlyB", 0.1, 0.1, 0.1, 0.1)])
+        let r = try await BuiltBinary.run(["catalog", "diff", a, b, "--json"])
+        let o = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
+        let models = Dictionary(uniqueKeysWithValues: (o["models"] as! [[String: Any]]).map { ($0["key"] as! String, $0) })
+        #expect(models["same"]?["iou"] as? Double == 1 && models["same"]?["centreShift"] as? Double == 0)
+        #expect(models["half"]?["iou"] as? Double == 0.333 && models["half"]?["centreShift"] as? Double == 0.125)
+        #expect(o["onlyInA"] as? [String] == ["onlya"] && o["onlyInB"] as? [String] == ["onlyb"])
+    }
+}
