@@ -133,7 +133,7 @@ public struct BenchDoctor: Sendable {
         }
         let writable = FileManager.default.fileExists(atPath: databasePath)
             ? identity.canReadWrite(databasePath) != false
-            : identity.canWrite(directory: existing)
+            : identity.canCreateFiles(in: existing)
         guard writable else {
             return DoctorCheck(id: "database", verdict: .fail, detail: "\(databasePath) is not writable",
                                fix: "Use --db PATH or NFCBENCH_DB with a writable location, or fix the permissions of \(existing).")
@@ -178,17 +178,5 @@ public struct BenchDoctor: Sendable {
             }
         }
         return devices.filter { device in device.node.map { open.contains($0) } ?? false }
-    }
-}
-
-extension UserIdentity {
-    /// Whether this user may create files in `directory`.
-    func canWrite(directory: String) -> Bool {
-        var info = stat()
-        guard stat(directory, &info) == 0 else { return false }
-        if uid == 0 { return true }
-        let mode = UInt32(info.st_mode)
-        let bits = info.st_uid == uid ? (mode >> 6) & 0o7 : groups.contains(info.st_gid) ? (mode >> 3) & 0o7 : mode & 0o7
-        return bits & 0o3 == 0o3
     }
 }

@@ -151,17 +151,22 @@ public struct CatalogComparison: Sendable {
     public let rows: [Row]
     public let onlyInFirst: [String]
     public let onlyInSecond: [String]
+    /// Keys in both whose wire rows differ in any field.
+    public let changed: [String]
 
     public init(_ a: Catalog, _ b: Catalog) {
         let second = Dictionary(uniqueKeysWithValues: b.profiles.map { ($0.lookupKey, $0) })
         var rows: [Row] = []
+        var changed: [String] = []
         for p in a.profiles {
             guard let q = second[p.lookupKey] else { continue }
+            if p.entry != q.entry { changed.append(p.lookupKey) }
             let dx = (p.zone.midX - q.zone.midX) * p.aspectRatio, dy = p.zone.midY - q.zone.midY
             rows.append(Row(key: p.lookupKey, iou: p.zone.iou(with: q.zone), centreShift: (dx * dx + dy * dy).squareRoot()))
         }
         let firstKeys = Set(a.profiles.map(\.lookupKey))
         self.rows = rows.sorted { $0.key < $1.key }
+        self.changed = changed.sorted()
         onlyInFirst = a.profiles.map(\.lookupKey).filter { second[$0] == nil }.sorted()
         onlyInSecond = b.profiles.map(\.lookupKey).filter { !firstKeys.contains($0) }.sorted()
     }

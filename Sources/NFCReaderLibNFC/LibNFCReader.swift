@@ -127,8 +127,7 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
         let deadline = start + timeout
         let generation = waitGeneration.wrappingAdd(1, ordering: .relaxed).newValue
         cancelled.store(false, ordering: .relaxed)
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        DispatchQueue.global().asyncAfter(deadline: .now() + max(0, seconds)) { [self] in
+        DispatchQueue.global().asyncAfter(deadline: .now() + max(0, timeout.seconds)) { [self] in
             if waitGeneration.load(ordering: .relaxed) == generation { device.abort() }
         }
         let result: Result<T, ReaderError> = await withTaskCancellationHandler {
@@ -174,10 +173,7 @@ struct Handoff<T>: @unchecked Sendable {
 extension LibNFCDiagnosis {
     /// Whether the device behind `connstring` is still attached.
     func deviceStillPresent(connstring: String) -> Bool {
-        let parts = connstring.split(separator: ":", omittingEmptySubsequences: false)
-        if parts.count >= 2, ["pn532_uart", "acr122s", "arygon"].contains(String(parts[0])) {
-            return FileManager.default.fileExists(atPath: String(parts[1]))
-        }
+        if let path = SerialPortLock.serialPath(of: connstring) { return FileManager.default.fileExists(atPath: path) }
         return !supportedDevices().isEmpty
     }
 }

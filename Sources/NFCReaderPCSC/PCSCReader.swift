@@ -260,5 +260,5 @@ extension ATRInfo {
 }
 
 extension Duration {
-    var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
+    var milliseconds: Int64 { Int64(seconds * 1000) }
 }

@@ -49,9 +49,7 @@ public struct DetectedTarget: Sendable, Hashable {
         self.kind = TargetClassifier.classify(technology: technology, uid: uid, sak: sak, atr: atr)
     }
 
-    public var latencyMilliseconds: Double {
-        Double(latency.components.seconds) * 1000 + Double(latency.components.attoseconds) / 1e15
-    }
+    public var latencyMilliseconds: Double { latency.seconds * 1000 }
 
     /// The decoded ATR, when there is one.
     public var atrInfo: ATRInfo? { atr.flatMap(ATRInfo.init(atr:)) }

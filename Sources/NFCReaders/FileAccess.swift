@@ -30,12 +30,19 @@ public struct UserIdentity: Sendable, Equatable {
     }
 
     /// Read and write permission on `path`; `nil` when it cannot be examined.
-    public func canReadWrite(_ path: String) -> Bool? {
+    public func canReadWrite(_ path: String) -> Bool? { allows(0o6, on: path) }
+
+    /// Permission to create files in `directory` (write and search).
+    public func canCreateFiles(in directory: String) -> Bool { allows(0o3, on: directory) ?? false }
+
+    /// Whether the owner, group or other bits that apply to this user include all of
+    /// `wanted` (r=4, w=2, x=1); `nil` when `path` cannot be examined.
+    func allows(_ wanted: UInt32, on path: String) -> Bool? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         if uid == 0 { return true }
         let mode = UInt32(info.st_mode)
         let bits: UInt32 = info.st_uid == uid ? (mode >> 6) & 0o7 : groups.contains(info.st_gid) ? (mode >> 3) & 0o7 : mode & 0o7
-        return bits & 0o6 == 0o6
+        return bits & wanted == wanted
     }
 }

@@ -22,3 +22,8 @@ public enum Hex {
         return out
     }
 }
+
+extension Duration {
+    /// The duration in seconds, as a Double (for timers and display).
+    public var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

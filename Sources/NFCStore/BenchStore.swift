@@ -147,15 +147,9 @@ public actor BenchStore {
         return try statement.step() ? Self.session(from: statement) : nil
     }
 
-    public func sessions(lookupKeys: [String]? = nil) throws -> [SessionRecord] {
-        var sql = Self.sessionColumns
-        var values: [SQLiteStatement.Value] = []
-        if let keys = lookupKeys, !keys.isEmpty {
-            sql += " WHERE lookup_key IN (" + keys.indices.map { "?\($0 + 1)" }.joined(separator: ", ") + ")"
-            values = keys.map { .text($0) }
-        }
-        let statement = try database.prepare(sql + " ORDER BY started_at, id")
-        try statement.bind(values)
+    /// Every session, oldest first.
+    public func sessions() throws -> [SessionRecord] {
+        let statement = try database.prepare(Self.sessionColumns + " ORDER BY started_at, id")
         var out: [SessionRecord] = []
         while try statement.step() { out.append(Self.session(from: statement)) }
         return out

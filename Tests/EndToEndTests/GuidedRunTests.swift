@@ -164,6 +164,20 @@ struct RunEndToEndTests {
         #expect((o["predictedZone"] as? [String: Double])?["y"] == 0.36)
     }
 
+    @Test func sessionsOfAModelIncludeEveryRegionalVariant() async throws {
+        let db = temporaryDatabase()
+        for model in ["SM-S921B", "SM-S921U2", "SM-S911B"] {
+            let r = try await BuiltBinary.run(["run", "--model", model, "--reader", "sim", "--auto", "--tap-timeout", "0.05",
+                                               "--plan", "adaptive", "--db", db, "--json"])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        let listed = try await BuiltBinary.run(["sessions", "--model", "SM-S921N", "--db", db, "--json"])
+        let keys = (try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as! [[String: Any]]).map { $0["lookupKey"] as! String }
+        #expect(keys.sorted() == ["sm_s921b", "sm_s921u2"])
+        let csv = try await BuiltBinary.run(["export", "--model", "SM-S921B", "--db", db])
+        #expect(csv.stdout.contains(",sm_s921u2,") && !csv.stdout.contains(",sm_s911b,"))
+    }
+
     @Test func overLibnfcWithTheSimPositioner() async throws {
         let bench = try TestBench(antenna: (0.1, 0.36, 0.8, 0.38))
         let db = temporaryDatabase()

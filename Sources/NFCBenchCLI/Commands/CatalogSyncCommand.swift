@@ -35,26 +35,29 @@ enum CatalogSyncCommand {
             throw CommandFailure("Sync from \(load.url) failed: \(load.error.map(String.init(describing:)) ?? "unknown error").\(kept)",
                                  hint: "Check the URL and the network; 'nfcbench resolve' keeps working from the cache or the seed catalog.")
         }
-        let diff = CatalogDiff(old: before.map(Catalog.init(document:)), new: Catalog(document: document))
+        let old = Catalog(document: before ?? CatalogResponseDTO(version: "none", entries: []))
+        let new = Catalog(document: document)
+        let diff = CatalogComparison(old, new)
+        let added = diff.onlyInSecond, removed = diff.onlyInFirst
         if invocation.flag("--json") {
             context.output.line(JSONValue.object([
                 ("url", .string(load.url)),
                 ("status", .string(load.served == .network ? "updated" : "notModified")),
                 ("etag", .optional(load.etag)),
                 ("version", .string(document.version)),
-                ("entries", .int(diff.newCount)),
-                ("skippedRows", .int(Catalog(document: document).skippedRows.count)),
-                ("added", .array(diff.added.map(JSONValue.string))),
+                ("entries", .int(new.profiles.count)),
+                ("skippedRows", .int(new.skippedRows.count)),
+                ("added", .array(added.map(JSONValue.string))),
                 ("changed", .array(diff.changed.map(JSONValue.string))),
-                ("removed", .array(diff.removed.map(JSONValue.string))),
+                ("removed", .array(removed.map(JSONValue.string))),
             ]).serialized(pretty: true))
         } else {
             let status = load.served == .network ? "updated" : "not modified (304)"
             context.output.line("\(load.url): \(status), version \(document.version), ETag \(load.etag ?? "none")")
-            context.output.line("\(diff.newCount) entries: \(diff.added.count) added, \(diff.changed.count) changed, \(diff.removed.count) removed")
-            for key in diff.added { context.output.line("  + \(key)") }
+            context.output.line("\(new.profiles.count) entries: \(added.count) added, \(diff.changed.count) changed, \(removed.count) removed")
+            for key in added { context.output.line("  + \(key)") }
             for key in diff.changed { context.output.line("  ~ \(key)") }
-            for key in diff.removed { context.output.line("  - \(key)") }
+            for key in removed { context.output.line("  - \(key)") }
         }
         return ExitCode.success
     }
@@ -84,22 +87,5 @@ enum CatalogSyncCommand {
             }
         }
         return ExitCode.success
-    }
-}
-
-/// Entries added, changed and removed between two catalogs, by lookup key.
-struct CatalogDiff {
-    let added: [String]
-    let changed: [String]
-    let removed: [String]
-    let newCount: Int
-
-    init(old: Catalog?, new: Catalog) {
-        let before = Dictionary(uniqueKeysWithValues: (old?.profiles ?? []).map { ($0.lookupKey, $0.entry) })
-        let after = Dictionary(uniqueKeysWithValues: new.profiles.map { ($0.lookupKey, $0.entry) })
-        added = after.keys.filter { before[$0] == nil }.sorted()
-        changed = after.keys.filter { before[$0] != nil && before[$0] != after[$0] }.sorted()
-        removed = before.keys.filter { after[$0] == nil }.sorted()
-        newCount = after.count
     }
 }

@@ -34,7 +34,7 @@ enum ExportCommand {
                 sessions.append(s)
             }
         } else {
-            sessions = try await store.sessions(lookupKeys: invocation.value("--model").map(SessionCommands.modelKeys))
+            sessions = try await SessionCommands.sessions(of: invocation.value("--model"), in: store)
         }
         let sink: CSVSink
         if let file = invocation.value("--output") {

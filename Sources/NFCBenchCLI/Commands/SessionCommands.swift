@@ -22,8 +22,7 @@ enum SessionCommands {
     static func list(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
         let path = DatabaseLocation.path(option: invocation.value("--db"), context: context)
         let store = try RunCommand.openStore(path)
-        let keys = invocation.value("--model").map(modelKeys)
-        let sessions = try await store.sessions(lookupKeys: keys)
+        let sessions = try await Self.sessions(of: invocation.value("--model"), in: store)
         if invocation.flag("--json") {
             var rows: [JSONValue] = []
             for s in sessions {
@@ -46,15 +45,15 @@ enum SessionCommands {
         return ExitCode.success
     }
 
-    /// A model's key and, for Samsung, its family, so regional variants list together.
-    static func modelKeys(_ model: String) -> [String] {
+    /// Sessions of `model` (all when `nil`), regional variants included: the same
+    /// family rule the resolver uses (`DeviceFingerprint.samsungFamily`), so every region
+    /// suffix counts, not only a listed few.
+    static func sessions(of model: String?, in store: BenchStore) async throws -> [SessionRecord] {
+        let all = try await store.sessions()
+        guard let model else { return all }
         let key = CatalogKey.normalize(model)
-        var keys = [key]
-        if let family = DeviceFingerprint.samsungFamily(of: key) {
-            keys += ["b", "u", "u1", "n", "w", "0", "q"].map { family + $0 }
-            keys.append(family)
-        }
-        return Array(Set(keys)).sorted()
+        let family = DeviceFingerprint.samsungFamily(of: key)
+        return all.filter { $0.lookupKey == key || (family != nil && DeviceFingerprint.samsungFamily(of: $0.lookupKey) == family) }
     }
 
     static func show(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {

@@ -1,4 +1,5 @@
 import Foundation
+import NFCReaders
 import Synchronization
 
 /// A spinner with a countdown on a terminal; a single line otherwise (pipes, logs).
@@ -25,7 +26,7 @@ final class WaitProgress: Sendable {
             var i = 0
             while !Task.isCancelled {
                 let elapsed = ContinuousClock.now - start
-                let left = max(0, timeout - Double(elapsed.components.seconds) - Double(elapsed.components.attoseconds) / 1e18)
+                let left = max(0, timeout - elapsed.seconds)
                 output.write("\r\u{1B}[2K\(frames[i % frames.count]) \(message)... \(Int(left.rounded(.up))) s left")
                 i += 1
                 try? await Task.sleep(for: .milliseconds(100))
