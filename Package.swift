@@ -41,6 +41,7 @@ let package = Package(
         ]),
         .executableTarget(name: "nfcbench", dependencies: ["NFCBenchCLI"]),
         .executableTarget(name: "ResolveBenchmark", dependencies: ["NFCLocatorCore"], path: "Benchmarks/ResolveBenchmark"),
+        .executableTarget(name: "RefineStudy", dependencies: ["NFCBench", "NFCLocatorCore", "NFCReaders"], path: "Benchmarks/RefineStudy"),
         .executableTarget(name: "StoreBenchmark", dependencies: ["NFCStore"], path: "Benchmarks/StoreBenchmark"),
         .executableTarget(name: "PollBenchmark", dependencies: ["CLibNFC", "NFCReaderLibNFC", "NFCReaders", "NFCVirtualBench"],
                           path: "Benchmarks/PollBenchmark"),

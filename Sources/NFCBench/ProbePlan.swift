@@ -39,23 +39,33 @@ extension ProbeStrategy {
     }
 }
 
-/// Cell centres of a columns x rows grid over the whole back, visited from the
+/// One point per cell of a columns x rows grid over the whole back, visited from the
 /// predicted zone's centre outward, so the first taps tell the most.
+///
+/// Pass 0 taps the cell centres. Later passes (the n-th session of a model) shift every
+/// point within its cell by the n-th term of a base-3 van der Corput sequence, along both
+/// axes: three sessions tap three interleaved grids, nine sessions nine. Pooled by
+/// `nfcbench refine`, repeated grid sessions thus bound each zone edge ever more finely
+/// instead of re-tapping the same 15 points.
 public struct GridPlan: ProbeStrategy {
     public let columns: Int
     public let rows: Int
+    public let pass: Int
     public let order: [Probe]
     public var kind: PlanKind { .grid }
 
-    public init(columns: Int = 3, rows: Int = 5, around zone: NormalizedRect?, aspectRatio: Double = 0.48) {
+    public init(columns: Int = 3, rows: Int = 5, around zone: NormalizedRect?, aspectRatio: Double = 0.48, pass: Int = 0) {
         precondition(columns > 0 && rows > 0, "a grid needs cells")
+        precondition(pass >= 0, "grid passes count from 0")
         self.columns = columns
         self.rows = rows
+        self.pass = pass
         let centre = zone.map { Probe(x: $0.midX, y: $0.midY) } ?? Probe(x: 0.5, y: 0.3)
+        let offset = Self.cellOffset(pass: pass)
         var cells: [Probe] = []
         for r in 0..<rows {
             for c in 0..<columns {
-                cells.append(Probe(x: (Double(c) + 0.5) / Double(columns), y: (Double(r) + 0.5) / Double(rows)))
+                cells.append(Probe(x: (Double(c) + offset) / Double(columns), y: (Double(r) + offset) / Double(rows)))
             }
         }
         func distance(_ p: Probe) -> Double {
@@ -63,6 +73,17 @@ public struct GridPlan: ProbeStrategy {
             return dx * dx + dy * dy
         }
         order = cells.sorted { (distance($0), $0.y, $0.x) < (distance($1), $1.y, $1.x) }
+    }
+
+    /// Where in its cell (0...1) pass `n` taps: 1/2, 5/6, 1/6, 11/18, ...
+    static func cellOffset(pass: Int) -> Double {
+        var n = pass, base = 1.0, value = 0.0
+        while n > 0 {
+            base /= 3
+            value += Double(n % 3) * base
+            n /= 3
+        }
+        return (0.5 + value).truncatingRemainder(dividingBy: 1)
     }
 
     public func next(after history: [(probe: Probe, hit: Bool)]) -> Probe? {
@@ -177,9 +198,11 @@ public struct AdaptivePlan: ProbeStrategy {
 }
 
 public enum ProbePlans {
-    public static func make(_ kind: PlanKind, around zone: NormalizedRect?, aspectRatio: Double) -> any ProbeStrategy {
+    /// `pass`: how many sessions of this model came before (grid plans interleave by it).
+    public static func make(_ kind: PlanKind, around zone: NormalizedRect?, aspectRatio: Double,
+                            pass: Int = 0) -> any ProbeStrategy {
         switch kind {
-        case .grid: GridPlan(around: zone, aspectRatio: aspectRatio)
+        case .grid: GridPlan(around: zone, aspectRatio: aspectRatio, pass: pass)
         case .adaptive: AdaptivePlan(around: zone, aspectRatio: aspectRatio)
         }
     }

@@ -39,8 +39,7 @@ public struct SessionScore: Sendable, Equatable {
         }
         if let predicted, let measured {
             iou = predicted.iou(with: measured)
-            let dx = (predicted.midX - measured.midX) * aspectRatio, dy = predicted.midY - measured.midY
-            centreOffset = (dx * dx + dy * dy).squareRoot()
+            centreOffset = predicted.centreDistance(to: measured, aspectRatio: aspectRatio)
         } else {
             iou = nil
             centreOffset = nil

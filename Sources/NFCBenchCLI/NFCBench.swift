@@ -12,7 +12,7 @@ public enum NFCBench {
             Exit codes: 0 success, 1 failure, 64 usage error; commands document any others.
             """,
         subcommands: [RunCommand.spec, PlanCommand.spec, SessionCommands.listSpec, SessionCommands.showSpec,
-                      ExportCommand.spec, ResolveCommand.spec, CatalogCommand.spec,
+                      ExportCommand.spec, RefineCommand.spec, ResolveCommand.spec, CatalogCommand.spec,
                       ReaderCommands.readersSpec, ReaderCommands.pollSpec, SimCommand.spec, DoctorCommand.spec])
 
     /// Parses and runs one command line; returns the process exit code.

@@ -161,8 +161,8 @@ public struct CatalogComparison: Sendable {
         for p in a.profiles {
             guard let q = second[p.lookupKey] else { continue }
             if p.entry != q.entry { changed.append(p.lookupKey) }
-            let dx = (p.zone.midX - q.zone.midX) * p.aspectRatio, dy = p.zone.midY - q.zone.midY
-            rows.append(Row(key: p.lookupKey, iou: p.zone.iou(with: q.zone), centreShift: (dx * dx + dy * dy).squareRoot()))
+            rows.append(Row(key: p.lookupKey, iou: p.zone.iou(with: q.zone),
+                            centreShift: p.zone.centreDistance(to: q.zone, aspectRatio: p.aspectRatio)))
         }
         let firstKeys = Set(a.profiles.map(\.lookupKey))
         self.rows = rows.sorted { $0.key < $1.key }

@@ -69,6 +69,13 @@ public struct NormalizedRect: Sendable, Hashable {
         return union > 0 ? inter / union : 0
     }
 
+    /// Distance between the two centres in body heights (x scaled by width / height),
+    /// so a shift means the same millimetres whichever way it points.
+    public func centreDistance(to other: NormalizedRect, aspectRatio: Double) -> Double {
+        let dx = (midX - other.midX) * aspectRatio, dy = midY - other.midY
+        return (dx * dx + dy * dy).squareRoot()
+    }
+
     /// A copy grown by `margin` on every side and clipped to the back.
     public func expanded(by margin: Double) -> NormalizedRect {
         let nx = max(0, x - margin), ny = max(0, y - margin)

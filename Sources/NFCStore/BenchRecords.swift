@@ -21,6 +21,9 @@ public struct SessionRecord: Sendable, Equatable {
     public var unit: String?
     public var operatorName: String?
     public var planKind: String
+    /// Which interleaved grid this session taps (`GridPlan.pass`): the number of earlier
+    /// sessions of the same model when it started.
+    public var planPass: Int
     /// The plan's probe points, as JSON `[[x, y], ...]`.
     public var planJSON: String
     public var repeats: Int
@@ -36,14 +39,15 @@ public struct SessionRecord: Sendable, Equatable {
                 confidence: String, source: String, stale: Bool, catalogVersion: String?, aspectRatio: Double,
                 readerBackend: String, readerName: String, readerFirmware: String?, unit: String?, operatorName: String?,
                 planKind: String, planJSON: String, repeats: Int, tapTimeout: Double, status: Status = .inProgress,
-                startedAt: Date, endedAt: Date? = nil, verdict: String? = nil, measured: [Double]? = nil, iou: Double? = nil) {
+                startedAt: Date, endedAt: Date? = nil, verdict: String? = nil, measured: [Double]? = nil, iou: Double? = nil,
+                planPass: Int = 0) {
         self.id = id; self.modelInput = modelInput; self.lookupKey = lookupKey; self.displayName = displayName
         self.predicted = predicted; self.confidence = confidence; self.source = source; self.stale = stale
         self.catalogVersion = catalogVersion; self.aspectRatio = aspectRatio; self.readerBackend = readerBackend
         self.readerName = readerName; self.readerFirmware = readerFirmware; self.unit = unit
         self.operatorName = operatorName; self.planKind = planKind; self.planJSON = planJSON; self.repeats = repeats
         self.tapTimeout = tapTimeout; self.status = status; self.startedAt = startedAt; self.endedAt = endedAt
-        self.verdict = verdict; self.measured = measured; self.iou = iou
+        self.verdict = verdict; self.measured = measured; self.iou = iou; self.planPass = planPass
     }
 }
 

@@ -64,6 +64,9 @@ public actor BenchStore {
             ALTER TABLE session ADD COLUMN measured_height REAL;
             ALTER TABLE session ADD COLUMN iou REAL;
             """),
+        ("003-grid-pass", """
+            ALTER TABLE session ADD COLUMN plan_pass INTEGER NOT NULL DEFAULT 0;
+            """),
     ]
 
     private let database: SQLiteDatabase
@@ -112,8 +115,8 @@ public actor BenchStore {
             try database.prepare("""
                 INSERT INTO session (id, model_input, lookup_key, display_name, zone_x, zone_y, zone_width, zone_height,
                     confidence, source, stale, catalog_version, aspect_ratio, reader_backend, reader_name, reader_firmware,
-                    unit, operator, plan_kind, plan_json, repeats, tap_timeout, status, started_at)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)
+                    unit, operator, plan_kind, plan_json, repeats, tap_timeout, status, started_at, plan_pass)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)
                 """).run([
                     .text(s.id), .text(s.modelInput), .text(s.lookupKey), .optionalText(s.displayName),
                     .optionalReal(s.predicted?[0]), .optionalReal(s.predicted?[1]), .optionalReal(s.predicted?[2]),
@@ -121,7 +124,7 @@ public actor BenchStore {
                     .optionalText(s.catalogVersion), .real(s.aspectRatio), .text(s.readerBackend), .text(s.readerName),
                     .optionalText(s.readerFirmware), .optionalText(s.unit), .optionalText(s.operatorName), .text(s.planKind),
                     .text(s.planJSON), .integer(Int64(s.repeats)), .real(s.tapTimeout), .text(s.status.rawValue),
-                    .real(s.startedAt.timeIntervalSince1970),
+                    .real(s.startedAt.timeIntervalSince1970), .integer(Int64(s.planPass)),
                 ])
         }
     }
@@ -159,7 +162,7 @@ public actor BenchStore {
         SELECT id, model_input, lookup_key, display_name, zone_x, zone_y, zone_width, zone_height, confidence, source,
             stale, catalog_version, aspect_ratio, reader_backend, reader_name, reader_firmware, unit, operator, plan_kind,
             plan_json, repeats, tap_timeout, status, started_at, ended_at, verdict, measured_x, measured_y, measured_width,
-            measured_height, iou FROM session
+            measured_height, iou, plan_pass FROM session
         """
 
     static func session(from s: SQLiteStatement) -> SessionRecord {
@@ -172,7 +175,7 @@ public actor BenchStore {
             repeats: Int(s.int(20)), tapTimeout: s.double(21), status: SessionRecord.Status(rawValue: s.text(22)!) ?? .aborted,
             startedAt: Date(timeIntervalSince1970: s.double(23)),
             endedAt: s.isNull(24) ? nil : Date(timeIntervalSince1970: s.double(24)), verdict: s.text(25),
-            measured: rect(26), iou: s.isNull(30) ? nil : s.double(30))
+            measured: rect(26), iou: s.isNull(30) ? nil : s.double(30), planPass: Int(s.int(31)))
     }
 
     // MARK: - Taps

@@ -240,7 +240,8 @@ struct RunEndToEndTests {
         let db = temporaryDatabase()
         let process = try BuiltBinary.start(["run", "--model", "SM-S921B", "--reader", "sim", "--positioner", "exec:sleep 0.1",
                                              "--auto", "--tap-timeout", "0.3", "--db", db])
-        try await Task.sleep(for: .milliseconds(900))
+        // Interrupt while it waits for the phone: after the session exists, before it ends.
+        #expect(await ChildProcess.waitForText(process.standardOutput as! Pipe, "waiting up to"))
         process.interrupt()
         let stderr = String(decoding: await ChildProcess.drain(process.standardError as! Pipe), as: UTF8.self)
         await ChildProcess.exit(of: process)
@@ -320,10 +321,10 @@ struct ExportAndSchemaTests {
             VALUES ('S-old', 0, 0, 0.5, 0.5, 1, 'HIT', 1700000001);
             """)
         let store = try BenchStore(path: path)
-        #expect(try await store.appliedMigrations() == ["001-sessions-and-taps", "002-session-score"])
+        #expect(try await store.appliedMigrations() == ["001-sessions-and-taps", "002-session-score", "003-grid-pass"])
         let s = try #require(try await store.session("S-old"))
         let oldTaps = try await store.taps("S-old")
-        #expect(s.modelInput == "SM-S911B" && s.verdict == nil && oldTaps.count == 1)
+        #expect(s.modelInput == "SM-S911B" && s.verdict == nil && s.planPass == 0 && oldTaps.count == 1)
     }
 
     @Test func aNewerSchemaIsRefused() async throws {

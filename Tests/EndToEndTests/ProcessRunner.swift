@@ -61,6 +61,23 @@ enum ChildProcess {
         }
     }
 
+    /// Reads `pipe` off the pool until `needle` appears (true) or the writer closes it
+    /// (false): a child's own words that it is ready, instead of a guessed sleep that a
+    /// loaded machine overruns.
+    static func waitForText(_ pipe: Pipe, _ needle: String) async -> Bool {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                var text = ""
+                while true {
+                    let chunk = pipe.fileHandleForReading.availableData
+                    if chunk.isEmpty { return continuation.resume(returning: false) }
+                    text += String(decoding: chunk, as: UTF8.self)
+                    if text.contains(needle) { return continuation.resume(returning: true) }
+                }
+            }
+        }
+    }
+
     static func exit(of process: Process) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             DispatchQueue.global().async {

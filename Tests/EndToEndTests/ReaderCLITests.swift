@@ -35,7 +35,8 @@ struct ReaderCLITests {
         let bench = try TestBench()
         let holder = try BuiltBinary.start(["poll", "--reader", bench.spec, "--timeout", "10"])
         defer { holder.terminate() }
-        try await Task.sleep(for: .milliseconds(700))
+        // The holder says it waits only once it has the reader open.
+        #expect(await ChildProcess.waitForText(holder.standardError as! Pipe, "Waiting for a target"))
         let r = try await BuiltBinary.run(["poll", "--reader", bench.spec, "--timeout", "1"])
         #expect(r.status == 1 && r.stderr.contains("is in use by another process"))
     }
@@ -43,7 +44,7 @@ struct ReaderCLITests {
     @Test func unplugDuringAPollThroughTheCLI() async throws {
         let bench = try TestBench()
         let process = try BuiltBinary.start(["poll", "--reader", bench.spec, "--timeout", "20"])
-        try await Task.sleep(for: .milliseconds(800))
+        #expect(await ChildProcess.waitForText(process.standardError as! Pipe, "Waiting for a target"))
         bench.fault(.unplug)
         DispatchQueue.global().asyncAfter(deadline: .now() + 5) { if process.isRunning { process.terminate() } }
         let stderr = String(decoding: await ChildProcess.drain(process.standardError as! Pipe), as: UTF8.self)

@@ -10,6 +10,7 @@ enum PlanCommand {
         options: [
             OptionSpec("--model", short: "m", value: "id", help: "Model identifier.", required: true),
             OptionSpec("--plan", value: "grid|adaptive", help: "Which plan (default grid)."),
+            OptionSpec("--pass", value: "n", help: "Grid: which interleaved grid (the n-th session of a model taps pass n; default 0)."),
             OptionSpec("--json", help: "Print a JSON object."),
         ] + CatalogOptions.all,
         handler: run)
@@ -21,7 +22,8 @@ enum PlanCommand {
         let fingerprint = ModelIdentifierFingerprintProvider(modelIdentifier: model).fingerprint()
         let r = loaded.resolver.resolve(fingerprint, signals: .inferred(from: fingerprint, model: model))
         let aspect = r.profile?.aspectRatio ?? 0.48
-        let strategy = ProbePlans.make(kind, around: r.zone, aspectRatio: aspect)
+        let pass = try invocation.value("--pass", as: "a whole number >= 0") { Int($0).flatMap { $0 >= 0 ? $0 : nil } } ?? 0
+        let strategy = ProbePlans.make(kind, around: r.zone, aspectRatio: aspect, pass: pass)
         let probes = strategy.expectedProbes(for: r.zone)
         if invocation.flag("--json") {
             context.output.line(JSONValue.object([

@@ -56,6 +56,7 @@ enum RunCommand {
             let r = loaded.resolver.resolve(fingerprint, signals: .inferred(from: fingerprint, model: model))
             resolution = r
             session = SessionFactory.newSession(model: model, resolution: r, options: options)
+            session.planPass = try await SessionSelection.nextGridPass(for: model, in: store)
         }
         let phone = SessionFactory.simulatedPhone(session: session, options: options)
         let readerSpec = options.readerSpec ?? (invocation.value("--resume") != nil ? try? ReaderSpec.parse(session.readerName) : nil)
@@ -72,7 +73,8 @@ enum RunCommand {
             throw UsageError("'--auto' needs a positioner that moves the phone (sim or exec:...), not manual.", path: invocation.path)
         }
         let predicted = session.predicted.flatMap { try? NormalizedRect(x: $0[0], y: $0[1], width: $0[2], height: $0[3]) }
-        let strategy = ProbePlans.make(PlanKind(rawValue: session.planKind) ?? .grid, around: predicted, aspectRatio: session.aspectRatio)
+        let strategy = ProbePlans.make(PlanKind(rawValue: session.planKind) ?? .grid, around: predicted,
+                                       aspectRatio: session.aspectRatio, pass: session.planPass)
         if invocation.value("--resume") == nil {
             session.planJSON = PlanCommand.probesJSON(strategy.expectedProbes(for: predicted)).serialized()
             try await store.insert(session)

@@ -45,15 +45,11 @@ enum SessionCommands {
         return ExitCode.success
     }
 
-    /// Sessions of `model` (all when `nil`), regional variants included: the same
-    /// family rule the resolver uses (`DeviceFingerprint.samsungFamily`), so every region
-    /// suffix counts, not only a listed few.
+    /// Sessions of `model` (all when `nil`), regional variants included.
     static func sessions(of model: String?, in store: BenchStore) async throws -> [SessionRecord] {
         let all = try await store.sessions()
         guard let model else { return all }
-        let key = CatalogKey.normalize(model)
-        let family = DeviceFingerprint.samsungFamily(of: key)
-        return all.filter { $0.lookupKey == key || (family != nil && DeviceFingerprint.samsungFamily(of: $0.lookupKey) == family) }
+        return SessionSelection.sessions(of: model, in: all)
     }
 
     static func show(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {

@@ -1,0 +1,69 @@
+import Foundation
+import NFCBench
+import NFCLocatorCore
+import NFCReaders
+
+// Accuracy of `nfcbench refine` on simulated labs: each lab runs sessions of one model
+// against a phone whose true coil differs from the catalog, refining after every
+// session (the closed loop). Prints the IoU of the refined zone with the truth after
+// each session (mean and worst over labs) and the taps per session, per plan.
+// Usage: RefineStudy SEED_CATALOG [labs] [sessions] [reach-mm]
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 2 else {
+    FileHandle.standardError.write(Data("usage: RefineStudy SEED_CATALOG [labs] [sessions] [reach-mm]\n".utf8))
+    exit(64)
+}
+let seed = Catalog(document: try CatalogDocumentDecoder.load(contentsOf: URL(fileURLWithPath: arguments[1])))
+let labs = arguments.count > 2 ? Int(arguments[2]) ?? 20 : 20
+let sessions = arguments.count > 3 ? Int(arguments[3]) ?? 6 : 6
+let reachMm = arguments.count > 4 ? Double(arguments[4]) ?? 2.94 : 2.94
+
+/// The baseline: the box around every position that ever read, no model.
+func boundingBoxOfReads(_ evidence: [SessionEvidence]) -> NormalizedRect? {
+    let reads = evidence.flatMap(\.taps).filter { $0.result == .hit }
+    guard let x0 = reads.map(\.probeX).min(), let x1 = reads.map(\.probeX).max(),
+          let y0 = reads.map(\.probeY).min(), let y1 = reads.map(\.probeY).max() else { return nil }
+    return try? NormalizedRect(x: x0, y: y0, width: max(x1 - x0, 0.01), height: max(y1 - y0, 0.01))
+}
+
+struct Case { let name: String; let model: String; let truth: (Double, Double, Double, Double) }
+let cases = [
+    // gematik's SM-S921B rectangle (x0 0.028, y0 0.068, x1 0.699, y1 0.342); the seed reuses the S23 zone.
+    Case(name: "S24: truth gematik, catalog S23 zone", model: "SM-S921B", truth: (0.028, 0.068, 0.671, 0.274)),
+    Case(name: "S24+: catalog zone shifted 0.2 body heights up", model: "SM-S926B", truth: (0.1, 0.16, 0.8, 0.38)),
+    Case(name: "S24+: truth half the catalog zone's area", model: "SM-S926B", truth: (0.2, 0.45, 0.6, 0.25)),
+]
+for c in cases {
+    let profile = seed.profiles.first { $0.lookupKey == CatalogKey.normalize(c.model) }!
+    let seedZone = profile.zone
+    let truth = try NormalizedRect(x: c.truth.0, y: c.truth.1, width: c.truth.2, height: c.truth.3)
+    print("\(c.name)  (seed prediction IoU with truth \(String(format: "%.2f", seedZone.iou(with: truth))))")
+    for plan in PlanKind.allCases {
+        var ious = Array(repeating: [Double](), count: sessions)
+        var naive = Array(repeating: [Double](), count: sessions)
+        var taps: [Int] = []
+        for lab in 0..<labs {
+            let phone = SimulatedPhone(antenna: c.truth, aspectRatio: profile.aspectRatio)
+            var simulated = SimulatedLab(model: c.model, phone: phone, plan: plan, seed: seed,
+                                         refiner: CatalogRefiner(resolver: AntennaZoneResolver(remote: nil, seed: seed), reachMm: reachMm),
+                                         randomSeed: UInt64(lab + 1))
+            for n in 0..<sessions {
+                taps.append(simulated.runSession().taps.count)
+                let report = simulated.refine()
+                ious[n].append(report.entries.first?.estimate?.zone.iou(with: truth) ?? 0)
+                naive[n].append(boundingBoxOfReads(simulated.evidence)?.iou(with: truth) ?? 0)
+            }
+        }
+        func row(_ values: [[Double]]) -> String {
+            values.enumerated().map { n, v in String(format: "%d: %.2f/%.2f", n + 1, v.reduce(0, +) / Double(v.count), v.min()!) }
+                .joined(separator: "  ")
+        }
+        print(String(format: "  %@: %.1f taps/session (min %d, max %d)", plan.rawValue as NSString,
+                     Double(taps.reduce(0, +)) / Double(taps.count), taps.min()!, taps.max()!))
+        print("    refine        IoU mean/worst after n sessions  " + row(ious))
+        print("    baseline box  IoU mean/worst after n sessions  " + row(naive))
+        let ratio = ious[min(2, sessions - 1)].reduce(0, +) / max(naive[min(2, sessions - 1)].reduce(0, +), 1e-9)
+        print(String(format: "    after %d sessions refine/baseline = %.2fx", min(3, sessions), ratio))
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import NFCLocatorCore
+import NFCStore
+
+/// One stored session with its taps: the unit of bench evidence.
+public struct SessionEvidence: Sendable {
+    public let session: SessionRecord
+    public let taps: [TapRecord]
+    public init(session: SessionRecord, taps: [TapRecord]) { self.session = session; self.taps = taps }
+
+    /// Answered taps only: a skipped position says nothing about the coil.
+    var observations: [(x: Double, y: Double, hit: Bool)] {
+        taps.filter { $0.result != .skipped }.map { ($0.probeX, $0.probeY, $0.result == .hit) }
+    }
+
+    /// When the evidence was complete.
+    var finishedAt: Date { session.endedAt ?? session.startedAt }
+}
+
+/// Turns completed sessions into refined catalog entries.
+///
+/// Sessions are grouped by the catalog entry their model resolves to in the given
+/// catalog, so regional variants (SM-S921U, SM-S921N) count toward their family's entry.
+/// Taps are pooled per entry and fitted by `ZoneEstimator`. Verified entries are never
+/// changed: evidence against them is reported as a disagreement, with figures.
+public struct CatalogRefiner: Sendable {
+    public var resolver: AntennaZoneResolver
+    public var minimumSessions: Int
+    public var promote: Bool
+    public var policy: PromotionPolicy
+    /// The reader's reach in millimetres (`DetectionModel.reach`), converted per model
+    /// with its published body height.
+    public var reachMm: Double
+    /// Below this IoU, evidence and a verified zone disagree.
+    public var disagreementIoU: Double
+
+    public init(resolver: AntennaZoneResolver, minimumSessions: Int = 1, promote: Bool = false,
+                policy: PromotionPolicy = PromotionPolicy(), reachMm: Double = 0, disagreementIoU: Double = 0.5) {
+        precondition(minimumSessions >= 1, "refinement needs at least one session")
+        precondition(reachMm >= 0, "reach cannot be negative")
+        self.resolver = resolver
+        self.minimumSessions = minimumSessions
+        self.promote = promote
+        self.policy = policy
+        self.reachMm = reachMm
+        self.disagreementIoU = disagreementIoU
+    }
+
+    /// Body height used to convert `reachMm` when an entry has none published.
+    public static let assumedBodyHeightMm = 150.0
+
+    /// `only`: a catalog key to refine alone (`--model`); `since`: ignore older sessions.
+    public func refine(_ evidence: [SessionEvidence], only: String? = nil, since: Date? = nil) -> RefinementReport {
+        var groups: [String: (profile: DeviceAntennaProfile, sessions: [SessionEvidence])] = [:]
+        var unmatched: [String: Int] = [:]
+        for item in evidence where item.session.status == .completed && since.map({ item.session.startedAt >= $0 }) ?? true {
+            let fingerprint = ModelIdentifierFingerprintProvider(modelIdentifier: item.session.modelInput).fingerprint()
+            let resolution = resolver.resolve(fingerprint, signals: .inferred(from: fingerprint, model: item.session.modelInput))
+            guard let profile = resolution.profile else {
+                unmatched[item.session.modelInput, default: 0] += 1
+                continue
+            }
+            guard only == nil || only == profile.lookupKey else { continue }
+            groups[profile.lookupKey, default: (profile, [])].sessions.append(item)
+        }
+        let entries = groups.keys.sorted().map { key in refine(groups[key]!.profile, groups[key]!.sessions) }
+        return RefinementReport(entries: entries, unmatchedModels: unmatched)
+    }
+
+    func refine(_ profile: DeviceAntennaProfile, _ sessions: [SessionEvidence]) -> EntryRefinement {
+        let sessions = sessions.sorted { $0.session.startedAt < $1.session.startedAt }
+        let observations = sessions.flatMap(\.observations)
+        let tallies = PositionTally.pool(observations)
+        let bodyHeight = profile.bodyHeightMm ?? Self.assumedBodyHeightMm
+        let estimator = ZoneEstimator(model: DetectionModel(reach: reachMm / bodyHeight), aspectRatio: profile.aspectRatio)
+        let units = Set(sessions.compactMap { $0.session.unit?.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+        let evidence = EntryRefinement.Evidence(
+            sessionIDs: sessions.map(\.session.id), taps: observations.count, hits: observations.filter(\.hit).count,
+            units: units.sorted(), first: sessions.first?.finishedAt, newest: sessions.map(\.finishedAt).max(),
+            positions: tallies, reachMm: reachMm, assumedBodyHeight: profile.bodyHeightMm == nil)
+        guard let estimate = estimator.estimate(tallies) else {
+            return EntryRefinement(profile: profile, evidence: evidence, estimate: nil, sessionDeviance: [], outcome: .noReads)
+        }
+        // Likelihood-ratio deviance of each session: how much better its own best
+        // rectangle explains its taps than the pooled one does.
+        let deviance = sessions.map { s in
+            let own = PositionTally.pool(s.observations)
+            guard let alone = estimator.estimate(own) else { return 0.0 }
+            return max(0, 2 * (alone.logLikelihood - estimator.logLikelihood(of: estimate.zone, own)))
+        }
+        let outcome: EntryRefinement.Outcome
+        if profile.verified {
+            outcome = estimate.zone.iou(with: profile.zone) < disagreementIoU ? .verifiedDisagrees : .verifiedAgrees
+        } else if sessions.count < minimumSessions {
+            outcome = .tooFewSessions(needed: minimumSessions)
+        } else {
+            let unmet = policy.unmet(sessions: sessions.count, units: units.count, sessionDeviance: deviance, estimate: estimate)
+            outcome = .refined(promoted: promote && unmet.isEmpty, unmet: unmet)
+        }
+        return EntryRefinement(profile: profile, evidence: evidence, estimate: estimate, sessionDeviance: deviance, outcome: outcome)
+    }
+}
+
+/// What `refine` found for every entry with evidence.
+public struct RefinementReport: Sendable {
+    public let entries: [EntryRefinement]
+    /// Models with completed sessions but no catalog entry to refine, with session counts.
+    public let unmatchedModels: [String: Int]
+}
+
+/// The evidence for one catalog entry, the fitted zone and what was decided.
+public struct EntryRefinement: Sendable {
+    public struct Evidence: Sendable {
+        public let sessionIDs: [String]
+        public let taps: Int
+        public let hits: Int
+        public let units: [String]
+        public let first: Date?
+        public let newest: Date?
+        public let positions: [PositionTally]
+        public let reachMm: Double
+        /// The entry publishes no body height; `reachMm` was converted with a typical one.
+        public let assumedBodyHeight: Bool
+    }
+
+    public enum Outcome: Sendable, Equatable {
+        /// Patched; `unmet` lists the promotion conditions that failed (empty: all passed).
+        case refined(promoted: Bool, unmet: [String])
+        case tooFewSessions(needed: Int)
+        case verifiedAgrees
+        case verifiedDisagrees
+        case noReads
+    }
+
+    public let profile: DeviceAntennaProfile
+    public let evidence: Evidence
+    public let estimate: ZoneEstimate?
+    /// Per session, oldest first: twice the log-likelihood its own best rectangle gains
+    /// over the pooled one on its taps. Near 0: the session agrees with the others.
+    public let sessionDeviance: [Double]
+    public let outcome: Outcome
+
+    public var iouWithPrevious: Double? { estimate.map { $0.zone.iou(with: profile.zone) } }
+    /// In body heights.
+    public var centreShift: Double? { estimate.map { $0.zone.centreDistance(to: profile.zone, aspectRatio: profile.aspectRatio) } }
+
+    /// For a verified entry the evidence agrees with: the reader reach (mm) that would
+    /// make the measured zone coincide with the verified one, averaged over the edges the
+    /// evidence bounds. A lab calibrates `--reach-mm` with it on phones it trusts.
+    public var impliedReachMm: Double? {
+        guard outcome == .verifiedAgrees, let estimate else { return nil }
+        let verified = profile.zone, aspect = profile.aspectRatio
+        var offsets: [Double] = []
+        for (edge, e) in estimate.edges where !e.open {
+            switch edge {
+            case .left: offsets.append((verified.x - e.value) * aspect)
+            case .right: offsets.append((e.value - verified.maxX) * aspect)
+            case .top: offsets.append(verified.y - e.value)
+            case .bottom: offsets.append(e.value - verified.maxY)
+            }
+        }
+        guard !offsets.isEmpty else { return nil }
+        let bodyHeight = profile.bodyHeightMm ?? CatalogRefiner.assumedBodyHeightMm
+        return evidence.reachMm + offsets.reduce(0, +) / Double(offsets.count) * bodyHeight
+    }
+
+    /// The patched catalog row, when the outcome is `.refined`.
+    public var patchedEntry: CatalogEntryDTO? {
+        guard case .refined(let promoted, _) = outcome, let zone = estimate?.zone else { return nil }
+        var entry = profile.entry
+        entry.zoneX = zone.x; entry.zoneY = zone.y; entry.zoneWidth = zone.width; entry.zoneHeight = zone.height
+        entry.lastVerifiedAt = evidence.newest.map { $0.formatted(.iso8601) }
+        if promoted { entry.verified = true }
+        entry.zoneProvenance = "refined: bench evidence, \(evidence.sessionIDs.count) session(s), \(evidence.taps) taps on "
+            + "\(evidence.units.count) labelled unit(s); nfcbench refine, maximum-likelihood fit"
+            + (promoted ? "; promoted to verified" : "; unverified")
+        return entry
+    }
+}

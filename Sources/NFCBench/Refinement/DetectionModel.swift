@@ -1,0 +1,90 @@
+import Foundation
+
+/// How the chance of a read falls off around a phone's coil, as the refinement assumes it.
+///
+/// Distances are in body heights, with x scaled by the aspect ratio, so an edge band is
+/// the same millimetres along both axes. Inside the coil (beyond the soft band) a tap
+/// reads with `sureRate`; far outside with `strayRate`; across the band of half-width
+/// `softness`, centred `reach` outside the coil's edge, the chance ramps linearly. The
+/// rates are not 0 and 1 so that one stray read or one missed tap only costs likelihood
+/// instead of ruling a rectangle out.
+public struct DetectionModel: Sendable, Hashable {
+    /// How far outside the coil's edge the reader's centre still reads half the time.
+    /// 0 (the default) makes the estimated zone the half-read boundary itself; a lab that
+    /// has measured its reader against a known phone gives the reach to estimate the coil.
+    public let reach: Double
+    public let softness: Double
+    public let sureRate: Double
+    public let strayRate: Double
+    private let logSure: Double, logNotSure: Double, logStray: Double, logNotStray: Double
+
+    public init(reach: Double = 0, softness: Double = 0.03, sureRate: Double = 0.97, strayRate: Double = 0.01) {
+        precondition(reach >= 0 && softness > 0, "reach must be >= 0 and softness > 0")
+        precondition(strayRate > 0 && strayRate < sureRate && sureRate < 1, "rates must satisfy 0 < stray < sure < 1")
+        self.reach = reach
+        self.softness = softness
+        self.sureRate = sureRate
+        self.strayRate = strayRate
+        logSure = log(sureRate); logNotSure = log(1 - sureRate)
+        logStray = log(strayRate); logNotStray = log(1 - strayRate)
+    }
+
+    /// Chance of a read with the reader's centre `signedDistance` from the coil's edge
+    /// (positive inside).
+    public func readProbability(signedDistance d: Double) -> Double {
+        strayRate + (sureRate - strayRate) * ramp(d)
+    }
+
+    func ramp(_ d: Double) -> Double { min(max((d + reach + softness) / (2 * softness), 0), 1) }
+
+    /// Log-likelihood of `hits` reads in `taps` at `signedDistance`. Off the band the
+    /// chance is a constant, so the logarithms are taken once: the estimator calls this
+    /// hundreds of thousands of times per fit.
+    func logLikelihood(hits: Int, taps: Int, signedDistance d: Double) -> Double {
+        let t = ramp(d)
+        if t <= 0 { return Double(hits) * logStray + Double(taps - hits) * logNotStray }
+        if t >= 1 { return Double(hits) * logSure + Double(taps - hits) * logNotSure }
+        let p = strayRate + (sureRate - strayRate) * t
+        return Double(hits) * log(p) + Double(taps - hits) * log(1 - p)
+    }
+
+}
+
+/// A candidate coil as its four edges, in fractions of the back.
+struct EdgeRect: Hashable {
+    var left: Double
+    var top: Double
+    var right: Double
+    var bottom: Double
+
+    subscript(_ edge: ZoneEdge) -> Double {
+        get {
+            switch edge {
+            case .left: left
+            case .top: top
+            case .right: right
+            case .bottom: bottom
+            }
+        }
+        set {
+            switch edge {
+            case .left: left = newValue
+            case .top: top = newValue
+            case .right: right = newValue
+            case .bottom: bottom = newValue
+            }
+        }
+    }
+
+    /// Positive inside, negative outside, in body heights. The estimator's own copy of
+    /// the geometry: the simulated phone (`SimulatedPhone`) is the world it is tested
+    /// against and must not share code with the model that fits it.
+    func signedDistance(x: Double, y: Double, aspectRatio: Double) -> Double {
+        let dxOut = max(left - x, 0, x - right) * aspectRatio
+        let dyOut = max(top - y, 0, y - bottom)
+        if dxOut > 0 || dyOut > 0 { return -((dxOut * dxOut + dyOut * dyOut).squareRoot()) }
+        return min(min(x - left, right - x) * aspectRatio, min(y - top, bottom - y))
+    }
+}
+
+public enum ZoneEdge: String, Sendable, CaseIterable, Codable { case left, top, right, bottom }

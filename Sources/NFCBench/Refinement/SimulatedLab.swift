@@ -1,0 +1,87 @@
+import Foundation
+import NFCLocatorCore
+import NFCReaders
+import NFCStore
+
+/// A lab that runs sessions of one model against a simulated phone and refines after
+/// each: the closed loop `run` -> `refine -o PATCH` -> `run --catalog PATCH` that a real
+/// lab follows, without the reader's timing, so accuracy can be studied over many
+/// sessions and seeds (`bench/refine`, and the refinement tests).
+///
+/// Taps are drawn from `SimulatedPhone.detectionProbability`, the same world the
+/// simulated reader and the virtual bench use; prediction, plan (with its grid pass),
+/// estimation and patching are the production code.
+public struct SimulatedLab: Sendable {
+    public let model: String
+    public let phone: SimulatedPhone
+    public let plan: PlanKind
+    /// Unit labels, used round-robin.
+    public let units: [String]
+    public let seed: Catalog
+    public var refiner: CatalogRefiner
+    public private(set) var evidence: [SessionEvidence] = []
+    public private(set) var patch: RefinementPatch?
+    private var generator: SeededGenerator
+    private var clock: Date
+
+    public init(model: String, phone: SimulatedPhone, plan: PlanKind, seed: Catalog, units: [String] = ["unit-A", "unit-B"],
+                refiner: CatalogRefiner? = nil, randomSeed: UInt64, start: Date = Date(timeIntervalSince1970: 1_790_000_000)) {
+        precondition(!units.isEmpty, "a lab needs at least one unit")
+        self.model = model
+        self.phone = phone
+        self.plan = plan
+        self.units = units
+        self.seed = seed
+        self.refiner = refiner ?? CatalogRefiner(resolver: AntennaZoneResolver(remote: nil, seed: seed))
+        generator = SeededGenerator(seed: randomSeed)
+        clock = start
+    }
+
+    /// What the current catalog (seed, with the latest patch laid over it) predicts.
+    public var resolution: AntennaResolution {
+        let fingerprint = ModelIdentifierFingerprintProvider(modelIdentifier: model).fingerprint()
+        return refiner.resolver.resolve(fingerprint, signals: .inferred(from: fingerprint, model: model), now: clock)
+    }
+
+    /// Runs one complete session with the plan around the current prediction.
+    @discardableResult
+    public mutating func runSession() -> SessionEvidence {
+        let r = resolution
+        let aspect = r.profile?.aspectRatio ?? phone.aspectRatio
+        let strategy = ProbePlans.make(plan, around: r.zone, aspectRatio: aspect, pass: evidence.count)
+        let id = "S-lab-\(evidence.count + 1)"
+        var history: [(probe: Probe, hit: Bool)] = []
+        var taps: [TapRecord] = []
+        while let probe = strategy.next(after: history), history.count < 100 {
+            let hit = Double.random(in: 0..<1, using: &generator) < phone.detectionProbability(x: probe.x, y: probe.y)
+            history.append((probe, hit))
+            clock += 20
+            taps.append(TapRecord(sessionID: id, step: taps.count, attempt: 0, probeX: probe.x, probeY: probe.y,
+                                  insidePredicted: r.zone?.contains(x: probe.x, y: probe.y) ?? false,
+                                  result: hit ? .hit : .miss, timestamp: clock))
+        }
+        let zone = r.zone
+        let session = SessionRecord(
+            id: id, modelInput: model, lookupKey: r.lookupKey, displayName: r.profile?.displayName,
+            predicted: zone.map { [$0.x, $0.y, $0.width, $0.height] }, confidence: r.confidence.rawValue,
+            source: r.source.rawValue, stale: r.isStale, catalogVersion: r.catalogVersion, aspectRatio: aspect,
+            readerBackend: "sim", readerName: "sim", readerFirmware: nil, unit: units[evidence.count % units.count],
+            operatorName: "lab", planKind: plan.rawValue, planJSON: "[]", repeats: 1, tapTimeout: 1, status: .completed,
+            startedAt: clock - Double(20 * taps.count), endedAt: clock, planPass: evidence.count)
+        let item = SessionEvidence(session: session, taps: taps)
+        evidence.append(item)
+        clock += 3600
+        return item
+    }
+
+    /// Refines from every session so far and lays the patch over the seed for the next.
+    @discardableResult
+    public mutating func refine() -> RefinementReport {
+        let report = refiner.refine(evidence)
+        let next = RefinementPatch(report, policy: refiner.policy, carrying: patch, now: clock)
+        patch = next
+        let document = CatalogResponseDTO(version: next.version, generatedAt: next.generatedAt, entries: next.entries.map(\.entry))
+        refiner.resolver = AntennaZoneResolver(remote: Catalog(document: document), seed: seed)
+        return report
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import NFCLocatorCore
+
+/// The zone the taps say, with each edge's uncertainty.
+public struct ZoneEstimate: Sendable, Hashable {
+    public struct Edge: Sendable, Hashable {
+        public let value: Double
+        /// 95% profile-likelihood interval: the positions this edge may take, the other
+        /// three held at their estimates, before the fit gets worse by chi-square(1)/2.
+        public let low: Double
+        public let high: Double
+        /// The interval's width in body heights (x edges scaled by the aspect ratio).
+        public let widthInBodyHeights: Double
+        /// The interval reaches the body's border: nothing ruled out a coil running to the edge.
+        public let open: Bool
+    }
+
+    public let zone: NormalizedRect
+    public let edges: [ZoneEdge: Edge]
+    public let logLikelihood: Double
+}
+
+/// Fits a rectangle to pooled taps by maximum likelihood under a `DetectionModel`.
+///
+/// Coordinate ascent over the four edges on a 1/400 lattice of the back, starting from
+/// the box of the positions that mostly read. Where the likelihood is flat (an edge
+/// anywhere between the last read and the first miss fits equally), the estimate takes
+/// the middle of the flat stretch: the evidence says "between", not "at the last read".
+/// Partial read rates near an edge pull it to where the model's half-read boundary fits
+/// them, which is what lets pooled sessions place edges between grid points.
+public struct ZoneEstimator: Sendable {
+    public let model: DetectionModel
+    public let aspectRatio: Double
+    static let steps = 400
+    static let minimumSide = 0.01
+    /// chi-square(1) 95% quantile / 2.
+    static let profileDrop = 1.920729
+
+    public init(model: DetectionModel = DetectionModel(), aspectRatio: Double) {
+        precondition(aspectRatio > 0, "aspect ratio must be positive")
+        self.model = model
+        self.aspectRatio = aspectRatio
+    }
+
+    public func estimate(_ tallies: [PositionTally]) -> ZoneEstimate? {
+        let reading = tallies.filter { $0.hits > 0 }
+        guard !reading.isEmpty else { return nil }
+        let core = reading.filter { 2 * $0.hits >= $0.taps }
+        let seed = core.isEmpty ? reading : core
+        var rect = EdgeRect(left: seed.map(\.x).min()!, top: seed.map(\.y).min()!,
+                            right: seed.map(\.x).max()!, bottom: seed.map(\.y).max()!)
+        rect.left = max(0, rect.left - Self.minimumSide); rect.top = max(0, rect.top - Self.minimumSide)
+        rect.right = min(1, rect.right + Self.minimumSide); rect.bottom = min(1, rect.bottom + Self.minimumSide)
+        for _ in 0..<20 {
+            var moved = false
+            for edge in ZoneEdge.allCases {
+                let profile = self.profile(edge, of: rect, tallies)
+                let best = profile.map(\.ll).max()!
+                let flat = profile.filter { $0.ll >= best - 1e-9 }.map(\.value)
+                let value = Self.onLattice((flat.min()! + flat.max()!) / 2)
+                if abs(value - rect[edge]) > 1e-12 { rect[edge] = value; moved = true }
+            }
+            if !moved { break }
+        }
+        let ll = logLikelihood(rect, tallies)
+        var edges: [ZoneEdge: ZoneEstimate.Edge] = [:]
+        for edge in ZoneEdge.allCases {
+            let kept = profile(edge, of: rect, tallies).filter { $0.ll >= ll - Self.profileDrop }.map(\.value)
+            let low = kept.min()!, high = kept.max()!
+            let scale = edge == .left || edge == .right ? aspectRatio : 1
+            edges[edge] = ZoneEstimate.Edge(value: rect[edge], low: low, high: high, widthInBodyHeights: (high - low) * scale,
+                                            open: edge == .left || edge == .top ? low <= 0 : high >= 1)
+        }
+        guard let zone = try? NormalizedRect(x: rect.left, y: rect.top, width: rect.right - rect.left,
+                                             height: rect.bottom - rect.top) else { return nil }
+        return ZoneEstimate(zone: zone, edges: edges, logLikelihood: ll)
+    }
+
+    /// Log-likelihood along one edge's lattice, the other edges held.
+    func profile(_ edge: ZoneEdge, of rect: EdgeRect, _ tallies: [PositionTally]) -> [(value: Double, ll: Double)] {
+        var out: [(value: Double, ll: Double)] = []
+        out.reserveCapacity(Self.steps + 1)
+        for i in 0...Self.steps {
+            var candidate = rect
+            candidate[edge] = Double(i) / Double(Self.steps)
+            guard candidate.right - candidate.left >= Self.minimumSide - 1e-12,
+                  candidate.bottom - candidate.top >= Self.minimumSide - 1e-12 else { continue }
+            out.append((candidate[edge], logLikelihood(candidate, tallies)))
+        }
+        return out
+    }
+
+    /// How well `zone` explains `tallies` under the model (higher is better).
+    public func logLikelihood(of zone: NormalizedRect, _ tallies: [PositionTally]) -> Double {
+        logLikelihood(EdgeRect(left: zone.x, top: zone.y, right: zone.maxX, bottom: zone.maxY), tallies)
+    }
+
+    func logLikelihood(_ rect: EdgeRect, _ tallies: [PositionTally]) -> Double {
+        var sum = 0.0
+        for t in tallies {
+            sum += model.logLikelihood(hits: t.hits, taps: t.taps, signedDistance: rect.signedDistance(x: t.x, y: t.y, aspectRatio: aspectRatio))
+        }
+        return sum
+    }
+
+    static func onLattice(_ v: Double) -> Double { (v * Double(steps)).rounded() / Double(steps) }
+}
