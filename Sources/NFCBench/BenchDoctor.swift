@@ -22,7 +22,8 @@ public struct DoctorCheck: Sendable, Equatable {
 
 /// Checks a bench's setup for the traps that stop a fresh Linux machine from talking
 /// to an ACR122U: kernel modules, permissions, pcscd holding the reader, missing udev
-/// rules and blacklist, an unwritable database, an unloadable catalog.
+/// rules and blacklist, libccid refusing escape commands, an unwritable database, an
+/// unloadable catalog.
 public struct BenchDoctor: Sendable {
     public var roots: SystemRoots
     public var identity: UserIdentity
@@ -41,7 +42,7 @@ public struct BenchDoctor: Sendable {
         let pcscd = pcscdProcesses()
         let held = heldByPCSCD(devices, pids: pcscd)
         return [libraries(), pcscdCheck(pcscd, held: held), readersCheck(devices), permissionsCheck(devices),
-                modulesCheck(devices), rulesCheck(), blacklistCheck(), conflictCheck(held), databaseCheck()]
+                modulesCheck(devices), rulesCheck(), blacklistCheck(), conflictCheck(held), ccidCheck(), databaseCheck()]
             + catalogChecks()
     }
 

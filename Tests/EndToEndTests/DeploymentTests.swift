@@ -65,7 +65,9 @@ struct UdevRulesTests {
 struct FakeSystem {
     let root: String
 
-    init(reader: Bool = true, module: String? = nil, mode: Int = 0o660, pcscdHolds: Bool = false, rules: Bool = true) throws {
+    /// `ccidOptions`: the `ifdDriverOptions` string of a libccid Info.plist to install.
+    init(reader: Bool = true, module: String? = nil, mode: Int = 0o660, pcscdHolds: Bool = false, rules: Bool = true,
+         ccidOptions: String? = nil) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-\(UUID().uuidString)").path
         let fm = FileManager.default
         for dir in ["/sys/bus/usb/devices", "/dev/bus/usb/001", "/proc", "/etc/modprobe.d", "/etc/udev/rules.d"] {
@@ -91,6 +93,17 @@ struct FakeSystem {
             try fm.createDirectory(atPath: root + "/proc/812/fd", withIntermediateDirectories: true)
             try "pcscd\n".write(toFile: root + "/proc/812/comm", atomically: true, encoding: .utf8)
             try fm.createSymbolicLink(atPath: root + "/proc/812/fd/7", withDestinationPath: root + "/dev/bus/usb/001/004")
+        }
+        if let ccidOptions {
+            try """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <plist version="1.0"><dict>
+                	<key>ifdCapabilities</key>
+                	<string>0x00000000</string>
+                	<key>ifdDriverOptions</key>
+                	<string>\(ccidOptions)</string>
+                </dict></plist>
+                """.write(toFile: root + "/etc/libccid_Info.plist", atomically: true, encoding: .utf8)
         }
         if rules {
             try fm.copyItem(atPath: BuiltBinary.root.appendingPathComponent("udev/70-nfcbench.rules").path,
@@ -122,6 +135,7 @@ struct DoctorTests {
             #expect(r.checks[id]?.verdict == "OK", "\(id): \(String(describing: r.checks[id]))")
         }
         #expect(r.checks["pcscd"]?.verdict == "WARN")  // not running in the fake tree; only PC/SC needs it
+        #expect(r.checks["ccid-escape"]?.verdict == "OK")  // libccid absent: nothing to warn about
     }
 
     @Test func kernelModuleLoaded() async throws {
@@ -154,6 +168,17 @@ struct DoctorTests {
         #expect(r.checks["udev-rules"]?.verdict == "WARN" && r.checks["blacklist"]?.verdict == "WARN")
         #expect(r.checks["udev-rules"]?.fix?.contains("70-nfcbench.rules") == true)
         #expect(r.checks["blacklist"]?.fix?.contains("blacklist-nfcbench.conf") == true)
+    }
+
+    @Test(arguments: [("0x0000", "WARN"), ("0x0005", "OK"), ("0x0004", "WARN"), ("1", "OK"), ("garbage", "WARN")])
+    func libccidEscapeCommands(options: String, verdict: String) async throws {
+        let r = try await FakeSystem(ccidOptions: options).doctor()
+        #expect(r.checks["ccid-escape"]?.verdict == verdict, "\(String(describing: r.checks["ccid-escape"]))")
+        if options == "0x0004" {
+            #expect(r.checks["ccid-escape"]?.fix?.contains("<string>0x0005</string>") == true)
+            #expect(r.checks["ccid-escape"]?.fix?.contains("restart pcscd") == true)
+        }
+        #expect(r.status == 0)  // a warning, not a failure: libnfc readers and card-present escapes still work
     }
 
     @Test func unwritableDatabase() async throws {

@@ -47,6 +47,9 @@ struct RefineCLITests {
         let zone = try NormalizedRect(x: measured["zoneX"]!, y: measured["zoneY"]!, width: measured["zoneWidth"]!, height: measured["zoneHeight"]!)
         #expect(zone.iou(with: truth) > 0.5, "refined \(zone) vs truth \(truth)")
         #expect(report["patch"] as? String == patch)
+        let text = try await BuiltBinary.run(["refine", "--model", "SM-S921B", "--reach-mm", "2.94", "--db", db])
+        #expect(text.status == 0 && text.stdout.contains("▓ measured zone") && text.stdout.contains("3 session(s), 45 taps"))
+        #expect(text.stdout.contains("No patch written"), "\(text.stdout)")
 
         // The patch is the remote layer: resolve and run now predict the refined zone, fresh.
         let resolved = try object(try await BuiltBinary.run(["resolve", "--model", "SM-S921B", "--catalog", patch, "--json"]).stdout)
@@ -72,11 +75,13 @@ struct RefineCLITests {
     @Test func verifiedEntriesAreReportedNotPatched() async throws {
         let db = temporaryDatabase()
         _ = try await simulatedRun("SM-S911B", antenna: "0.05,0.05,0.5,0.15", unit: nil, db: db)
+        _ = try await simulatedRun("Nokia-3310", antenna: "0.2,0.2,0.5,0.3", unit: nil, db: db)
         let patch = FileManager.default.temporaryDirectory.appendingPathComponent("refine-\(UUID().uuidString).json").path
         let r = try await BuiltBinary.run(["refine", "--all", "--db", db, "-o", patch])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("Warning: SM-S911B (Galaxy S23) is verified and was not changed") && r.stderr.contains("IoU 0.00"))
         #expect(r.stdout.contains("VERIFIED, NOT CHANGED: the evidence DISAGREES"))
+        #expect(r.stdout.contains("Nokia-3310: 1 session(s), no catalog entry to refine"))
         let written = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: patch))) as! [String: Any]
         #expect((written["entries"] as? [Any])?.isEmpty == true)
     }

@@ -57,7 +57,7 @@ public struct CatalogRefiner: Sendable {
             let fingerprint = ModelIdentifierFingerprintProvider(modelIdentifier: item.session.modelInput).fingerprint()
             let resolution = resolver.resolve(fingerprint, signals: .inferred(from: fingerprint, model: item.session.modelInput))
             guard let profile = resolution.profile else {
-                unmatched[item.session.modelInput, default: 0] += 1
+                if only == nil { unmatched[item.session.modelInput, default: 0] += 1 }
                 continue
             }
             guard only == nil || only == profile.lookupKey else { continue }
@@ -104,7 +104,8 @@ public struct CatalogRefiner: Sendable {
 /// What `refine` found for every entry with evidence.
 public struct RefinementReport: Sendable {
     public let entries: [EntryRefinement]
-    /// Models with completed sessions but no catalog entry to refine, with session counts.
+    /// Models with completed sessions but no catalog entry to refine, with session
+    /// counts (with `only`, none: they are not what was asked about).
     public let unmatchedModels: [String: Int]
 }
 

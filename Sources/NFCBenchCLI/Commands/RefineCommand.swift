@@ -77,7 +77,9 @@ enum RefineCommand {
             }
             written = url.path
         }
-        let printer = RefinePrinter(report: report, policy: refiner.policy, patchPath: written)
+        var printer = RefinePrinter(report: report, policy: refiner.policy, patchPath: written)
+        printer.drawings = model != nil
+        printer.useColor = context.useColor(invocation)
         if invocation.flag("--json") {
             context.output.line(printer.json().serialized(pretty: true))
         } else {

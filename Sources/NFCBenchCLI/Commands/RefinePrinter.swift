@@ -7,6 +7,9 @@ struct RefinePrinter {
     let report: RefinementReport
     let policy: PromotionPolicy
     let patchPath: String?
+    /// Draw each entry's measured zone with its pooled taps (terminal text; `--model`).
+    var drawings = false
+    var useColor = false
 
     static func f(_ v: Double, _ digits: Int = 3) -> String { String(format: "%.\(digits)f", v) }
 
@@ -50,6 +53,12 @@ struct RefinePrinter {
                     estimate.edges[edge].map { "\(edge.rawValue) \(Self.f($0.value, 2)) [\(Self.f($0.low, 2))-\(Self.f($0.high, 2))]" + ($0.open ? " open" : "") }
                 }.joined(separator: "  "))
                 out.append("  sessions   deviance from the pooled zone (0 = agrees): " + e.sessionDeviance.map { Self.f($0, 2) }.joined(separator: " "))
+            }
+            if drawings, let estimate = e.estimate {
+                let marks = ev.positions.map { SilhouetteDrawing.Mark(x: $0.x, y: $0.y, kind: 2 * $0.hits >= $0.taps ? .hit : .miss) }
+                let drawing = SilhouetteDrawing(aspectRatio: p.aspectRatio, zone: estimate.zone, marks: marks)
+                for line in TerminalSilhouetteRenderer(rows: 15, useColor: useColor).render(drawing) { out.append("  " + line) }
+                out.append("  ▓ measured zone  ● read at least half the time  × less often")
             }
             let always = ev.positions.filter { $0.hits == $0.taps }.count, never = ev.positions.filter { $0.hits == 0 }.count
             out.append("  positions  \(ev.positions.count) tapped: \(always) always read, \(never) never, \(ev.positions.count - always - never) mixed (rates and Wilson intervals in --json)")
