@@ -2,8 +2,9 @@
 # The quick-start demo on a fresh Debian machine: installs what nfcbench needs, builds,
 # shows the predicted antenna zone for a Galaxy S24, then runs a complete guided session
 # on the built-in virtual bench (a simulated S24 whose antenna really sits near the top,
-# behind an emulated PN532 driven through the real libnfc) and writes a CSV report.
-#   scripts/demo.sh [MODEL]          (report: ./nfcbench-demo.csv)
+# behind an emulated PN532 driven through the real libnfc), writes a CSV report, refines
+# the catalog entry from that session and resolves again with the patch.
+#   scripts/demo.sh [MODEL]   (./nfcbench-demo.csv, ./nfcbench-demo-patch.json)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/packages.sh
@@ -31,3 +32,9 @@ echo "\$ nfcbench export --all --format csv -o nfcbench-demo.csv"
 "$BIN" export --all --format csv -o nfcbench-demo.csv --db "$db"
 head -3 nfcbench-demo.csv | cut -c1-160
 echo "... $(($(wc -l < nfcbench-demo.csv) - 1)) taps in nfcbench-demo.csv"
+echo
+echo "\$ nfcbench refine --model $MODEL -o nfcbench-demo-patch.json"
+"$BIN" refine --model "$MODEL" --db "$db" -o nfcbench-demo-patch.json
+echo
+echo "\$ nfcbench resolve --model $MODEL --catalog nfcbench-demo-patch.json"
+"$BIN" resolve --model "$MODEL" --catalog nfcbench-demo-patch.json
