@@ -54,10 +54,15 @@ enum RefineCommand {
         }
         let report = refiner.refine(evidence, only: only, since: since)
         guard !report.entries.isEmpty else {
-            throw CommandFailure("No completed sessions" + (model.map { " of \($0)" } ?? "") + (since.map { " since \($0.formatted(.iso8601))" } ?? "")
-                                 + " in \(path)" + (report.unmatchedModels.isEmpty ? "." : " for any catalog entry."),
-                                 hint: "Record some with 'nfcbench run --model ID --unit LABEL'" + (invocation.value("--db") == nil ? "." : " --db \(path).")
-                                    + (report.unmatchedModels.isEmpty ? "" : " Models without an entry: " + report.unmatchedModels.keys.sorted().joined(separator: ", ") + "."))
+            var what = "No completed sessions"
+            if let model { what += " of \(model)" }
+            if let since { what += " since \(since.formatted(.iso8601))" }
+            var hint = "Record some with 'nfcbench run --model ID --unit LABEL" + (invocation.value("--db") == nil ? "'." : " --db \(path)'.")
+            if !report.unmatchedModels.isEmpty {
+                what += " for any catalog entry"
+                hint += " Models without an entry: " + report.unmatchedModels.keys.sorted().joined(separator: ", ") + "."
+            }
+            throw CommandFailure(what + " in \(path).", hint: hint)
         }
         for entry in report.entries where entry.outcome == .verifiedDisagrees {
             context.errors.line("Warning: \(RefinePrinter.disagreement(entry))")
