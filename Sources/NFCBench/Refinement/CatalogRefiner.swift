@@ -49,14 +49,23 @@ public struct CatalogRefiner: Sendable {
     /// Body height used to convert `reachMm` when an entry has none published.
     public static let assumedBodyHeightMm = 150.0
 
+    /// Whether a session is evidence at all: completed, and not older than `since`.
+    public func counts(_ session: SessionRecord, since: Date?) -> Bool {
+        session.status == .completed && since.map { session.startedAt >= $0 } ?? true
+    }
+
+    /// The catalog entry a session's taps count toward: the one its model resolves to.
+    public func entry(for session: SessionRecord) -> DeviceAntennaProfile? {
+        let fingerprint = ModelIdentifierFingerprintProvider(modelIdentifier: session.modelInput).fingerprint()
+        return resolver.resolve(fingerprint, signals: .inferred(from: fingerprint, model: session.modelInput)).profile
+    }
+
     /// `only`: a catalog key to refine alone (`--model`); `since`: ignore older sessions.
     public func refine(_ evidence: [SessionEvidence], only: String? = nil, since: Date? = nil) -> RefinementReport {
         var groups: [String: (profile: DeviceAntennaProfile, sessions: [SessionEvidence])] = [:]
         var unmatched: [String: Int] = [:]
-        for item in evidence where item.session.status == .completed && since.map({ item.session.startedAt >= $0 }) ?? true {
-            let fingerprint = ModelIdentifierFingerprintProvider(modelIdentifier: item.session.modelInput).fingerprint()
-            let resolution = resolver.resolve(fingerprint, signals: .inferred(from: fingerprint, model: item.session.modelInput))
-            guard let profile = resolution.profile else {
+        for item in evidence where counts(item.session, since: since) {
+            guard let profile = entry(for: item.session) else {
                 if only == nil { unmatched[item.session.modelInput, default: 0] += 1 }
                 continue
             }

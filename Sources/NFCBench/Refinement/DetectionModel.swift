@@ -29,12 +29,8 @@ public struct DetectionModel: Sendable, Hashable {
         logStray = log(strayRate); logNotStray = log(1 - strayRate)
     }
 
-    /// Chance of a read with the reader's centre `signedDistance` from the coil's edge
-    /// (positive inside).
-    public func readProbability(signedDistance d: Double) -> Double {
-        strayRate + (sureRate - strayRate) * ramp(d)
-    }
-
+    /// Where in the ramp from `strayRate` (0) to `sureRate` (1) a reader `d` inside the
+    /// coil's edge (negative outside) sits.
     func ramp(_ d: Double) -> Double { min(max((d + reach + softness) / (2 * softness), 0), 1) }
 
     /// Log-likelihood of `hits` reads in `taps` at `signedDistance`. Off the band the

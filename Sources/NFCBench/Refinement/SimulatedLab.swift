@@ -60,14 +60,13 @@ public struct SimulatedLab: Sendable {
                                   insidePredicted: r.zone?.contains(x: probe.x, y: probe.y) ?? false,
                                   result: hit ? .hit : .miss, timestamp: clock))
         }
-        let zone = r.zone
-        let session = SessionRecord(
-            id: id, modelInput: model, lookupKey: r.lookupKey, displayName: r.profile?.displayName,
-            predicted: zone.map { [$0.x, $0.y, $0.width, $0.height] }, confidence: r.confidence.rawValue,
-            source: r.source.rawValue, stale: r.isStale, catalogVersion: r.catalogVersion, aspectRatio: aspect,
-            readerBackend: "sim", readerName: "sim", readerFirmware: nil, unit: units[evidence.count % units.count],
-            operatorName: "lab", planKind: plan.rawValue, planJSON: "[]", repeats: 1, tapTimeout: 1, status: .completed,
-            startedAt: clock - Double(20 * taps.count), endedAt: clock, planPass: evidence.count)
+        var session = SessionRecord(id: id, model: model, resolution: r, plan: plan, planPass: evidence.count,
+                                    unit: units[evidence.count % units.count], operatorName: "lab", repeats: 1, tapTimeout: 1,
+                                    startedAt: clock - Double(20 * taps.count), defaultAspectRatio: phone.aspectRatio)
+        session.readerBackend = "sim"
+        session.readerName = "sim"
+        session.status = .completed
+        session.endedAt = clock
         let item = SessionEvidence(session: session, taps: taps)
         evidence.append(item)
         clock += 3600

@@ -48,8 +48,10 @@ enum RefineCommand {
         }
         let path = DatabaseLocation.path(option: invocation.value("--db"), context: context)
         let store = try RunCommand.openStore(path)
+        // Taps are read only for sessions that will count: with --model, not the whole lab's.
         var evidence: [SessionEvidence] = []
-        for session in try await store.sessions() where session.status == .completed {
+        for session in try await store.sessions() where refiner.counts(session, since: since) {
+            if let only, refiner.entry(for: session)?.lookupKey != only { continue }
             evidence.append(SessionEvidence(session: session, taps: try await store.taps(session.id)))
         }
         let report = refiner.refine(evidence, only: only, since: since)

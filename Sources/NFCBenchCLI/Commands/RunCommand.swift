@@ -55,8 +55,8 @@ enum RunCommand {
             let fingerprint = ModelIdentifierFingerprintProvider(modelIdentifier: model).fingerprint()
             let r = loaded.resolver.resolve(fingerprint, signals: .inferred(from: fingerprint, model: model))
             resolution = r
-            session = SessionFactory.newSession(model: model, resolution: r, options: options)
-            session.planPass = try await SessionSelection.nextGridPass(for: model, in: store)
+            session = SessionFactory.newSession(model: model, resolution: r, options: options,
+                                                planPass: try await SessionSelection.nextGridPass(for: model, in: store))
         }
         let phone = SessionFactory.simulatedPhone(session: session, options: options)
         let readerSpec = options.readerSpec ?? (invocation.value("--resume") != nil ? try? ReaderSpec.parse(session.readerName) : nil)

@@ -65,15 +65,10 @@ struct RunOptions {
 
 /// Builds new sessions and the simulated phone behind `--reader sim`.
 enum SessionFactory {
-    static func newSession(model: String, resolution r: AntennaResolution, options: RunOptions) -> SessionRecord {
-        let zone = r.zone
-        return SessionRecord(
-            id: sessionID(), modelInput: model, lookupKey: r.lookupKey, displayName: r.profile?.displayName,
-            predicted: zone.map { [$0.x, $0.y, $0.width, $0.height] }, confidence: r.confidence.rawValue,
-            source: r.source.rawValue, stale: r.isStale, catalogVersion: r.catalogVersion,
-            aspectRatio: r.profile?.aspectRatio ?? 0.48, readerBackend: "", readerName: "", readerFirmware: nil,
-            unit: options.unit, operatorName: options.operatorName, planKind: options.plan.rawValue,
-            planJSON: "", repeats: options.repeats, tapTimeout: options.tapTimeout, startedAt: Date())
+    static func newSession(model: String, resolution r: AntennaResolution, options: RunOptions, planPass: Int) -> SessionRecord {
+        SessionRecord(id: sessionID(), model: model, resolution: r, plan: options.plan, planPass: planPass, unit: options.unit,
+                      operatorName: options.operatorName, repeats: options.repeats, tapTimeout: options.tapTimeout,
+                      startedAt: Date())
     }
 
     /// `S-20261129-161633-4f2a`: sortable, and unique enough for one lab.
