@@ -1,8 +1,22 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Arrows point down only: nfcbench -> NFCBenchCLI -> NFCLocatorCore.
-// NFCLocatorCore imports Foundation and nothing else, so it stays portable.
+// The dependency graph; arrows point down only, and nothing below knows the CLI.
+//
+//   nfcbench (main.swift) ──> NFCBenchCLI: arguments, help, printing
+//   NFCBenchCLI ──> NFCVirtualBench, NFCBench, NFCBenchStoreSQLite, NFCCatalogRemote, NFCHost
+//   NFCVirtualBench: emulated PN532 (pty), vpcd card, its positioner ──> NFCBench, NFCReaders
+//   NFCBench: runner, plans, scoring, exports, refine, doctor
+//       ──> NFCBenchRecords, NFCReaderLibNFC, NFCReaderPCSC, NFCHost, NFCLocatorCore
+//   NFCBenchStoreSQLite: the SQLite BenchStoring ──> NFCBenchRecords, NFCStore
+//   NFCBenchRecords: typed session/tap records, the BenchStoring seam ──> NFCLocatorCore, NFCReaders
+//   NFCReaderLibNFC ──> CLibNFC, NFCReaders, NFCHost       NFCReaderPCSC ──> CPCSCLite, NFCReaders
+//   NFCCatalogRemote ──> NFCLocatorCore, NFCStore          NFCCatalogHTTP ──> NFCCatalogRemote
+//   nfcbench-fetch (main.swift) ──> NFCCatalogHTTP
+//   NFCStore: SQLite connections, the catalog cache ──> CSQLite
+//   NFCReaders: reader model, simulated phone (no C library)   NFCHost: accounts, sysfs, system roots
+//   NFCLocatorCore: Foundation only, portable
+//   CLibNFC, CPCSCLite, CSQLite: module map and shim header each
 let package = Package(
     name: "nfcbench",
     platforms: [.macOS(.v14), .iOS(.v17)],
@@ -24,34 +38,80 @@ let package = Package(
         // URLSession (FoundationNetworking), linked only into the nfcbench-fetch helper.
         .target(name: "NFCCatalogHTTP", dependencies: ["NFCCatalogRemote"]),
         .executableTarget(name: "nfcbench-fetch", dependencies: ["NFCCatalogHTTP", "NFCCatalogRemote"]),
+        // Facts about the host: accounts and permissions, USB readers in sysfs, system roots.
+        .target(name: "NFCHost"),
         // Reader model and the in-process simulated phone; knows no C library.
         .target(name: "NFCReaders"),
         // The only importer of CLibNFC / CPCSCLite.
-        .target(name: "NFCReaderLibNFC", dependencies: ["CLibNFC", "NFCReaders"]),
+        .target(name: "NFCReaderLibNFC", dependencies: ["CLibNFC", "NFCReaders", "NFCHost"]),
         .target(name: "NFCReaderPCSC", dependencies: ["CPCSCLite", "NFCReaders"]),
-        // Emulated PN532 on a pty and a virtual card for vpcd, driving the real stacks.
-        .target(name: "NFCVirtualBench", dependencies: ["NFCReaders"]),
-        // The bench runner: reader selection, guided runs, plans, scoring.
-        .target(name: "NFCBench", dependencies: [
-            "NFCLocatorCore", "NFCReaders", "NFCReaderLibNFC", "NFCReaderPCSC", "NFCVirtualBench", "NFCStore",
-        ]),
+        // Typed session and tap records, and the store seam every backend implements.
+        .target(name: "NFCBenchRecords", dependencies: ["NFCLocatorCore", "NFCReaders"]),
+        // The SQLite backend of the bench store, with its ordered migrations.
+        .target(name: "NFCBenchStoreSQLite", dependencies: ["NFCBenchRecords", "NFCStore"]),
+        // The bench runner: reader selection, guided runs, plans, scoring, exports, refine, doctor.
+        .target(
+            name: "NFCBench",
+            dependencies: [
+                "NFCBenchRecords", "NFCLocatorCore", "NFCReaders", "NFCReaderLibNFC", "NFCReaderPCSC", "NFCHost",
+            ]),
+        // Emulated PN532 on a pty and a virtual card for vpcd, driving the real stacks, and
+        // the positioner that moves its phone.
+        .target(name: "NFCVirtualBench", dependencies: ["NFCReaders", "NFCBench", "NFCBenchRecords"]),
         // Argument parsing, help and printing only; a library so tests call it.
-        .target(name: "NFCBenchCLI", dependencies: [
-            "NFCBench", "NFCLocatorCore", "NFCReaders", "NFCVirtualBench", "NFCCatalogRemote", "NFCStore",
-        ]),
+        .target(
+            name: "NFCBenchCLI",
+            dependencies: [
+                "NFCBench", "NFCBenchRecords", "NFCBenchStoreSQLite", "NFCLocatorCore", "NFCReaders", "NFCVirtualBench",
+                "NFCCatalogRemote", "NFCStore", "NFCHost",
+            ]),
         .executableTarget(name: "nfcbench", dependencies: ["NFCBenchCLI"]),
         .executableTarget(name: "ResolveBenchmark", dependencies: ["NFCLocatorCore"], path: "Benchmarks/ResolveBenchmark"),
-        .executableTarget(name: "RefineStudy", dependencies: ["NFCBench", "NFCLocatorCore", "NFCReaders"], path: "Benchmarks/RefineStudy"),
-        .executableTarget(name: "StoreBenchmark", dependencies: ["NFCStore"], path: "Benchmarks/StoreBenchmark"),
-        .executableTarget(name: "PollBenchmark", dependencies: ["CLibNFC", "NFCReaderLibNFC", "NFCReaders", "NFCVirtualBench"],
-                          path: "Benchmarks/PollBenchmark"),
+        .executableTarget(
+            name: "RefineStudy", dependencies: ["NFCBench", "NFCBenchRecords", "NFCLocatorCore", "NFCReaders"],
+            path: "Benchmarks/RefineStudy"),
+        .executableTarget(
+            name: "StoreBenchmark", dependencies: ["NFCBench", "NFCBenchRecords", "NFCBenchStoreSQLite", "NFCStore"],
+            path: "Benchmarks/StoreBenchmark"),
+        .executableTarget(
+            name: "PollBenchmark", dependencies: ["CLibNFC", "NFCReaderLibNFC", "NFCReaders", "NFCVirtualBench"],
+            path: "Benchmarks/PollBenchmark"),
+        // Helpers the test targets share: temporary folders, the checkout's fixtures, a
+        // private virtual bench, child processes, the shared PC/SC reader's lock.
+        .target(
+            name: "NFCTestSupport", dependencies: ["NFCVirtualBench", "NFCReaders", "NFCReaderPCSC", "NFCLocatorCore"],
+            path: "Tests/NFCTestSupport"),
+        // One test target per module; EndToEndTests keeps what needs the built binary.
         .testTarget(name: "NFCLocatorCoreTests", dependencies: ["NFCLocatorCore"]),
-        .testTarget(name: "NFCBenchCLITests", dependencies: ["NFCBenchCLI"]),
-        .testTarget(name: "NFCReadersTests", dependencies: ["NFCReaders", "NFCVirtualBench"]),
-        .testTarget(name: "EndToEndTests", dependencies: [
-            "nfcbench", "NFCLocatorCore", "NFCReaders", "NFCReaderLibNFC", "NFCReaderPCSC", "NFCVirtualBench",
-            "NFCStore", "NFCCatalogRemote", "nfcbench-fetch", "NFCBench",
-        ]),
+        .testTarget(name: "NFCReadersTests", dependencies: ["NFCReaders"]),
+        .testTarget(
+            name: "NFCBenchStoreSQLiteTests",
+            dependencies: [
+                "NFCBenchStoreSQLite", "NFCBenchRecords", "NFCStore", "NFCLocatorCore", "NFCReaders", "NFCTestSupport",
+            ]),
+        .testTarget(
+            name: "NFCBenchTests",
+            dependencies: [
+                "NFCBench", "NFCBenchRecords", "NFCBenchStoreSQLite", "NFCLocatorCore", "NFCReaders", "NFCTestSupport",
+            ]),
+        .testTarget(name: "NFCReaderLibNFCTests", dependencies: ["NFCReaderLibNFC", "NFCReaders", "NFCHost", "NFCTestSupport"]),
+        .testTarget(
+            name: "NFCReaderPCSCTests", dependencies: ["NFCReaderPCSC", "NFCReaders", "NFCVirtualBench", "NFCTestSupport"]),
+        .testTarget(
+            name: "NFCVirtualBenchTests",
+            dependencies: [
+                "NFCVirtualBench", "NFCBench", "NFCBenchRecords", "NFCReaders", "NFCTestSupport",
+            ]),
+        .testTarget(
+            name: "NFCCatalogRemoteTests", dependencies: ["NFCCatalogRemote", "NFCStore", "NFCLocatorCore", "NFCTestSupport"]),
+        .testTarget(name: "NFCBenchCLITests", dependencies: ["NFCBenchCLI", "NFCBenchRecords", "NFCReaders", "NFCTestSupport"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: [
+                "nfcbench", "nfcbench-fetch", "NFCLocatorCore", "NFCReaders", "NFCReaderLibNFC", "NFCReaderPCSC",
+                "NFCVirtualBench",
+                "NFCBenchRecords", "NFCBenchStoreSQLite", "NFCStore", "NFCCatalogRemote", "NFCBench", "NFCTestSupport",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The one test command (README, CI): installs what the tests need, builds, starts the
-# services the tests use (pcscd with vpcd, a virtual bench), runs every test, and stops
-# those services by PID, even on failure or Ctrl-C. Safe to run repeatedly on a fresh
-# Debian machine or a developer's.
+# The one test command (README, CI): installs what the tests need, builds, checks the
+# formatting, starts the services the tests use (a private pcscd with vpcd, a virtual
+# bench), runs every test, and stops those services by PID, even on failure or Ctrl-C.
+# Safe to run repeatedly on a fresh Debian machine or a developer's; it never touches
+# the operator's own pcscd (it checks that at the end).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/packages.sh
@@ -13,9 +14,14 @@ ensure_packages "${TEST_PACKAGES[@]}"
 trap stop_services EXIT
 trap 'exit 130' INT TERM
 SERVICE_DIR=$(mktemp -d /tmp/nfcbench-test.XXXXXX)
+# Scratch files of the tests and of the programs they start live here and go with it.
+mkdir -p "$SERVICE_DIR/tmp"
+export TMPDIR="$SERVICE_DIR/tmp"
 
+scripts/lint.sh
 swift build --build-tests
 
+record_operator_pcscd
 VPCD_PORT="${NFCBENCH_TEST_VPCD_PORT:-35963}"
 start_pcscd "$VPCD_PORT"
 start_bench "$(swift build --show-bin-path)/nfcbench" "$VPCD_PORT"
@@ -35,3 +41,4 @@ if [ $# -eq 0 ]; then
 else
     swift test "$@"
 fi
+check_operator_pcscd

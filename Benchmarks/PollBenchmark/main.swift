@@ -54,6 +54,8 @@ await reader.close()
 let r = stats(raw), w = stats(wrapped)
 print(String(format: "raw nfc_initiator_poll_target: mean %.3f ms, p50 %.3f ms, p99 %.3f ms", r.mean, r.p50, r.p99))
 print(String(format: "LibNFCReader.waitForTarget:    mean %.3f ms, p50 %.3f ms, p99 %.3f ms", w.mean, w.p50, w.p99))
-print(String(format: "detection-loop overhead: %.3f ms per detection (p50 %.3f ms); ratio %.2fx",
-             w.mean - r.mean, w.p50 - r.p50, w.mean / r.mean))
+print(
+    String(
+        format: "detection-loop overhead: %.3f ms per detection (p50 %.3f ms); ratio %.2fx",
+        w.mean - r.mean, w.p50 - r.p50, w.mean / r.mean))
 print(w.p50 - r.p50 < 1 ? "target met: overhead < 1 ms" : "TARGET MISSED: overhead >= 1 ms")

@@ -1,5 +1,6 @@
 import Foundation
 import NFCBench
+import NFCBenchRecords
 import NFCLocatorCore
 import NFCReaders
 
@@ -23,7 +24,8 @@ let reachMm = arguments.count > 4 ? Double(arguments[4]) ?? 2.94 : 2.94
 func boundingBoxOfReads(_ evidence: [SessionEvidence]) -> NormalizedRect? {
     let reads = evidence.flatMap(\.taps).filter { $0.result == .hit }
     guard let x0 = reads.map(\.probeX).min(), let x1 = reads.map(\.probeX).max(),
-          let y0 = reads.map(\.probeY).min(), let y1 = reads.map(\.probeY).max() else { return nil }
+        let y0 = reads.map(\.probeY).min(), let y1 = reads.map(\.probeY).max()
+    else { return nil }
     return try? NormalizedRect(x: x0, y: y0, width: max(x1 - x0, 0.01), height: max(y1 - y0, 0.01))
 }
 
@@ -45,9 +47,10 @@ for c in cases {
         var taps: [Int] = []
         for lab in 0..<labs {
             let phone = SimulatedPhone(antenna: c.truth, aspectRatio: profile.aspectRatio)
-            var simulated = SimulatedLab(model: c.model, phone: phone, plan: plan, seed: seed,
-                                         refiner: CatalogRefiner(resolver: AntennaZoneResolver(remote: nil, seed: seed), reachMm: reachMm),
-                                         randomSeed: UInt64(lab + 1))
+            var simulated = SimulatedLab(
+                model: c.model, phone: phone, plan: plan, seed: seed,
+                refiner: CatalogRefiner(resolver: AntennaZoneResolver(remote: nil, seed: seed), reachMm: reachMm),
+                randomSeed: UInt64(lab + 1))
             for n in 0..<sessions {
                 taps.append(simulated.runSession().taps.count)
                 let report = simulated.refine()
@@ -59,8 +62,10 @@ for c in cases {
             values.enumerated().map { n, v in String(format: "%d: %.2f/%.2f", n + 1, v.reduce(0, +) / Double(v.count), v.min()!) }
                 .joined(separator: "  ")
         }
-        print(String(format: "  %@: %.1f taps/session (min %d, max %d)", plan.rawValue as NSString,
-                     Double(taps.reduce(0, +)) / Double(taps.count), taps.min()!, taps.max()!))
+        print(
+            String(
+                format: "  %@: %.1f taps/session (min %d, max %d)", plan.rawValue as NSString,
+                Double(taps.reduce(0, +)) / Double(taps.count), taps.min()!, taps.max()!))
         print("    refine        IoU mean/worst after n sessions  " + row(ious))
         print("    baseline box  IoU mean/worst after n sessions  " + row(naive))
         let ratio = ious[min(2, sessions - 1)].reduce(0, +) / max(naive[min(2, sessions - 1)].reduce(0, +), 1e-9)

@@ -4,9 +4,10 @@ import Foundation
 import NFCLocatorCore
 
 func entry(_ model: String) -> CatalogEntryDTO {
-    CatalogEntryDTO(modelIdentifier: model, manufacturer: "Samsung", displayName: model, formFactor: "phone",
-                    aspectRatio: 0.48, zoneX: 0.1, zoneY: 0.3, zoneWidth: 0.8, zoneHeight: 0.4,
-                    silhouetteTemplateId: "bench", lastVerifiedAt: "2026-11-01T00:00:00Z")
+    CatalogEntryDTO(
+        modelIdentifier: model, manufacturer: "Samsung", displayName: model, formFactor: "phone",
+        aspectRatio: 0.48, zoneX: 0.1, zoneY: 0.3, zoneWidth: 0.8, zoneHeight: 0.4,
+        silhouetteTemplateId: "bench", lastVerifiedAt: "2026-11-01T00:00:00Z")
 }
 
 // 10,000 Samsung-shaped identifiers: SM-<series><3 digits>B.

@@ -1,23 +1,28 @@
 // Store benchmark, part 1 (bench/store runs part 2, the export, as whole processes):
-// commit latency per tap through BenchStore (WAL, synchronous=FULL), with NORMAL measured
+// commit latency per tap through SQLiteBenchStore (WAL, synchronous=FULL), with NORMAL measured
 // alongside on the same insert as the baseline; then, with `--fill PATH N`, a database of
 // N taps for the export comparison.
 import Foundation
+import NFCBenchRecords
+import NFCBenchStoreSQLite
+import NFCLocatorCore
 import NFCStore
 
 func percentile(_ sorted: [Double], _ p: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
 
 let args = CommandLine.arguments
 if args.count == 4, args[1] == "--fill", let n = Int(args[3]) {
-    let store = try BenchStore(path: args[2])
-    try await store.insert(SessionRecord(
-        id: "S-bench", modelInput: "SM-S921B", lookupKey: "sm_s921b", displayName: "Galaxy S24",
-        predicted: [0.1, 0.36, 0.8, 0.38], confidence: "approximate", source: "seedCatalog", stale: true,
-        catalogVersion: "seed", aspectRatio: 0.4803, readerBackend: "sim", readerName: "sim", readerFirmware: nil,
-        unit: "u1", operatorName: "bench", planKind: "grid", planJSON: "[]", repeats: 1, tapTimeout: 5,
-        status: .completed, startedAt: Date(), endedAt: Date(), verdict: "SHIFTED"))
+    let store = try await SQLiteBenchStore.open(path: args[2])
+    try await store.insert(
+        SessionRecord(
+            id: "S-bench", modelInput: "SM-S921B", lookupKey: "sm_s921b", displayName: "Galaxy S24",
+            predicted: try NormalizedRect(x: 0.1, y: 0.36, width: 0.8, height: 0.38), confidence: .approximate,
+            source: .seedCatalog, stale: true, catalogVersion: "seed", aspectRatio: 0.4803, reader: .sim, readerFirmware: nil,
+            unit: "u1", operatorName: "bench", plan: .grid, repeats: 1, tapTimeout: 5,
+            status: .completed, startedAt: Date(), endedAt: Date(), verdict: .shifted))
     let db = try SQLiteDatabase(path: args[2])
-    try db.execute("""
+    try db.execute(
+        """
         WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < \(n - 1))
         INSERT INTO tap (session_id, step, attempt, probe_x, probe_y, inside_predicted, result, latency_ms, technology,
                          uid, atqa, sak, ats, atr, timestamp)
@@ -36,17 +41,19 @@ defer { try? FileManager.default.removeItem(at: dir) }
 let taps = 2000
 
 func tap(_ i: Int, session: String) -> TapRecord {
-    TapRecord(sessionID: session, step: i, attempt: 0, probeX: 0.5, probeY: 0.3, insidePredicted: true, result: .hit,
-              latencyMs: 40, technology: "ISO14443A", uid: "08A1B2C3", atqa: "0004", sak: "20", ats: "78807002",
-              timestamp: Date())
+    TapRecord(
+        sessionID: session, step: i, attempt: 0, probe: Probe(x: 0.5, y: 0.3), insidePredicted: true, result: .hit,
+        latencyMs: 40, technology: "ISO14443A", uid: "08A1B2C3", atqa: "0004", sak: "20", ats: "78807002",
+        timestamp: Date())
 }
 
-// BenchStore as shipped: synchronous=FULL.
-let store = try BenchStore(path: dir.appendingPathComponent("full.sqlite").path)
-try await store.insert(SessionRecord(
-    id: "S-1", modelInput: "m", lookupKey: "m", displayName: nil, predicted: nil, confidence: "unknown", source: "heuristic",
-    stale: false, catalogVersion: nil, aspectRatio: 0.48, readerBackend: "sim", readerName: "sim", readerFirmware: nil,
-    unit: nil, operatorName: nil, planKind: "grid", planJSON: "[]", repeats: 1, tapTimeout: 5, startedAt: Date()))
+// The store as shipped: synchronous=FULL, on its own queue.
+let store = try await SQLiteBenchStore.open(path: dir.appendingPathComponent("full.sqlite").path)
+try await store.insert(
+    SessionRecord(
+        id: "S-1", modelInput: "m", lookupKey: "m", displayName: nil, predicted: nil, confidence: .unknown, source: .heuristic,
+        stale: false, catalogVersion: nil, aspectRatio: 0.48, reader: .sim, readerFirmware: nil,
+        unit: nil, operatorName: nil, plan: .grid, repeats: 1, tapTimeout: 5, startedAt: Date()))
 var full: [Double] = []
 for i in 0..<taps {
     let t = tap(i, session: "S-1")
@@ -58,11 +65,15 @@ for i in 0..<taps {
 
 // Baseline: the same insert with synchronous=NORMAL on a plain connection.
 let normalPath = dir.appendingPathComponent("normal.sqlite").path
-_ = try BenchStore(path: normalPath)  // same schema
+_ = try await SQLiteBenchStore.open(path: normalPath)  // same schema
 let normalDB = try SQLiteDatabase(path: normalPath)
 try normalDB.execute("PRAGMA synchronous=NORMAL")
-try normalDB.execute("INSERT INTO session (id, model_input, lookup_key, confidence, source, stale, aspect_ratio, reader_backend, reader_name, plan_kind, plan_json, repeats, tap_timeout, status, started_at) VALUES ('S-1','m','m','unknown','heuristic',0,0.48,'sim','sim','grid','[]',1,5,'in_progress',0)")
-let insert = try normalDB.prepare("INSERT INTO tap (session_id, step, attempt, probe_x, probe_y, inside_predicted, result, latency_ms, technology, uid, atqa, sak, ats, atr, timestamp) VALUES (?1, ?2, 0, 0.5, 0.3, 1, 'HIT', 40, 'ISO14443A', '08A1B2C3', '0004', '20', '78807002', NULL, ?3)")
+try normalDB.execute(
+    "INSERT INTO session (id, model_input, lookup_key, confidence, source, stale, aspect_ratio, reader_backend, reader_name, plan_kind, plan_json, repeats, tap_timeout, status, started_at) VALUES ('S-1','m','m','unknown','heuristic',0,0.48,'sim','sim','grid','[]',1,5,'in_progress',0)"
+)
+let insert = try normalDB.prepare(
+    "INSERT INTO tap (session_id, step, attempt, probe_x, probe_y, inside_predicted, result, latency_ms, technology, uid, atqa, sak, ats, atr, timestamp) VALUES (?1, ?2, 0, 0.5, 0.3, 1, 'HIT', 40, 'ISO14443A', '08A1B2C3', '0004', '20', '78807002', NULL, ?3)"
+)
 var normal: [Double] = []
 for i in 0..<taps {
     let start = ContinuousClock.now
@@ -72,6 +83,12 @@ for i in 0..<taps {
 }
 full.sort()
 normal.sort()
-print(String(format: "commit per tap, BenchStore (WAL, synchronous=FULL): p50 %.3f ms, p99 %.3f ms", percentile(full, 0.5), percentile(full, 0.99)))
-print(String(format: "baseline, same insert with synchronous=NORMAL:     p50 %.3f ms, p99 %.3f ms", percentile(normal, 0.5), percentile(normal, 0.99)))
+print(
+    String(
+        format: "commit per tap, store (WAL, synchronous=FULL): p50 %.3f ms, p99 %.3f ms", percentile(full, 0.5),
+        percentile(full, 0.99)))
+print(
+    String(
+        format: "baseline, same insert with synchronous=NORMAL:     p50 %.3f ms, p99 %.3f ms", percentile(normal, 0.5),
+        percentile(normal, 0.99)))
 print(String(format: "ratio FULL/NORMAL at p50: %.1fx", percentile(full, 0.5) / percentile(normal, 0.5)))

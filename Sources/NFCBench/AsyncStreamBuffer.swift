@@ -3,7 +3,8 @@ import Synchronization
 /// Holds values from a stream until someone asks, so a command typed between two waits
 /// is not lost when the wait that would have read it was cancelled.
 final class AsyncStreamBuffer: Sendable {
-    private let state = Mutex<(values: [OperatorCommand], waiter: CheckedContinuation<OperatorCommand?, Never>?, closed: Bool)>(([], nil, false))
+    private let state = Mutex<(values: [OperatorCommand], waiter: CheckedContinuation<OperatorCommand?, Never>?, closed: Bool)>(
+        ([], nil, false))
 
     func feed(from stream: AsyncStream<OperatorCommand>) {
         Task { [self] in

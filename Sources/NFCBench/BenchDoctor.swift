@@ -1,4 +1,5 @@
 import Foundation
+import NFCHost
 import NFCLocatorCore
 import NFCReaderLibNFC
 import NFCReaderPCSC
@@ -38,70 +39,86 @@ public struct BenchDoctor: Sendable {
     }
 
     public func run() -> [DoctorCheck] {
-        let devices = LibNFCDiagnosis(sysRoot: roots.sys, devRoot: roots.dev, identity: identity).supportedDevices()
+        let devices = USBReaderScan(sysRoot: roots.sys, devRoot: roots.dev).devices()
         let pcscd = pcscdProcesses()
         let held = heldByPCSCD(devices, pids: pcscd)
-        return [libraries(), pcscdCheck(pcscd, held: held), readersCheck(devices), permissionsCheck(devices),
-                modulesCheck(devices), rulesCheck(), blacklistCheck(), conflictCheck(held), ccidCheck(), databaseCheck()]
+        return [
+            libraries(), pcscdCheck(pcscd, held: held), readersCheck(devices), permissionsCheck(devices),
+            modulesCheck(devices), rulesCheck(), blacklistCheck(), conflictCheck(held), ccidCheck(), databaseCheck(),
+        ]
             + catalogChecks()
     }
 
     func libraries() -> DoctorCheck {
-        DoctorCheck(id: "libraries", verdict: .ok,
-                    detail: "libnfc \(LibNFCReader.libraryVersion), pcsc-lite \(PCSCReader.libraryVersion)", fix: nil)
+        DoctorCheck(
+            id: "libraries", verdict: .ok,
+            detail: "libnfc \(LibNFCReader.libraryVersion), pcsc-lite \(PCSCReader.libraryVersion)", fix: nil)
     }
 
-    func pcscdCheck(_ pids: [Int], held: [LibNFCDiagnosis.USBDevice]) -> DoctorCheck {
+    func pcscdCheck(_ pids: [Int], held: [USBReaderScan.Device]) -> DoctorCheck {
         guard !pids.isEmpty else {
-            return DoctorCheck(id: "pcscd", verdict: .warn, detail: "pcscd is not running",
-                               fix: "Start it for PC/SC readers: sudo systemctl start pcscd (libnfc readers do not need it).")
+            return DoctorCheck(
+                id: "pcscd", verdict: .warn, detail: "pcscd is not running",
+                fix: "Start it for PC/SC readers: sudo systemctl start pcscd (libnfc readers do not need it).")
         }
         let holding = held.isEmpty ? "holds no supported reader" : "holds \(held.map(\.name).joined(separator: ", "))"
-        return DoctorCheck(id: "pcscd", verdict: .ok, detail: "pcscd running (pid \(pids.map(String.init).joined(separator: ", "))), \(holding)", fix: nil)
+        return DoctorCheck(
+            id: "pcscd", verdict: .ok, detail: "pcscd running (pid \(pids.map(String.init).joined(separator: ", "))), \(holding)",
+            fix: nil)
     }
 
-    func readersCheck(_ devices: [LibNFCDiagnosis.USBDevice]) -> DoctorCheck {
+    func readersCheck(_ devices: [USBReaderScan.Device]) -> DoctorCheck {
         guard !devices.isEmpty else {
-            return DoctorCheck(id: "readers", verdict: .fail, detail: "no supported USB reader connected",
-                               fix: "Plug in an ACR122U (or ACR1252, SCL3711, PN533); check with lsusb.")
+            return DoctorCheck(
+                id: "readers", verdict: .fail, detail: "no supported USB reader connected",
+                fix: "Plug in an ACR122U (or ACR1252, SCL3711, PN533); check with lsusb.")
         }
-        return DoctorCheck(id: "readers", verdict: .ok,
-                           detail: devices.map { "\($0.name) at \($0.node ?? $0.sysPath)" }.joined(separator: "; "), fix: nil)
+        return DoctorCheck(
+            id: "readers", verdict: .ok,
+            detail: devices.map { "\($0.name) at \($0.node ?? $0.sysPath)" }.joined(separator: "; "), fix: nil)
     }
 
-    func permissionsCheck(_ devices: [LibNFCDiagnosis.USBDevice]) -> DoctorCheck {
+    func permissionsCheck(_ devices: [USBReaderScan.Device]) -> DoctorCheck {
         let nodes = devices.compactMap(\.node)
         guard !nodes.isEmpty else {
             return DoctorCheck(id: "permissions", verdict: .ok, detail: "no reader device node to check", fix: nil)
         }
         let denied = nodes.filter { identity.canReadWrite($0) == false }
         guard denied.isEmpty else {
-            return DoctorCheck(id: "permissions", verdict: .fail, detail: "no read/write access to \(denied.joined(separator: ", "))",
-                               fix: "Install udev/70-nfcbench.rules (scripts/install.sh), join group plugdev, log in again and replug.")
+            return DoctorCheck(
+                id: "permissions", verdict: .fail, detail: "no read/write access to \(denied.joined(separator: ", "))",
+                fix: "Install udev/70-nfcbench.rules (scripts/install.sh), join group plugdev, log in again and replug.")
         }
-        return DoctorCheck(id: "permissions", verdict: .ok, detail: "read/write access to \(nodes.joined(separator: ", "))", fix: nil)
+        return DoctorCheck(
+            id: "permissions", verdict: .ok, detail: "read/write access to \(nodes.joined(separator: ", "))", fix: nil)
     }
 
-    func modulesCheck(_ devices: [LibNFCDiagnosis.USBDevice]) -> DoctorCheck {
+    func modulesCheck(_ devices: [USBReaderScan.Device]) -> DoctorCheck {
         let text = (try? String(contentsOfFile: roots.proc + "/modules", encoding: .utf8)) ?? ""
         let loaded = text.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }
-            .filter { LibNFCDiagnosis.kernelDrivers.contains($0) }
+            .filter { USBReaderScan.kernelDrivers.contains($0) }
         guard loaded.isEmpty else {
-            let bound = devices.filter { $0.kernelDriver.map(LibNFCDiagnosis.kernelDrivers.contains) ?? false }
+            let bound = devices.filter { $0.kernelDriver.map(USBReaderScan.kernelDrivers.contains) ?? false }
             let claim = bound.isEmpty ? "" : "; \(bound.map(\.name).joined(separator: ", ")) is claimed by it"
-            return DoctorCheck(id: "kernel-modules", verdict: .fail, detail: "kernel NFC modules loaded: \(loaded.joined(separator: ", "))\(claim)",
-                               fix: "sudo modprobe -r pn533_usb pn533 nfc, and install udev/blacklist-nfcbench.conf so they stay away.")
+            return DoctorCheck(
+                id: "kernel-modules", verdict: .fail,
+                detail: "kernel NFC modules loaded: \(loaded.joined(separator: ", "))\(claim)",
+                fix: "sudo modprobe -r pn533_usb pn533 nfc, and install udev/blacklist-nfcbench.conf so they stay away.")
         }
         return DoctorCheck(id: "kernel-modules", verdict: .ok, detail: "no pn533/nfc kernel module loaded", fix: nil)
     }
 
     func rulesCheck() -> DoctorCheck {
-        let candidates = [roots.etc + "/udev/rules.d/70-nfcbench.rules", roots.etc + "/../usr/lib/udev/rules.d/70-nfcbench.rules"]
+        let candidates = [
+            roots.etc + "/udev/rules.d/70-nfcbench.rules", roots.etc + "/../usr/lib/udev/rules.d/70-nfcbench.rules",
+        ]
         if let found = candidates.first(where: FileManager.default.fileExists(atPath:)) {
-            return DoctorCheck(id: "udev-rules", verdict: .ok, detail: "installed: \(URL(fileURLWithPath: found).standardized.path)", fix: nil)
+            return DoctorCheck(
+                id: "udev-rules", verdict: .ok, detail: "installed: \(URL(fileURLWithPath: found).standardized.path)", fix: nil)
         }
-        return DoctorCheck(id: "udev-rules", verdict: .warn, detail: "nfcbench's udev rules are not installed",
-                           fix: "sudo install -m 644 udev/70-nfcbench.rules \(roots.etc)/udev/rules.d/ && sudo udevadm control --reload")
+        return DoctorCheck(
+            id: "udev-rules", verdict: .warn, detail: "nfcbench's udev rules are not installed",
+            fix: "sudo install -m 644 udev/70-nfcbench.rules \(roots.etc)/udev/rules.d/ && sudo udevadm control --reload")
     }
 
     func blacklistCheck() -> DoctorCheck {
@@ -110,20 +127,25 @@ public struct BenchDoctor: Sendable {
             for file in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] {
                 let text = (try? String(contentsOfFile: dir + "/" + file, encoding: .utf8)) ?? ""
                 let lines = Set(text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
-                if LibNFCDiagnosis.kernelDrivers.allSatisfy({ lines.contains("blacklist \($0)") }) {
-                    return DoctorCheck(id: "blacklist", verdict: .ok, detail: "pn533_usb, pn533, nfc blacklisted in \(file)", fix: nil)
+                if USBReaderScan.kernelDrivers.allSatisfy({ lines.contains("blacklist \($0)") }) {
+                    return DoctorCheck(
+                        id: "blacklist", verdict: .ok, detail: "pn533_usb, pn533, nfc blacklisted in \(file)", fix: nil)
                 }
             }
         }
-        return DoctorCheck(id: "blacklist", verdict: .warn, detail: "pn533_usb, pn533 and nfc are not all blacklisted",
-                           fix: "sudo install -m 644 udev/blacklist-nfcbench.conf \(roots.etc)/modprobe.d/")
+        return DoctorCheck(
+            id: "blacklist", verdict: .warn, detail: "pn533_usb, pn533 and nfc are not all blacklisted",
+            fix: "sudo install -m 644 udev/blacklist-nfcbench.conf \(roots.etc)/modprobe.d/")
     }
 
-    func conflictCheck(_ held: [LibNFCDiagnosis.USBDevice]) -> DoctorCheck {
-        guard !held.isEmpty else { return DoctorCheck(id: "conflicts", verdict: .ok, detail: "no reader held by pcscd", fix: nil) }
-        return DoctorCheck(id: "conflicts", verdict: .warn,
-                           detail: "pcscd holds \(held.map(\.name).joined(separator: ", ")): libnfc (libnfc:acr122_usb:) cannot open it",
-                           fix: "Use --reader pcsc:ACR122, or stop pcscd (sudo systemctl stop pcscd.socket pcscd) to use libnfc.")
+    func conflictCheck(_ held: [USBReaderScan.Device]) -> DoctorCheck {
+        guard !held.isEmpty else {
+            return DoctorCheck(id: "conflicts", verdict: .ok, detail: "no reader held by pcscd", fix: nil)
+        }
+        return DoctorCheck(
+            id: "conflicts", verdict: .warn,
+            detail: "pcscd holds \(held.map(\.name).joined(separator: ", ")): libnfc (libnfc:acr122_usb:) cannot open it",
+            fix: "Use --reader pcsc:ACR122, or stop pcscd (sudo systemctl stop pcscd.socket pcscd) to use libnfc.")
     }
 
     func databaseCheck() -> DoctorCheck {
@@ -132,12 +154,14 @@ public struct BenchDoctor: Sendable {
         while !FileManager.default.fileExists(atPath: existing), existing != "/" {
             existing = URL(fileURLWithPath: existing).deletingLastPathComponent().path
         }
-        let writable = FileManager.default.fileExists(atPath: databasePath)
+        let writable =
+            FileManager.default.fileExists(atPath: databasePath)
             ? identity.canReadWrite(databasePath) != false
             : identity.canCreateFiles(in: existing)
         guard writable else {
-            return DoctorCheck(id: "database", verdict: .fail, detail: "\(databasePath) is not writable",
-                               fix: "Use --db PATH or NFCBENCH_DB with a writable location, or fix the permissions of \(existing).")
+            return DoctorCheck(
+                id: "database", verdict: .fail, detail: "\(databasePath) is not writable",
+                fix: "Use --db PATH or NFCBENCH_DB with a writable location, or fix the permissions of \(existing).")
         }
         return DoctorCheck(id: "database", verdict: .ok, detail: "\(databasePath) is writable", fix: nil)
     }
@@ -147,14 +171,18 @@ public struct BenchDoctor: Sendable {
             do {
                 let catalog = Catalog(document: try CatalogDocumentDecoder.load(contentsOf: url))
                 if catalog.skippedRows.isEmpty {
-                    return DoctorCheck(id: "catalog", verdict: .ok, detail: "\(url.path): \(catalog.profiles.count) entries, 0 bad rows", fix: nil)
+                    return DoctorCheck(
+                        id: "catalog", verdict: .ok, detail: "\(url.path): \(catalog.profiles.count) entries, 0 bad rows",
+                        fix: nil)
                 }
-                return DoctorCheck(id: "catalog", verdict: .warn,
-                                   detail: "\(url.path): \(catalog.profiles.count) entries, \(catalog.skippedRows.count) bad rows",
-                                   fix: "nfcbench catalog validate \(url.path) lists them.")
+                return DoctorCheck(
+                    id: "catalog", verdict: .warn,
+                    detail: "\(url.path): \(catalog.profiles.count) entries, \(catalog.skippedRows.count) bad rows",
+                    fix: "nfcbench catalog validate \(url.path) lists them.")
             } catch {
-                return DoctorCheck(id: "catalog", verdict: .fail, detail: String(describing: error),
-                                   fix: "Reinstall with scripts/install.sh, or point NFCBENCH_RESOURCES at the data files.")
+                return DoctorCheck(
+                    id: "catalog", verdict: .fail, detail: String(describing: error),
+                    fix: "Reinstall with scripts/install.sh, or point NFCBENCH_RESOURCES at the data files.")
             }
         }
     }
@@ -170,12 +198,14 @@ public struct BenchDoctor: Sendable {
     }
 
     /// Supported readers whose device node one of `pids` has open.
-    func heldByPCSCD(_ devices: [LibNFCDiagnosis.USBDevice], pids: [Int]) -> [LibNFCDiagnosis.USBDevice] {
+    func heldByPCSCD(_ devices: [USBReaderScan.Device], pids: [Int]) -> [USBReaderScan.Device] {
         var open = Set<String>()
         for pid in pids {
             let fdDir = "\(roots.proc)/\(pid)/fd"
             for fd in (try? FileManager.default.contentsOfDirectory(atPath: fdDir)) ?? [] {
-                if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: fdDir + "/" + fd) { open.insert(target) }
+                if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: fdDir + "/" + fd) {
+                    open.insert(target)
+                }
             }
         }
         return devices.filter { device in device.node.map { open.contains($0) } ?? false }

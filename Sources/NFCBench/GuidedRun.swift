@@ -1,7 +1,7 @@
 import Foundation
+import NFCBenchRecords
 import NFCLocatorCore
 import NFCReaders
-import NFCStore
 
 /// What the runner tells its front end, in order. The CLI prints these; tests read them.
 public enum RunEvent: Sendable {
@@ -32,11 +32,13 @@ public struct GuidedRun: Sendable {
     public let strategy: any ProbeStrategy
     public let reader: any Reader
     public let positioner: any Positioner
-    public let store: BenchStore
+    public let store: any BenchStoring
     public let liftTimeout: Duration
 
-    public init(session: SessionRecord, strategy: any ProbeStrategy, reader: any Reader, positioner: any Positioner,
-                store: BenchStore, liftTimeout: Duration = .seconds(10)) {
+    public init(
+        session: SessionRecord, strategy: any ProbeStrategy, reader: any Reader, positioner: any Positioner,
+        store: any BenchStoring, liftTimeout: Duration = .seconds(10)
+    ) {
         self.session = session
         self.strategy = strategy
         self.reader = reader
@@ -45,22 +47,22 @@ public struct GuidedRun: Sendable {
         self.liftTimeout = liftTimeout
     }
 
-    var predicted: NormalizedRect? {
-        session.predicted.flatMap { try? NormalizedRect(x: $0[0], y: $0[1], width: $0[2], height: $0[3]) }
-    }
+    var predicted: NormalizedRect? { session.predicted }
 
     /// History per probe: a probe hit when any attempt there hit. Skipped probes count as visited.
     static func history(_ taps: [TapRecord]) -> [(probe: Probe, hit: Bool)] {
         var byStep: [Int: (probe: Probe, hit: Bool)] = [:]
         for t in taps {
             let previous = byStep[t.step]?.hit ?? false
-            byStep[t.step] = (Probe(x: t.probeX, y: t.probeY), previous || t.result == .hit)
+            byStep[t.step] = (t.probe, previous || t.result == .hit)
         }
         return byStep.keys.sorted().map { byStep[$0]! }
     }
 
-    public func run(commands: AsyncStream<OperatorCommand>? = nil,
-                    events: @Sendable (RunEvent) -> Void) async throws -> SessionScore? {
+    public func run(
+        commands: AsyncStream<OperatorCommand>? = nil,
+        events: @Sendable (RunEvent) -> Void
+    ) async throws -> SessionScore? {
         var taps = try await store.taps(session.id)
         events(.started(session, resumedTaps: taps.count))
         let inbox = CommandInbox(commands)
@@ -74,15 +76,17 @@ public struct GuidedRun: Sendable {
                 let probe: Probe
                 if let partial = taps.last, !completeSteps.contains(partial.step) {
                     step = partial.step
-                    probe = Probe(x: partial.probeX, y: partial.probeY)
+                    probe = partial.probe
                 } else {
                     guard let next = strategy.next(after: history) else { break }
                     step = history.count
                     probe = next
                 }
                 let attempt = taps.filter { $0.step == step }.count
-                events(.position(step: step, total: strategy.kind == .grid ? GridPlanLength.of(strategy) : nil,
-                                 probe: probe, attempt: attempt))
+                events(
+                    .position(
+                        step: step, total: strategy.kind == .grid ? GridPlanLength.of(strategy) : nil,
+                        probe: probe, attempt: attempt))
                 switch try await tap(at: probe, step: step, attempt: attempt, inbox: inbox, events: events) {
                 case .recorded(let record):
                     taps.append(record)
@@ -104,6 +108,10 @@ public struct GuidedRun: Sendable {
             try await store.suspend(session.id)
             events(.suspended(session, reason: "interrupted"))
             throw error
+        } catch let error as PositionerError where error.isInterruption {
+            try await store.suspend(session.id)
+            events(.suspended(session, reason: "interrupted"))
+            throw error
         } catch let error as PositionerError {
             try await store.suspend(session.id)
             events(.suspended(session, reason: "positioner failed: \(error.message)"))
@@ -113,23 +121,29 @@ public struct GuidedRun: Sendable {
             events(.suspended(session, reason: error.description))
             throw error
         }
-        let score = SessionScore(predicted: predicted, history: Self.history(taps), strategy: strategy,
-                                 aspectRatio: session.aspectRatio)
+        let score = SessionScore(
+            predicted: predicted, history: Self.history(taps), strategy: strategy,
+            aspectRatio: session.aspectRatio)
         let now = Date()
-        try await store.finish(session.id, status: .completed, at: now, verdict: score.verdict.rawValue,
-                               measured: score.measured.map { [$0.x, $0.y, $0.width, $0.height] }, iou: score.iou)
+        try await store.finish(
+            session.id, status: .completed, at: now, verdict: score.verdict, measured: score.measured,
+            iou: score.iou)
         var finished = session
         finished.status = .completed
         finished.endedAt = now
-        finished.verdict = score.verdict.rawValue
+        finished.verdict = score.verdict
+        finished.measured = score.measured
+        finished.iou = score.iou
         events(.finished(finished, score))
         return score
     }
 
     enum TapOutcome { case recorded(TapRecord), undo, retry, quit }
 
-    private func tap(at probe: Probe, step: Int, attempt: Int, inbox: CommandInbox,
-                     events: @Sendable (RunEvent) -> Void) async throws -> TapOutcome {
+    private func tap(
+        at probe: Probe, step: Int, attempt: Int, inbox: CommandInbox,
+        events: @Sendable (RunEvent) -> Void
+    ) async throws -> TapOutcome {
         // The field must be clear first, so a phone left on the reader cannot count as a hit here.
         if try await !reader.waitForRemoval(timeout: liftTimeout) {
             events(.waitingForLift)
@@ -148,7 +162,7 @@ public struct GuidedRun: Sendable {
         case .target(let t): result = t == nil ? .miss : .hit; detected = t
         }
         let record = TapRecord(
-            sessionID: session.id, step: step, attempt: attempt, probeX: probe.x, probeY: probe.y,
+            sessionID: session.id, step: step, attempt: attempt, probe: probe,
             insidePredicted: predicted?.contains(x: probe.x, y: probe.y) ?? false, result: result,
             latencyMs: detected.map { ($0.latencyMilliseconds * 10).rounded() / 10 },
             technology: detected?.technology.rawValue, uid: detected.map { Hex.string($0.uid) },
@@ -175,7 +189,9 @@ public struct GuidedRun: Sendable {
         return try await withThrowingTaskGroup(of: WaitResult.self) { group in
             group.addTask { .target(try await reader.waitForTarget(timeout: timeout)) }
             group.addTask {
-                guard let command = await inbox.next() else { try await Task.sleep(for: .seconds(86_400)); throw CancellationError() }
+                guard let command = await inbox.next() else {
+                    try await Task.sleep(for: .seconds(86_400)); throw CancellationError()
+                }
                 return .command(command)
             }
             let first = try await group.next()!

@@ -1,6 +1,6 @@
 import Foundation
+import NFCBenchRecords
 import NFCReaders
-import NFCVirtualBench
 
 /// Puts the phone at a probe position and lifts it again: the operator, a simulation,
 /// or a lab's own gantry.
@@ -13,7 +13,13 @@ public protocol Positioner: Sendable {
 
 public struct PositionerError: Error, Sendable, CustomStringConvertible {
     public let message: String
-    public init(_ message: String) { self.message = message }
+    /// The move was stopped because the run was interrupted (Ctrl-C), not because the
+    /// positioner failed: the runner saves the session as interrupted.
+    public let isInterruption: Bool
+    public init(_ message: String, isInterruption: Bool = false) {
+        self.message = message
+        self.isInterruption = isInterruption
+    }
     public var description: String { message }
 }
 
@@ -34,29 +40,21 @@ public struct SimulatedPositioner: Positioner {
     public func lift(index: Int) async throws(PositionerError) { bench.lift() }
 }
 
-/// Moves the phone of a running virtual bench (`nfcbench sim serve`) over its control socket.
-public struct VirtualBenchPositioner: Positioner {
-    public let client: VirtualBenchClient
-    public init(directory: String) { client = VirtualBenchClient(socketPath: directory + "/control.sock") }
-    public var needsOperator: Bool { false }
-
-    public func place(_ probe: Probe, index: Int) async throws(PositionerError) {
-        do { _ = try client.request("place \(probe.x) \(probe.y)") } catch {
-            throw PositionerError("virtual bench did not take 'place': \(error)")
-        }
-    }
-
-    public func lift(index: Int) async throws(PositionerError) {
-        do { _ = try client.request("lift") } catch { throw PositionerError("virtual bench did not take 'lift': \(error)") }
-    }
-}
-
 /// Runs a lab's command for each move: `exec:TEMPLATE` with `{action}` (`place`/`lift`),
 /// `{x}`, `{y}` (normalized, 4 decimals) and `{index}` substituted, through `/bin/sh -c`.
-/// A non-zero exit stops the run as "positioner failed"; the session stays resumable.
+/// A non-zero exit, or no exit within `timeout`, stops the run as "positioner failed"
+/// with the command's standard error; the session stays resumable. Cancelling the
+/// waiting task (Ctrl-C) terminates the command's process group at once, so a stuck
+/// gantry never hangs the bench.
 public struct ExecPositioner: Positioner {
     public let template: String
-    public init(template: String) { self.template = template }
+    public let timeout: Duration
+
+    public init(template: String, timeout: Duration = .seconds(60)) {
+        self.template = template
+        self.timeout = timeout
+    }
+
     public var needsOperator: Bool { false }
 
     public func place(_ probe: Probe, index: Int) async throws(PositionerError) {
@@ -74,19 +72,24 @@ public struct ExecPositioner: Positioner {
 
     func run(action: String, probe: Probe?, index: Int) async throws(PositionerError) {
         let line = command(action: action, probe: probe, index: index)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", line]
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch { throw PositionerError("cannot run positioner command '\(line)': \(error)") }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                process.waitUntilExit()
-                continuation.resume()
-            }
+        let child = ChildCommand(shellLine: line)
+        do { try child.start() } catch { throw PositionerError("cannot run positioner command '\(line)': \(error)") }
+        let outcome = await child.wait(timeout: timeout)
+        switch outcome {
+        case .exited(0, _): return
+        case .exited(let status, let stderr):
+            throw PositionerError("positioner command '\(line)' exited with status \(status)" + Self.quoted(stderr))
+        case .timedOut(let stderr):
+            throw PositionerError(
+                "positioner command '\(line)' did not finish within \(timeout.seconds) s and was stopped"
+                    + Self.quoted(stderr))
+        case .cancelled:
+            throw PositionerError("positioner command '\(line)' was stopped (interrupted)", isInterruption: true)
         }
-        guard process.terminationStatus == 0 else {
-            throw PositionerError("positioner command '\(line)' exited with status \(process.terminationStatus)")
-        }
+    }
+
+    static func quoted(_ stderr: String) -> String {
+        let text = stderr.trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty ? "" : ": " + String(text.suffix(500))
     }
 }

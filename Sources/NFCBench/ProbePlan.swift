@@ -1,21 +1,6 @@
 import Foundation
+import NFCBenchRecords
 import NFCLocatorCore
-
-/// A point on the phone's back (catalog convention) where the reader's antenna goes.
-public struct Probe: Sendable, Hashable, Codable {
-    public let x: Double
-    public let y: Double
-    public init(x: Double, y: Double) { self.x = x; self.y = y }
-
-    /// "upper third, left of centre", for the operator.
-    public var words: String {
-        let row = y < 1.0 / 3 ? "upper third" : y < 2.0 / 3 ? "middle third" : "lower third"
-        let column = x < 0.4 ? "left of centre" : x <= 0.6 ? "centred" : "right of centre"
-        return "\(row), \(column)"
-    }
-}
-
-public enum PlanKind: String, Sendable, CaseIterable { case grid, adaptive }
 
 /// Chooses where to tap next from what happened so far. Deterministic: the same history
 /// gives the same next probe, which is what lets `--resume` continue a killed session.
@@ -116,8 +101,10 @@ public struct AdaptivePlan: ProbeStrategy {
     let fallback: GridPlan
     public var kind: PlanKind { .adaptive }
 
-    public init(around zone: NormalizedRect?, aspectRatio: Double = 0.48, tolerance: Double = 0.12,
-                margin: Double = 0.05, inset: Double = 0.03) {
+    public init(
+        around zone: NormalizedRect?, aspectRatio: Double = 0.48, tolerance: Double = 0.12,
+        margin: Double = 0.05, inset: Double = 0.03
+    ) {
         start = zone.map { Probe(x: $0.midX, y: $0.midY) } ?? Probe(x: 0.5, y: 0.3)
         predicted = zone
         self.tolerance = tolerance
@@ -130,7 +117,9 @@ public struct AdaptivePlan: ProbeStrategy {
 
     /// Along one direction from the first hit: the farthest hit, the nearest miss beyond
     /// it, and the next coordinate to probe, if the edge is not bounded yet.
-    func bounds(_ d: Direction, anchor: Probe, history: [(probe: Probe, hit: Bool)]) -> (inner: Double, outer: Double?, next: Double?) {
+    func bounds(_ d: Direction, anchor: Probe, history: [(probe: Probe, hit: Bool)]) -> (
+        inner: Double, outer: Double?, next: Double?
+    ) {
         let horizontal = d == .left || d == .right
         let towardZero = d == .left || d == .up
         let border = towardZero ? inset : 1 - inset
@@ -199,8 +188,10 @@ public struct AdaptivePlan: ProbeStrategy {
 
 public enum ProbePlans {
     /// `pass`: how many sessions of this model came before (grid plans interleave by it).
-    public static func make(_ kind: PlanKind, around zone: NormalizedRect?, aspectRatio: Double,
-                            pass: Int = 0) -> any ProbeStrategy {
+    public static func make(
+        _ kind: PlanKind, around zone: NormalizedRect?, aspectRatio: Double,
+        pass: Int = 0
+    ) -> any ProbeStrategy {
         switch kind {
         case .grid: GridPlan(around: zone, aspectRatio: aspectRatio, pass: pass)
         case .adaptive: AdaptivePlan(around: zone, aspectRatio: aspectRatio)

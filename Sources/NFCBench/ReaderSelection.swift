@@ -25,23 +25,35 @@ public struct ReaderSelection: Sendable {
             guard let simBench else { throw ReaderError(.invalidSpec, "The simulated reader needs a simulated phone.") }
             return SimulatedReader(bench: simBench)
         case nil:
-            let found = available()
+            let found = await available()
             switch found.readers.count {
             case 1:
                 return try await open(try ReaderSpec.parse(found.readers[0].spec), simBench: simBench)
             case 0:
-                throw ReaderError(.noReader, "No reader found.",
-                                  hint: (found.problems.first.map { "\($0.message) " } ?? "")
-                                      + "Plug one in, give --reader, or try --reader sim; 'nfcbench doctor' checks the setup.")
+                throw ReaderError(
+                    .noReader, "No reader found.",
+                    hint: (found.problems.first.map { "\($0.message) " } ?? "")
+                        + "Plug one in, give --reader, or try --reader sim; 'nfcbench doctor' checks the setup.")
             default:
-                throw ReaderError(.ambiguousReader, "Several readers found; choose one with --reader.",
-                                  hint: found.readers.map(\.spec).joined(separator: ", "))
+                throw ReaderError(
+                    .ambiguousReader, "Several readers found; choose one with --reader.",
+                    hint: found.readers.map(\.spec).joined(separator: ", "))
             }
         }
     }
 
-    /// Readers visible through both stacks, and why a stack could not be asked.
-    public func available() -> (readers: [ReaderInfo], problems: [ReaderError]) {
+    /// Readers visible through both stacks, and why a stack could not be asked. Listing
+    /// blocks in the C libraries (`nfc_list_devices` probes every port), so it runs on a
+    /// queue of its own, never on a cooperative thread.
+    public func available() async -> (readers: [ReaderInfo], problems: [ReaderError]) {
+        await withCheckedContinuation { continuation in
+            DispatchQueue(label: "nfcbench.reader-selection").async {
+                continuation.resume(returning: Self.listReaders())
+            }
+        }
+    }
+
+    static func listReaders() -> (readers: [ReaderInfo], problems: [ReaderError]) {
         var readers: [ReaderInfo] = []
         var problems: [ReaderError] = []
         for connstring in LibNFCReader.connstrings() {

@@ -1,17 +1,9 @@
+import NFCBenchRecords
 import NFCLocatorCore
 
 /// How a session's hits compare with the prediction.
 public struct SessionScore: Sendable, Equatable {
-    public enum Verdict: String, Sendable {
-        /// The predicted centre hit and the measured zone overlaps the prediction (IoU >= 0.5).
-        case confirmed = "CONFIRMED"
-        /// There were hits, but the measured zone disagrees with the prediction.
-        case shifted = "SHIFTED"
-        /// Nothing hit anywhere: the phone is probably not emulating a card.
-        case noField = "NO_FIELD"
-        /// Too few taps, or no prediction to compare with.
-        case inconclusive = "INCONCLUSIVE"
-    }
+    public typealias Verdict = SessionVerdict
 
     public let taps: Int
     public let hits: Int
@@ -25,14 +17,18 @@ public struct SessionScore: Sendable, Equatable {
 
     public static let minimumTaps = 3
 
-    public init(predicted: NormalizedRect?, history: [(probe: Probe, hit: Bool)], strategy: any ProbeStrategy,
-                aspectRatio: Double) {
+    public init(
+        predicted: NormalizedRect?, history: [(probe: Probe, hit: Bool)], strategy: any ProbeStrategy,
+        aspectRatio: Double
+    ) {
         taps = history.count
         hits = history.filter(\.hit).count
         measured = strategy.measuredZone(from: history)
-        if let predicted, let nearest = history.min(by: {
-            Self.distance($0.probe, predicted, aspectRatio) < Self.distance($1.probe, predicted, aspectRatio)
-        }), predicted.contains(x: nearest.probe.x, y: nearest.probe.y) {
+        if let predicted,
+            let nearest = history.min(by: {
+                Self.distance($0.probe, predicted, aspectRatio) < Self.distance($1.probe, predicted, aspectRatio)
+            }), predicted.contains(x: nearest.probe.x, y: nearest.probe.y)
+        {
             centreHit = nearest.hit
         } else {
             centreHit = predicted == nil ? nil : false

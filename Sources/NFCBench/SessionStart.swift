@@ -1,21 +1,29 @@
 import Foundation
+import NFCBenchRecords
 import NFCLocatorCore
-import NFCStore
+import NFCReaders
 
 extension SessionRecord {
     /// A new session as `resolution` predicts it. The prediction (zone, confidence,
     /// source, staleness, catalog version) is stored with the taps, so a session is always
-    /// scored against the catalog it was run with. Reader fields and the plan's probes
-    /// are filled in once the reader is open and the plan is known.
-    public init(id: String, model: String, resolution r: AntennaResolution, plan: PlanKind, planPass: Int = 0,
-                unit: String?, operatorName: String?, repeats: Int, tapTimeout: Double, startedAt: Date,
-                defaultAspectRatio: Double = 0.48) {
+    /// scored against the catalog it was run with.
+    public init(
+        id: String, model: String, resolution r: AntennaResolution, plan: PlanKind, planPass: Int = 0,
+        reader: ReaderSpec, readerFirmware: String?, unit: String?, operatorName: String?, repeats: Int,
+        tapTimeout: Double, startedAt: Date, defaultAspectRatio: Double = 0.48
+    ) {
+        let aspectRatio = r.profile?.aspectRatio ?? defaultAspectRatio
+        let strategy = ProbePlans.make(plan, around: r.zone, aspectRatio: aspectRatio, pass: planPass)
         self.init(
-            id: id, modelInput: model, lookupKey: r.lookupKey, displayName: r.profile?.displayName,
-            predicted: r.zone.map { [$0.x, $0.y, $0.width, $0.height] }, confidence: r.confidence.rawValue,
-            source: r.source.rawValue, stale: r.isStale, catalogVersion: r.catalogVersion,
-            aspectRatio: r.profile?.aspectRatio ?? defaultAspectRatio, readerBackend: "", readerName: "", readerFirmware: nil,
-            unit: unit, operatorName: operatorName, planKind: plan.rawValue, planJSON: "", repeats: repeats,
-            tapTimeout: tapTimeout, startedAt: startedAt, planPass: planPass)
+            id: id, modelInput: model, lookupKey: r.lookupKey, displayName: r.profile?.displayName, predicted: r.zone,
+            confidence: r.confidence, source: r.source, stale: r.isStale, catalogVersion: r.catalogVersion,
+            aspectRatio: aspectRatio, reader: reader, readerFirmware: readerFirmware, unit: unit, operatorName: operatorName,
+            plan: plan, planPass: planPass, plannedProbes: strategy.expectedProbes(for: r.zone), repeats: repeats,
+            tapTimeout: tapTimeout, startedAt: startedAt)
+    }
+
+    /// The plan this session follows, rebuilt from what it stored.
+    public var strategy: any ProbeStrategy {
+        ProbePlans.make(plan, around: predicted, aspectRatio: aspectRatio, pass: planPass)
     }
 }

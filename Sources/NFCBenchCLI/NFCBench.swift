@@ -11,9 +11,11 @@ public enum NFCBench {
             Zones are fractions of the phone's back, viewed from the back, origin top-left, y down.
             Exit codes: 0 success, 1 failure, 64 usage error; commands document any others.
             """,
-        subcommands: [RunCommand.spec, PlanCommand.spec, SessionCommands.listSpec, SessionCommands.showSpec,
-                      ExportCommand.spec, RefineCommand.spec, ResolveCommand.spec, CatalogCommand.spec,
-                      ReaderCommands.readersSpec, ReaderCommands.pollSpec, SimCommand.spec, DoctorCommand.spec])
+        subcommands: [
+            RunCommand.spec, PlanCommand.spec, SessionCommands.listSpec, SessionCommands.showSpec,
+            ExportCommand.spec, RefineCommand.spec, ResolveCommand.spec, CatalogCommand.spec,
+            ReaderCommands.readersSpec, ReaderCommands.pollSpec, SimCommand.spec, DoctorCommand.spec,
+        ])
 
     /// Parses and runs one command line; returns the process exit code.
     public static func main(arguments: [String], context: CommandContext) async -> Int32 {

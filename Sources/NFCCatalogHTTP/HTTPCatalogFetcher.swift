@@ -1,8 +1,9 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import NFCCatalogRemote
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// One conditional GET of a catalog over URLSession, with limits a bench can rely on.
 ///
@@ -23,7 +24,7 @@ public struct HTTPCatalogFetcher: CatalogFetching {
         if let etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
         request.cachePolicy = .reloadIgnoringLocalCacheData
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = connectTimeout   // connect, and idle between packets
+        configuration.timeoutIntervalForRequest = connectTimeout  // connect, and idle between packets
         configuration.timeoutIntervalForResource = totalTimeout
         configuration.urlCache = nil
         let delegate = BoundedDownload(maxBytes: maxBytes)
@@ -77,8 +78,10 @@ final class BoundedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendab
         callback?(result)
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
         guard let http = response as? HTTPURLResponse else {
             finish(.failure(.transport("not an HTTP response")))
             completionHandler(.cancel)

@@ -53,16 +53,18 @@ public struct CachingRemoteCatalog: Sendable {
             guard let cached, let cachedDocument else {
                 return RemoteCatalogLoad(url: url, served: .none, document: nil, etag: nil, fetchedAt: nil, error: error)
             }
-            return RemoteCatalogLoad(url: url, served: .cache, document: cachedDocument, etag: cached.etag,
-                                     fetchedAt: cached.fetchedAt, error: error)
+            return RemoteCatalogLoad(
+                url: url, served: .cache, document: cachedDocument, etag: cached.etag,
+                fetchedAt: cached.fetchedAt, error: error)
         }
         do {
             switch try await fetcher.fetch(endpoint, etag: cachedDocument == nil ? nil : cached?.etag) {
             case .notModified:
                 guard let cached, let cachedDocument else { return fromCache(.transport("304 without a cached copy")) }
                 try? await cache?.confirm(url: url, fetchedAt: now)
-                return RemoteCatalogLoad(url: url, served: .notModified, document: cachedDocument, etag: cached.etag,
-                                         fetchedAt: now, error: nil)
+                return RemoteCatalogLoad(
+                    url: url, served: .notModified, document: cachedDocument, etag: cached.etag,
+                    fetchedAt: now, error: nil)
             case .fetched(let body, let etag):
                 let document: CatalogResponseDTO
                 do { document = try CatalogDocumentDecoder.decode(body, origin: url) } catch {

@@ -48,7 +48,8 @@ public enum RemoteCatalogError: Error, Sendable, Equatable, CustomStringConverti
     public var description: String {
         switch self {
         case .invalidURL(let u): "'\(u)' is not an http(s) URL"
-        case .insecureURL(let u): "refusing plain HTTP to a non-loopback host: \(u) (use https://, or --allow-insecure-http on a trusted network)"
+        case .insecureURL(let u):
+            "refusing plain HTTP to a non-loopback host: \(u) (use https://, or --allow-insecure-http on a trusted network)"
         case .timedOut(let s): "no complete answer within \(s) s"
         case .tooLarge(let limit): "response larger than \(limit / 1_048_576) MiB refused"
         case .httpStatus(let code): "server answered HTTP \(code)"

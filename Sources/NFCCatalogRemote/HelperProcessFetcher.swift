@@ -28,8 +28,10 @@ public struct HelperProcessFetcher: CatalogFetching {
     public func fetch(_ endpoint: CatalogEndpoint, etag: String?) async throws(RemoteCatalogError) -> FetchOutcome {
         let process = Process()
         process.executableURL = helper
-        var arguments = ["--url", endpoint.catalogURL.absoluteString, "--connect-timeout", String(limits.connectTimeout),
-                         "--total-timeout", String(limits.totalTimeout), "--max-bytes", String(limits.maxBytes)]
+        var arguments = [
+            "--url", endpoint.catalogURL.absoluteString, "--connect-timeout", String(limits.connectTimeout),
+            "--total-timeout", String(limits.totalTimeout), "--max-bytes", String(limits.maxBytes),
+        ]
         if let etag { arguments += ["--etag", etag] }
         process.arguments = arguments
         let output = Pipe()
@@ -40,24 +42,32 @@ public struct HelperProcessFetcher: CatalogFetching {
         }
         let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
         DispatchQueue.global().asyncAfter(deadline: .now() + limits.totalTimeout + 0.2, execute: watchdog)
+        // Reading to the end and reaping both block, so both happen on a queue of their
+        // own; the awaiting task holds no cooperative thread meanwhile.
         let data: Data = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: output.fileHandleForReading.readDataToEndOfFile()) }
+            DispatchQueue(label: "nfcbench.fetch-helper").async {
+                let data = output.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                continuation.resume(returning: data)
+            }
         }
-        process.waitUntilExit()
         watchdog.cancel()
         return try Self.decode(data, limits: limits)
     }
 
     static func decode(_ data: Data, limits: FetchLimits) throws(RemoteCatalogError) -> FetchOutcome {
         guard let newline = data.firstIndex(of: UInt8(ascii: "\n")),
-              let header = try? JSONSerialization.jsonObject(with: data[..<newline]) as? [String: Any],
-              let status = header["status"] as? String else {
+            let header = try? JSONSerialization.jsonObject(with: data[..<newline]) as? [String: Any],
+            let status = header["status"] as? String
+        else {
             throw .timedOut(seconds: limits.totalTimeout)  // killed by the watchdog, or died
         }
         switch status {
         case "fetched": return .fetched(body: Data(data[data.index(after: newline)...]), etag: header["etag"] as? String)
         case "notModified": return .notModified
-        default: throw RemoteCatalogError(kind: header["kind"] as? String ?? "", detail: header["detail"] as? String ?? "", limits: limits)
+        default:
+            throw RemoteCatalogError(
+                kind: header["kind"] as? String ?? "", detail: header["detail"] as? String ?? "", limits: limits)
         }
     }
 }

@@ -10,8 +10,10 @@ public struct AntennaZoneResolver: Sendable {
     public let fallback: GenericFallbackSource
     public let analytics: any NFCLocatorAnalytics
 
-    public init(remote: Catalog?, seed: Catalog?, fallback: GenericFallbackSource = GenericFallbackSource(),
-                analytics: any NFCLocatorAnalytics = NoOpAnalytics()) {
+    public init(
+        remote: Catalog?, seed: Catalog?, fallback: GenericFallbackSource = GenericFallbackSource(),
+        analytics: any NFCLocatorAnalytics = NoOpAnalytics()
+    ) {
         self.remote = remote
         self.seed = seed
         self.fallback = fallback
@@ -20,30 +22,36 @@ public struct AntennaZoneResolver: Sendable {
 
     /// Layer order beats key order: a remote family match wins over a seed exact match,
     /// because the remote catalog is the curated, newer one.
-    public func resolve(_ fingerprint: DeviceFingerprint, signals: DeviceIdentitySignals,
-                        now: Date = Date()) -> AntennaResolution {
+    public func resolve(
+        _ fingerprint: DeviceFingerprint, signals: DeviceIdentitySignals,
+        now: Date = Date()
+    ) -> AntennaResolution {
         let candidates = fingerprint.lookupKeys()
         for (source, catalog) in [(DataSource.remoteCatalog, remote), (.seedCatalog, seed)] {
             guard let catalog else { continue }
             for candidate in candidates {
                 guard let profile = catalog.profile(for: candidate) else { continue }
                 let marker = ResolvedMarker(zone: profile.zone, confidence: profile.confidence)
-                let guidance: AntennaResolution.Guidance = profile.isStale(now: now)
+                let guidance: AntennaResolution.Guidance =
+                    profile.isStale(now: now)
                     ? .staleMarker(marker, sweep: fallback.sweep(around: profile.zone))
                     : .marker(marker)
-                return report(AntennaResolution(
-                    lookupKey: fingerprint.model, matchedKey: profile.lookupKey, matchedBy: candidate.matchedBy,
-                    source: source, profile: profile, guidance: guidance, catalogVersion: catalog.version))
+                return report(
+                    AntennaResolution(
+                        lookupKey: fingerprint.model, matchedKey: profile.lookupKey, matchedBy: candidate.matchedBy,
+                        source: source, profile: profile, guidance: guidance, catalogVersion: catalog.version))
             }
         }
-        return report(AntennaResolution(
-            lookupKey: fingerprint.model, matchedKey: nil, matchedBy: .none, source: .heuristic,
-            profile: nil, guidance: .fallback(fallback.guidance(for: signals)), catalogVersion: nil))
+        return report(
+            AntennaResolution(
+                lookupKey: fingerprint.model, matchedKey: nil, matchedBy: .none, source: .heuristic,
+                profile: nil, guidance: .fallback(fallback.guidance(for: signals)), catalogVersion: nil))
     }
 
     private func report(_ resolution: AntennaResolution) -> AntennaResolution {
-        analytics.antennaResolved(lookupKey: resolution.lookupKey, source: resolution.source,
-                                  confidence: resolution.confidence, stale: resolution.isStale)
+        analytics.antennaResolved(
+            lookupKey: resolution.lookupKey, source: resolution.source,
+            confidence: resolution.confidence, stale: resolution.isStale)
         return resolution
     }
 }
@@ -89,8 +97,10 @@ public enum ResolverChainLoader {
                 layers.append(loaded(catalog, source: .seedCatalog, origin: seedURL.path, analytics: analytics))
             } catch {
                 analytics.catalogLayerFailed(source: .seedCatalog, reason: error.description)
-                layers.append(CatalogLayerStatus(source: .seedCatalog, origin: seedURL.path,
-                                                 state: .failed(reason: error.description)))
+                layers.append(
+                    CatalogLayerStatus(
+                        source: .seedCatalog, origin: seedURL.path,
+                        state: .failed(reason: error.description)))
             }
         } else {
             layers.append(CatalogLayerStatus(source: .seedCatalog, origin: nil, state: .notConfigured))
@@ -99,11 +109,14 @@ public enum ResolverChainLoader {
         return (resolver, layers)
     }
 
-    private static func loaded(_ catalog: Catalog, source: DataSource, origin: String?,
-                               analytics: any NFCLocatorAnalytics) -> CatalogLayerStatus {
+    private static func loaded(
+        _ catalog: Catalog, source: DataSource, origin: String?,
+        analytics: any NFCLocatorAnalytics
+    ) -> CatalogLayerStatus {
         for row in catalog.skippedRows { analytics.catalogRowSkipped(source: source, row: row) }
-        return CatalogLayerStatus(source: source, origin: origin,
-                                  state: .loaded(entries: catalog.profiles.count, skipped: catalog.skippedRows))
+        return CatalogLayerStatus(
+            source: source, origin: origin,
+            state: .loaded(entries: catalog.profiles.count, skipped: catalog.skippedRows))
     }
 }
 
@@ -111,16 +124,24 @@ extension DeviceIdentitySignals {
     /// Signals for a typed-in model when the operator gave no form factor: known phone
     /// makers' identifiers are phones, Samsung `SM-F9xx`/`SM-F7xx` are book/flip
     /// foldables; anything else stays unknown so the heuristic says so.
-    public static func inferred(from fingerprint: DeviceFingerprint, model: String,
-                                formFactor: FormFactor? = nil, foldState: FoldState? = nil) -> DeviceIdentitySignals {
+    public static func inferred(
+        from fingerprint: DeviceFingerprint, model: String,
+        formFactor: FormFactor? = nil, foldState: FoldState? = nil
+    ) -> DeviceIdentitySignals {
         var shape = formFactor
         if shape == nil {
-            if fingerprint.model.hasPrefix("sm_f9") { shape = .foldBook }
-            else if fingerprint.model.hasPrefix("sm_f7") { shape = .foldFlip }
-            else if fingerprint.model.hasPrefix("ipad") { shape = .tablet }
-            else if !fingerprint.manufacturer.isEmpty { shape = .phone }
+            if fingerprint.model.hasPrefix("sm_f9") {
+                shape = .foldBook
+            } else if fingerprint.model.hasPrefix("sm_f7") {
+                shape = .foldFlip
+            } else if fingerprint.model.hasPrefix("ipad") {
+                shape = .tablet
+            } else if !fingerprint.manufacturer.isEmpty {
+                shape = .phone
+            }
         }
-        return DeviceIdentitySignals(manufacturer: fingerprint.manufacturer.isEmpty ? nil : fingerprint.manufacturer,
-                                     model: model, formFactor: shape, foldState: foldState)
+        return DeviceIdentitySignals(
+            manufacturer: fingerprint.manufacturer.isEmpty ? nil : fingerprint.manufacturer,
+            model: model, formFactor: shape, foldState: foldState)
     }
 }

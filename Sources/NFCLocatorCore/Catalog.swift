@@ -23,9 +23,10 @@ public struct Catalog: Sendable {
             do {
                 let profile = try DeviceAntennaProfile(entry: entry)
                 if byKey[profile.lookupKey] != nil {
-                    skipped.append(SkippedCatalogRow(
-                        index: index, key: profile.lookupKey,
-                        reason: "duplicate key '\(profile.lookupKey)'; the first row with it is kept"))
+                    skipped.append(
+                        SkippedCatalogRow(
+                            index: index, key: profile.lookupKey,
+                            reason: "duplicate key '\(profile.lookupKey)'; the first row with it is kept"))
                     continue
                 }
                 byKey[profile.lookupKey] = profiles.count
@@ -62,8 +63,9 @@ public struct Catalog: Sendable {
     public func laid(over base: Catalog) -> Catalog {
         let own = Set(profiles.map(\.lookupKey))
         let rest = base.profiles.filter { !own.contains($0.lookupKey) }.map(\.entry)
-        return Catalog(document: CatalogResponseDTO(
-            version: "\(version)+\(base.version)", generatedAt: generatedAt,
-            entries: profiles.map(\.entry) + rest))
+        return Catalog(
+            document: CatalogResponseDTO(
+                version: "\(version)+\(base.version)", generatedAt: generatedAt,
+                entries: profiles.map(\.entry) + rest))
     }
 }

@@ -34,26 +34,33 @@ public enum CatalogImport {
             let p = row.nfcPos
             let zone: NormalizedRect
             do { zone = try NormalizedRect(x0: p.x0, y0: p.y0, x1: p.x1, y1: p.y1) } catch {
-                skipped.append(SkippedCatalogRow(index: index, key: row.marketingName,
-                                                 reason: "degenerate rectangle (\(error.description)); not imported"))
+                skipped.append(
+                    SkippedCatalogRow(
+                        index: index, key: row.marketingName,
+                        reason: "degenerate rectangle (\(error.description)); not imported"))
                 continue
             }
-            let shape = row.marketingName.contains("Flip") ? "foldFlip" : row.marketingName.contains("Fold") ? "foldBook" : "phone"
+            let shape =
+                row.marketingName.contains("Flip") ? "foldFlip" : row.marketingName.contains("Fold") ? "foldBook" : "phone"
             for model in row.modelNames {
                 let key = CatalogKey.normalize(model)
                 guard seen.insert(key).inserted else { continue }
                 let published = aspectRatios[key]
-                entries.append(CatalogEntryDTO(
-                    modelIdentifier: model, manufacturer: row.manufacturer, displayName: row.marketingName,
-                    formFactor: shape, aspectRatio: published ?? 0.47,
-                    zoneX: zone.x, zoneY: zone.y, zoneWidth: zone.width, zoneHeight: zone.height,
-                    silhouetteTemplateId: "imported.\(row.manufacturer.lowercased())",
-                    zoneProvenance: "imported: gematik NfcLocalization-Android (\(source)), from the manufacturer's illustration; unverified"
-                        + (published == nil ? "; aspectRatio inferred (typical phone), not published" : "")))
+                entries.append(
+                    CatalogEntryDTO(
+                        modelIdentifier: model, manufacturer: row.manufacturer, displayName: row.marketingName,
+                        formFactor: shape, aspectRatio: published ?? 0.47,
+                        zoneX: zone.x, zoneY: zone.y, zoneWidth: zone.width, zoneHeight: zone.height,
+                        silhouetteTemplateId: "imported.\(row.manufacturer.lowercased())",
+                        zoneProvenance:
+                            "imported: gematik NfcLocalization-Android (\(source)), from the manufacturer's illustration; unverified"
+                            + (published == nil ? "; aspectRatio inferred (typical phone), not published" : "")))
             }
         }
-        return Result(document: CatalogResponseDTO(version: "import-gematik", generatedAt: ISO8601Parsing.string(from: Date()),
-                                                   entries: entries), skipped: skipped)
+        return Result(
+            document: CatalogResponseDTO(
+                version: "import-gematik", generatedAt: ISO8601Parsing.string(from: Date()),
+                entries: entries), skipped: skipped)
     }
 
     // MARK: Android 14 NfcAntennaInfo
@@ -72,8 +79,10 @@ public enum CatalogImport {
         public var foldable: Bool
         public var antennas: [Point]
 
-        public init(model: String, manufacturer: String, deviceWidthMm: Double, deviceHeightMm: Double,
-                    foldable: Bool, antennas: [Point]) {
+        public init(
+            model: String, manufacturer: String, deviceWidthMm: Double, deviceHeightMm: Double,
+            foldable: Bool, antennas: [Point]
+        ) {
             self.model = model
             self.manufacturer = manufacturer
             self.deviceWidthMm = deviceWidthMm
@@ -95,8 +104,10 @@ public enum CatalogImport {
     /// "antennas": [{"xMm", "yMm"}]}]}`. Points are given facing the screen, so they are
     /// mirrored to the back view (x_back = width - x); each becomes a square zone of
     /// `pointSizeMm`, clipped to the body.
-    public static func androidAntennaInfo(_ data: Data, source: String, origin: AndroidOrigin = .topLeft,
-                                          pointSizeMm: Double = 20) throws -> Result {
+    public static func androidAntennaInfo(
+        _ data: Data, source: String, origin: AndroidOrigin = .topLeft,
+        pointSizeMm: Double = 20
+    ) throws -> Result {
         let file = try JSONDecoder().decode(AndroidFile.self, from: data)
         var entries: [CatalogEntryDTO] = []
         var skipped: [SkippedCatalogRow] = []
@@ -112,31 +123,40 @@ public enum CatalogImport {
                 skipped.append(SkippedCatalogRow(index: index, key: device.model, reason: "antenna point outside the device"))
                 continue
             }
-            entries.append(CatalogEntryDTO(
-                modelIdentifier: device.model, manufacturer: device.manufacturer, displayName: device.model,
-                formFactor: device.foldable ? "foldBook" : "phone",
-                aspectRatio: (device.deviceWidthMm / device.deviceHeightMm * 10_000).rounded() / 10_000,
-                zoneX: zone.x, zoneY: zone.y, zoneWidth: zone.width, zoneHeight: zone.height,
-                silhouetteTemplateId: "imported.android", bodyWidthMm: device.deviceWidthMm, bodyHeightMm: device.deviceHeightMm,
-                zoneProvenance: "imported: Android NfcAntennaInfo (\(source)), origin \(origin.rawValue), "
-                    + "\(Int(pointSizeMm)) mm square around the reported point; unverified"))
+            entries.append(
+                CatalogEntryDTO(
+                    modelIdentifier: device.model, manufacturer: device.manufacturer, displayName: device.model,
+                    formFactor: device.foldable ? "foldBook" : "phone",
+                    aspectRatio: (device.deviceWidthMm / device.deviceHeightMm * 10_000).rounded() / 10_000,
+                    zoneX: zone.x, zoneY: zone.y, zoneWidth: zone.width, zoneHeight: zone.height,
+                    silhouetteTemplateId: "imported.android", bodyWidthMm: device.deviceWidthMm,
+                    bodyHeightMm: device.deviceHeightMm,
+                    zoneProvenance: "imported: Android NfcAntennaInfo (\(source)), origin \(origin.rawValue), "
+                        + "\(Int(pointSizeMm)) mm square around the reported point; unverified"))
         }
-        return Result(document: CatalogResponseDTO(version: "import-android-antenna-info",
-                                                   generatedAt: ISO8601Parsing.string(from: Date()), entries: entries),
-                      skipped: skipped)
+        return Result(
+            document: CatalogResponseDTO(
+                version: "import-android-antenna-info",
+                generatedAt: ISO8601Parsing.string(from: Date()), entries: entries),
+            skipped: skipped)
     }
 
     /// A point facing the screen -> fractions of the back (mirrored horizontally).
-    public static func backView(_ p: AndroidAntennaInfo.Point, device: AndroidAntennaInfo, origin: AndroidOrigin) -> (x: Double, y: Double) {
+    public static func backView(_ p: AndroidAntennaInfo.Point, device: AndroidAntennaInfo, origin: AndroidOrigin) -> (
+        x: Double, y: Double
+    ) {
         let fromTop = origin == .topLeft ? p.yMm : device.deviceHeightMm - p.yMm
         return ((device.deviceWidthMm - p.xMm) / device.deviceWidthMm, fromTop / device.deviceHeightMm)
     }
 
     /// The inverse of `backView`, for round trips.
-    public static func screenView(x: Double, y: Double, device: AndroidAntennaInfo, origin: AndroidOrigin) -> AndroidAntennaInfo.Point {
+    public static func screenView(x: Double, y: Double, device: AndroidAntennaInfo, origin: AndroidOrigin)
+        -> AndroidAntennaInfo.Point
+    {
         let fromTop = y * device.deviceHeightMm
-        return AndroidAntennaInfo.Point(xMm: device.deviceWidthMm - x * device.deviceWidthMm,
-                                        yMm: origin == .topLeft ? fromTop : device.deviceHeightMm - fromTop)
+        return AndroidAntennaInfo.Point(
+            xMm: device.deviceWidthMm - x * device.deviceWidthMm,
+            yMm: origin == .topLeft ? fromTop : device.deviceHeightMm - fromTop)
     }
 }
 
@@ -161,8 +181,10 @@ public struct CatalogComparison: Sendable {
         for p in a.profiles {
             guard let q = second[p.lookupKey] else { continue }
             if p.entry != q.entry { changed.append(p.lookupKey) }
-            rows.append(Row(key: p.lookupKey, iou: p.zone.iou(with: q.zone),
-                            centreShift: p.zone.centreDistance(to: q.zone, aspectRatio: p.aspectRatio)))
+            rows.append(
+                Row(
+                    key: p.lookupKey, iou: p.zone.iou(with: q.zone),
+                    centreShift: p.zone.centreDistance(to: q.zone, aspectRatio: p.aspectRatio)))
         }
         let firstKeys = Set(a.profiles.map(\.lookupKey))
         self.rows = rows.sorted { $0.key < $1.key }

@@ -37,12 +37,14 @@ public enum CatalogDocumentDecoder {
             return try decoder.decode(CatalogResponseDTO.self, from: data)
         } catch let error as DecodingError {
             if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
-                throw CatalogDocumentError(kind: .notJSON, origin: origin,
-                                           detail: (context.underlyingError as NSError?)?.localizedDescription
-                                               ?? context.debugDescription)
+                throw CatalogDocumentError(
+                    kind: .notJSON, origin: origin,
+                    detail: (context.underlyingError as NSError?)?.localizedDescription
+                        ?? context.debugDescription)
             }
-            throw CatalogDocumentError(kind: .notACatalog, origin: origin,
-                                       detail: CatalogResponseDTO.describe(error))
+            throw CatalogDocumentError(
+                kind: .notACatalog, origin: origin,
+                detail: CatalogResponseDTO.describe(error))
         } catch {
             throw CatalogDocumentError(kind: .notACatalog, origin: origin, detail: "\(error)")
         }
@@ -51,8 +53,9 @@ public enum CatalogDocumentDecoder {
     public static func load(contentsOf url: URL) throws(CatalogDocumentError) -> CatalogResponseDTO {
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
-            throw CatalogDocumentError(kind: .unreadable, origin: url.path,
-                                       detail: (error as NSError).localizedFailureReason ?? "\(error)")
+            throw CatalogDocumentError(
+                kind: .unreadable, origin: url.path,
+                detail: (error as NSError).localizedFailureReason ?? "\(error)")
         }
         return try decode(data, origin: url.path)
     }

@@ -11,11 +11,12 @@ public struct ConfidenceBadge: Sendable {
     public func render(_ confidence: Confidence, stale: Bool) -> String {
         let text = "[" + confidence.rawValue.uppercased() + (stale ? " · STALE" : "") + "]"
         guard useColor else { return text }
-        let sgr: String = switch confidence {
-        case .exact: palette.zoneExact
-        case .approximate: stale ? palette.zoneStale : palette.zoneApproximate
-        case .generic, .unknown: palette.sweep
-        }
+        let sgr: String =
+            switch confidence {
+            case .exact: palette.zoneExact
+            case .approximate: stale ? palette.zoneStale : palette.zoneApproximate
+            case .generic, .unknown: palette.sweep
+            }
         return "\u{1B}[\(sgr)m\(text)\u{1B}[0m"
     }
 }

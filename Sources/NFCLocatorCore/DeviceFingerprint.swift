@@ -33,8 +33,8 @@ public struct DeviceFingerprint: Sendable, Hashable {
         let bytes = Array(key.utf8)
         // "sm_" + letter + 3 digits, at least; the rest is the region suffix.
         guard bytes.count >= 7, bytes[0] == UInt8(ascii: "s"), bytes[1] == UInt8(ascii: "m"),
-              bytes[2] == UInt8(ascii: "_"), (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(bytes[3]),
-              bytes[4...6].allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+            bytes[2] == UInt8(ascii: "_"), (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(bytes[3]),
+            bytes[4...6].allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
         else { return nil }
         return String(decoding: bytes[0..<7], as: UTF8.self)
     }

@@ -29,8 +29,9 @@ public struct GenericFallbackSource: Sendable {
 
     /// The sweep that accompanies a stale marker: the zone with a margin around it.
     public func sweep(around zone: NormalizedRect) -> FallbackGuidance {
-        FallbackGuidance(confidence: .generic, sweepRegion: zone.expanded(by: 0.1),
-                         hintKey: "nfc_locator.marker.stale_hint")
+        FallbackGuidance(
+            confidence: .generic, sweepRegion: zone.expanded(by: 0.1),
+            hintKey: "nfc_locator.marker.stale_hint")
     }
 
     private func generic(x: Double, y: Double, width: Double, height: Double, hint: String) -> FallbackGuidance {

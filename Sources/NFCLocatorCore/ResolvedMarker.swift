@@ -8,8 +8,9 @@ public struct ResolvedMarker: Sendable, Hashable {
     /// it and ship a confident-looking wrong answer; a crash in development cannot be
     /// missed.
     public init(zone: NormalizedRect, confidence: Confidence) {
-        precondition(confidence.isCatalogBacked,
-                     "ResolvedMarker needs .exact or .approximate confidence, got .\(confidence)")
+        precondition(
+            confidence.isCatalogBacked,
+            "ResolvedMarker needs .exact or .approximate confidence, got .\(confidence)")
         self.zone = zone
         self.confidence = confidence
     }
@@ -26,8 +27,9 @@ public struct FallbackGuidance: Sendable, Hashable {
 
     /// Traps on `.exact` or `.approximate`: catalog data belongs in a `ResolvedMarker`.
     public init(confidence: Confidence, sweepRegion: NormalizedRect?, hintKey: String) {
-        precondition(!confidence.isCatalogBacked,
-                     "FallbackGuidance needs .generic or .unknown confidence, got .\(confidence)")
+        precondition(
+            !confidence.isCatalogBacked,
+            "FallbackGuidance needs .generic or .unknown confidence, got .\(confidence)")
         self.confidence = confidence
         self.sweepRegion = sweepRegion
         self.hintKey = hintKey

@@ -15,8 +15,10 @@ public struct ResourceLocator: Sendable {
     public static let marker = "seed_catalog.json"
 
     /// The shipped resources, or `nil` when none can be found.
-    public static func shipped(environment: [String: String] = ProcessInfo.processInfo.environment,
-                               executable: URL? = executableURL()) -> ResourceLocator? {
+    public static func shipped(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        executable: URL? = executableURL()
+    ) -> ResourceLocator? {
         let fm = FileManager.default
         if let explicit = environment["NFCBENCH_RESOURCES"], !explicit.isEmpty {
             return ResourceLocator(directory: URL(fileURLWithPath: explicit, isDirectory: true))
@@ -39,9 +41,9 @@ public struct ResourceLocator: Sendable {
     /// The running executable. `/proc/self/exe` on Linux; argv[0] elsewhere.
     public static func executableURL() -> URL? {
         #if os(Linux)
-        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            return URL(fileURLWithPath: path)
-        }
+            if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+                return URL(fileURLWithPath: path)
+            }
         #endif
         return Bundle.main.executableURL
     }

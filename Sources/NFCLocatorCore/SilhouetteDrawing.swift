@@ -17,8 +17,10 @@ public struct SilhouetteDrawing: Sendable {
     public var highlight: NormalizedRect?
     public var marks: [Mark]
 
-    public init(aspectRatio: Double, zone: NormalizedRect? = nil, zoneStyle: ZoneStyle = .approximate,
-                sweepRegion: NormalizedRect? = nil, highlight: NormalizedRect? = nil, marks: [Mark] = []) {
+    public init(
+        aspectRatio: Double, zone: NormalizedRect? = nil, zoneStyle: ZoneStyle = .approximate,
+        sweepRegion: NormalizedRect? = nil, highlight: NormalizedRect? = nil, marks: [Mark] = []
+    ) {
         precondition(aspectRatio > 0 && aspectRatio.isFinite, "aspect ratio must be positive")
         self.aspectRatio = aspectRatio
         self.zone = zone
@@ -55,8 +57,10 @@ public struct SilhouettePalette: Sendable {
     public var hit: String
     public var miss: String
 
-    public init(outline: String, zoneExact: String, zoneApproximate: String, zoneStale: String,
-                sweep: String, highlight: String, hit: String, miss: String) {
+    public init(
+        outline: String, zoneExact: String, zoneApproximate: String, zoneStale: String,
+        sweep: String, highlight: String, hit: String, miss: String
+    ) {
         self.outline = outline
         self.zoneExact = zoneExact
         self.zoneApproximate = zoneApproximate

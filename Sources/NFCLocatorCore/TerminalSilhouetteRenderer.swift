@@ -34,8 +34,9 @@ public struct TerminalSilhouetteRenderer: Sendable {
         let edge = String(repeating: "─", count: columns)
         var lines = [paint("╭" + edge + "╮", palette.outline)]
         for row in grid {
-            lines.append(paint("│", palette.outline) + row.map { paint($0.glyph, $0.color) }.joined()
-                         + paint("│", palette.outline))
+            lines.append(
+                paint("│", palette.outline) + row.map { paint($0.glyph, $0.color) }.joined()
+                    + paint("│", palette.outline))
         }
         lines.append(paint("╰" + edge + "╯", palette.outline))
         return lines

@@ -47,8 +47,10 @@ final class LibNFCDevice {
     /// One InAutoPoll round over ISO 14443 A and B at 106 kbps: a target, `nil` for
     /// none, or a status for an error. libnfc reports "no target" as `NFC_ECHIP`.
     func pollOnce(pollNr: UInt8, period: UInt8) -> Result<nfc_target?, LibNFCStatus> {
-        var modulations = [nfc_modulation(nmt: NMT_ISO14443A, nbr: NBR_106),
-                           nfc_modulation(nmt: NMT_ISO14443B, nbr: NBR_106)]
+        var modulations = [
+            nfc_modulation(nmt: NMT_ISO14443A, nbr: NBR_106),
+            nfc_modulation(nmt: NMT_ISO14443B, nbr: NBR_106),
+        ]
         var target = nfc_target()
         let res = nfc_initiator_poll_target(device, &modulations, modulations.count, pollNr, period, &target)
         if res > 0 { return .success(target) }

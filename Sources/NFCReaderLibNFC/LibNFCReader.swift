@@ -25,8 +25,10 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
     public let connstring: String
     let diagnosis: LibNFCDiagnosis
 
-    private init(device: LibNFCDevice, lock: SerialPortLock?, queue: DispatchQueue, connstring: String,
-                 diagnosis: LibNFCDiagnosis) {
+    private init(
+        device: LibNFCDevice, lock: SerialPortLock?, queue: DispatchQueue, connstring: String,
+        diagnosis: LibNFCDiagnosis
+    ) {
         self.device = device
         portLock = lock
         self.queue = queue
@@ -37,7 +39,8 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
 
     /// Opens and initialises the reader as an initiator.
     public static func open(connstring: String, diagnosis: LibNFCDiagnosis = LibNFCDiagnosis())
-        async throws(ReaderError) -> LibNFCReader {
+        async throws(ReaderError) -> LibNFCReader
+    {
         let queue = DispatchQueue(label: "nfcbench.libnfc")
         // Lock a serial port before libnfc touches it, so a second user gets a clear
         // "busy" instead of interleaved frames.
@@ -149,8 +152,9 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
         }
         switch status {
         case .timeout:
-            return ReaderError(.failed, "Reader '\(info.name)' stopped answering in time.",
-                               hint: "Check the cable and power; unplug and replug the reader.", underlying: status.description)
+            return ReaderError(
+                .failed, "Reader '\(info.name)' stopped answering in time.",
+                hint: "Check the cable and power; unplug and replug the reader.", underlying: status.description)
         default:
             return .garbage(info.name, underlying: status.description)
         }

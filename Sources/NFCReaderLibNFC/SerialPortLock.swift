@@ -14,14 +14,16 @@ final class SerialPortLock {
     init(path: String) throws(ReaderError) {
         let fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
-            throw ReaderError(.noReader, "No serial reader at '\(path)'.",
-                              hint: "Plug the reader in and check the port name ('ls /dev/ttyUSB* /dev/ttyACM*').",
-                              underlying: String(cString: strerror(errno)))
+            throw ReaderError(
+                .noReader, "No serial reader at '\(path)'.",
+                hint: "Plug the reader in and check the port name ('ls /dev/ttyUSB* /dev/ttyACM*').",
+                underlying: String(cString: strerror(errno)))
         }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             close(fd)
-            throw ReaderError(.busy, "Reader '\(path)' is in use by another process.",
-                              hint: "Close the other nfcbench run using it (see 'fuser \(path)').")
+            throw ReaderError(
+                .busy, "Reader '\(path)' is in use by another process.",
+                hint: "Close the other nfcbench run using it (see 'fuser \(path)').")
         }
         self.fd = fd
     }

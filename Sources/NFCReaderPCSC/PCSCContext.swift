@@ -59,6 +59,13 @@ final class PCSCContext {
 
     func cancel() { SCardCancel(handle) }
 
+    /// Whether pcscd sees a card in `reader` now: a status query that does not wait.
+    func isCardPresent(in reader: String) throws(PCSCStatus) -> Bool {
+        var states = [ReaderState(name: reader, current: DWORD(SCARD_STATE_UNAWARE))]
+        try waitForChange(&states, timeoutMs: 0)
+        return states[0].event & DWORD(SCARD_STATE_PRESENT) != 0
+    }
+
     static let pnpReader = String(cString: nfcbench_pnp_reader_name())
 }
 
@@ -94,8 +101,9 @@ final class PCSCCard {
     func control(_ command: [UInt8]) throws(PCSCStatus) -> [UInt8] {
         var response = [UInt8](repeating: 0, count: 258)
         var length: DWORD = 0
-        let rv = SCardControl(handle, nfcbench_ccid_escape_code(), command, DWORD(command.count),
-                              &response, DWORD(response.count), &length)
+        let rv = SCardControl(
+            handle, nfcbench_ccid_escape_code(), command, DWORD(command.count),
+            &response, DWORD(response.count), &length)
         guard rv == nfcbench_scard_s_success() else { throw PCSCStatus(rv) }
         return Array(response.prefix(Int(length)))
     }

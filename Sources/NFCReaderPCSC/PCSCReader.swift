@@ -16,7 +16,12 @@ public final class PCSCReader: Reader, @unchecked Sendable {
     private let queue: DispatchQueue
     private let context: PCSCContext
     private var card: PCSCCard?
-    private var picc: PICCParameterGuard
+    private var picc: PICCParameterGuard {
+        didSet { reportSnapshot.withLock { $0 = picc.report } }
+    }
+    /// `picc.report` as of its last change, readable from any thread without a hop to
+    /// `queue` (a `queue.sync` there would block a cooperative thread).
+    private let reportSnapshot = Mutex(PICCParameterGuard.Report(original: nil, applied: nil, restored: false))
     private let cancelled = Atomic<Bool>(false)
     public let readerName: String
     public let info: ReaderInfo
@@ -32,9 +37,12 @@ public final class PCSCReader: Reader, @unchecked Sendable {
     }
 
     /// Opens the reader whose name equals or uniquely contains `nameOrSubstring`.
-    public static func open(_ nameOrSubstring: String, feedback: Bool = true,
-                            journal: PICCJournal = .fromEnvironment(ProcessInfo.processInfo.environment))
-        async throws(ReaderError) -> PCSCReader {
+    public static func open(
+        _ nameOrSubstring: String, feedback: Bool = true,
+        journal: PICCJournal = .fromEnvironment(ProcessInfo.processInfo.environment)
+    )
+        async throws(ReaderError) -> PCSCReader
+    {
         let queue = DispatchQueue(label: "nfcbench.pcsc")
         let result: Result<PCSCReader, ReaderError> = await withCheckedContinuation { continuation in
             queue.async {
@@ -67,20 +75,25 @@ public final class PCSCReader: Reader, @unchecked Sendable {
         let candidates = names.filter { $0.localizedCaseInsensitiveContains(wanted) }
         if candidates.count == 1 { return candidates[0] }
         if candidates.isEmpty {
-            throw ReaderError(.noReader, "No PC/SC reader matches '\(wanted)'.",
-                              hint: names.isEmpty ? "pcscd sees no reader: plug one in, then run 'nfcbench doctor'."
-                                  : "Readers present: \(names.map { "'\($0)'" }.joined(separator: ", ")).")
+            throw ReaderError(
+                .noReader, "No PC/SC reader matches '\(wanted)'.",
+                hint: names.isEmpty
+                    ? "pcscd sees no reader: plug one in, then run 'nfcbench doctor'."
+                    : "Readers present: \(names.map { "'\($0)'" }.joined(separator: ", ")).")
         }
-        throw ReaderError(.ambiguousReader, "'\(wanted)' matches \(candidates.count) readers.",
-                          hint: "Give more of the name: \(candidates.map { "'\($0)'" }.joined(separator: ", ")).")
+        throw ReaderError(
+            .ambiguousReader, "'\(wanted)' matches \(candidates.count) readers.",
+            hint: "Give more of the name: \(candidates.map { "'\($0)'" }.joined(separator: ", ")).")
     }
 
     public func waitForTarget(timeout: Duration) async throws(ReaderError) -> DetectedTarget? {
         try await interruptible { [self] () throws(ReaderError) -> DetectedTarget? in
             let start = ContinuousClock.now
             let deadline = start + timeout
-            var states = [PCSCContext.ReaderState(name: readerName, current: DWORD(SCARD_STATE_UNAWARE)),
-                          PCSCContext.ReaderState(name: PCSCContext.pnpReader, current: DWORD(SCARD_STATE_UNAWARE))]
+            var states = [
+                PCSCContext.ReaderState(name: readerName, current: DWORD(SCARD_STATE_UNAWARE)),
+                PCSCContext.ReaderState(name: PCSCContext.pnpReader, current: DWORD(SCARD_STATE_UNAWARE)),
+            ]
             while true {
                 if cancelled.load(ordering: .relaxed) { throw ReaderError.cancelled(readerName) }
                 let remaining = deadline - ContinuousClock.now
@@ -135,8 +148,10 @@ public final class PCSCReader: Reader, @unchecked Sendable {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             queue.async { [self] in
                 // ACR122U LED/buzzer: hit = green blink + short beep; miss = red blink + two beeps.
-                let command: [UInt8] = feedback == .hit ? [0xFF, 0x00, 0x40, 0x2E, 0x04, 0x01, 0x01, 0x01, 0x01]
-                                                        : [0xFF, 0x00, 0x40, 0x5D, 0x04, 0x02, 0x02, 0x02, 0x01]
+                let command: [UInt8] =
+                    feedback == .hit
+                    ? [0xFF, 0x00, 0x40, 0x2E, 0x04, 0x01, 0x01, 0x01, 0x01]
+                    : [0xFF, 0x00, 0x40, 0x5D, 0x04, 0x02, 0x02, 0x02, 0x01]
                 _ = escapeChannel().send(command)
                 continuation.resume()
             }
@@ -154,14 +169,16 @@ public final class PCSCReader: Reader, @unchecked Sendable {
     }
 
     /// The PICC parameter the reader had at open, and whether it is back.
-    public var piccReport: PICCParameterGuard.Report { queue.sync { picc.report } }
+    public var piccReport: PICCParameterGuard.Report { reportSnapshot.withLock { $0 } }
 
     public var closingWarnings: [String] {
         let report = piccReport
         guard let original = report.original, report.applied != nil, !report.restored else { return [] }
-        return ["Reader '\(readerName)' keeps nfcbench's polling setting for now (PICC parameter "
-            + "\(Hex.string([PICCParameterGuard.benchValue])), because no card was present to send the restore through; "
-            + "the original \(Hex.string([original])) is journaled and will be restored the next time nfcbench opens it."]
+        return [
+            "Reader '\(readerName)' keeps nfcbench's polling setting for now (PICC parameter "
+                + "\(Hex.string([PICCParameterGuard.benchValue])), because no card was present to send the restore through; "
+                + "the original \(Hex.string([original])) is journaled and will be restored the next time nfcbench opens it."
+        ]
     }
 
     // MARK: - Internals (on `queue`)
@@ -181,14 +198,16 @@ public final class PCSCReader: Reader, @unchecked Sendable {
             let uid = Array(uidResponse.dropLast(2))
             let info = ATRInfo(atr: atr)
             var ats: [UInt8]?
-            let typeB = info.map { $0.historicalBytes.count == 8 && !$0.isISO14443PartAStorage } ?? false && uid.count == 4
+            let typeB =
+                info.map { $0.historicalBytes.count == 8 && !$0.isISO14443PartAStorage } ?? false && uid.count == 4
                 && atr.count == 13
             if info?.isISO14443Part4 == true, !typeB {
                 let response = try connection.transmit([0xFF, 0xCA, 0x01, 0x00, 0x00])
                 if response.count > 3, response.suffix(2) == [0x90, 0x00] { ats = Array(response.dropLast(2).dropFirst()) }
             }
-            return DetectedTarget(technology: typeB ? .iso14443B : .iso14443A, uid: uid, ats: ats, atr: atr,
-                                  latency: ContinuousClock.now - start, reader: readerName)
+            return DetectedTarget(
+                technology: typeB ? .iso14443B : .iso14443A, uid: uid, ats: ats, atr: atr,
+                latency: ContinuousClock.now - start, reader: readerName)
         } catch let status as PCSCStatus {
             card = nil
             if status.meansTargetLeft { return nil }
@@ -205,7 +224,8 @@ public final class PCSCReader: Reader, @unchecked Sendable {
     private func escapeChannel() -> PICCParameterGuard.Channel {
         PICCParameterGuard.Channel { [self] command in
             if let direct = try? PCSCCard(context: context, reader: readerName, direct: true),
-               let answer = try? direct.control(command) {
+                let answer = try? direct.control(command)
+            {
                 return answer
             }
             if card == nil { card = try? PCSCCard(context: context, reader: readerName) }
@@ -214,7 +234,9 @@ public final class PCSCReader: Reader, @unchecked Sendable {
         }
     }
 
-    private func interruptible<T: Sendable>(_ body: @escaping @Sendable () throws(ReaderError) -> T) async throws(ReaderError) -> T {
+    private func interruptible<T: Sendable>(_ body: @escaping @Sendable () throws(ReaderError) -> T) async throws(ReaderError)
+        -> T
+    {
         cancelled.store(false, ordering: .relaxed)
         let result: Result<T, ReaderError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
@@ -234,22 +256,26 @@ public final class PCSCReader: Reader, @unchecked Sendable {
     static func failure(_ status: PCSCStatus, reader: String) -> ReaderError {
         switch status {
         case .noService, .serviceStopped:
-            return ReaderError(.serviceNotRunning, "pcscd is not running.",
-                               hint: "Start it: 'sudo systemctl start pcscd' (or run 'pcscd'); then retry.", underlying: status.description)
+            return ReaderError(
+                .serviceNotRunning, "pcscd is not running.",
+                hint: "Start it: 'sudo systemctl start pcscd' (or run 'pcscd'); then retry.", underlying: status.description)
         case .noReaders, .unknownReader:
-            return ReaderError(.noReader, "No PC/SC reader is connected.",
-                               hint: "Plug the reader in; 'pcsc_scan' should list it.", underlying: status.description)
+            return ReaderError(
+                .noReader, "No PC/SC reader is connected.",
+                hint: "Plug the reader in; 'pcsc_scan' should list it.", underlying: status.description)
         case .sharingViolation:
-            return ReaderError(.busy, "Reader '\(reader)' is in use by another process.",
-                               hint: "Close the other program using it (a browser, another nfcbench, libnfc tools).",
-                               underlying: status.description)
+            return ReaderError(
+                .busy, "Reader '\(reader)' is in use by another process.",
+                hint: "Close the other program using it (a browser, another nfcbench, libnfc tools).",
+                underlying: status.description)
         case .readerUnavailable, .commError:
             return .unplugged(reader, underlying: status.description)
         case .cancelled:
             return .cancelled(reader)
         default:
-            return ReaderError(.failed, "PC/SC call failed on '\(reader)'.", hint: "Run 'nfcbench doctor'.",
-                               underlying: status.description)
+            return ReaderError(
+                .failed, "PC/SC call failed on '\(reader)'.", hint: "Run 'nfcbench doctor'.",
+                underlying: status.description)
         }
     }
 }

@@ -51,7 +51,8 @@ public struct PCSCStatus: Error, RawRepresentable, Hashable, Sendable, CustomStr
     }
 
     public var description: String {
-        String(cString: pcsc_stringify_error(LONG(rawValue))) + " (0x" + String(UInt32(truncatingIfNeeded: rawValue), radix: 16, uppercase: true) + ")"
+        String(cString: pcsc_stringify_error(LONG(rawValue))) + " (0x"
+            + String(UInt32(truncatingIfNeeded: rawValue), radix: 16, uppercase: true) + ")"
     }
 }
 

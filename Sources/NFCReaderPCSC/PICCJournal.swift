@@ -16,7 +16,8 @@ public struct PICCJournal: Sendable {
         if let dir = env["NFCBENCH_STATE_DIR"], !dir.isEmpty {
             return PICCJournal(directory: URL(fileURLWithPath: dir).appendingPathComponent("picc"))
         }
-        let base = env["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+        let base =
+            env["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
             ?? URL(fileURLWithPath: env["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".local/state")
         return PICCJournal(directory: base.appendingPathComponent("nfcbench/picc"))
     }

@@ -41,7 +41,8 @@ public struct ATRInfo: Sendable, Hashable {
     public var summary: String {
         switch content {
         case .iso14443Part4(let h):
-            return h.isEmpty ? "ISO 14443-4, no historical bytes" : "ISO 14443-4, historical bytes \(Hex.string(h, separator: " "))"
+            return h.isEmpty
+                ? "ISO 14443-4, no historical bytes" : "ISO 14443-4, historical bytes \(Hex.string(h, separator: " "))"
         case .storageCard(let standard, let name):
             return "\(Self.cardName(name)) (\(Self.standardName(standard)))"
         }

@@ -35,8 +35,10 @@ public struct DetectedTarget: Sendable, Hashable {
     /// Name of the reader that saw it.
     public let reader: String
 
-    public init(technology: TargetTechnology, uid: [UInt8], atqa: [UInt8]? = nil, sak: UInt8? = nil,
-                ats: [UInt8]? = nil, atqb: [UInt8]? = nil, atr: [UInt8]? = nil, latency: Duration, reader: String) {
+    public init(
+        technology: TargetTechnology, uid: [UInt8], atqa: [UInt8]? = nil, sak: UInt8? = nil,
+        ats: [UInt8]? = nil, atqb: [UInt8]? = nil, atr: [UInt8]? = nil, latency: Duration, reader: String
+    ) {
         self.technology = technology
         self.uid = uid
         self.atqa = atqa

@@ -15,22 +15,29 @@ public final class PhoneOnBench: Sendable {
         public var target: SimulatedTarget?
         /// Increments at every placement.
         public var fieldEntries: Int
-        /// When the target becomes visible (activation takes a few ms).
-        public var visibleAt: ContinuousClock.Instant?
+        /// When the target becomes visible on `clock` (activation takes a few ms).
+        public var visibleAt: Duration?
     }
 
     private let state: Mutex<(State, SeededGenerator)>
+    /// The time activation delays are measured in.
+    public let clock: any BenchClock
 
-    public init(phone: SimulatedPhone, seed: UInt64) {
-        state = Mutex((State(phone: phone, probe: nil, target: nil, fieldEntries: 0, visibleAt: nil),
-                       SeededGenerator(seed: seed)))
+    public init(phone: SimulatedPhone, seed: UInt64, clock: any BenchClock = ContinuousBenchClock()) {
+        self.clock = clock
+        state = Mutex(
+            (
+                State(phone: phone, probe: nil, target: nil, fieldEntries: 0, visibleAt: nil),
+                SeededGenerator(seed: seed)
+            ))
     }
 
     public var snapshot: State { state.withLock { $0.0 } }
 
     /// The target if one is coupled and activated now.
-    public func visibleTarget(now: ContinuousClock.Instant = .now) -> SimulatedTarget? {
-        state.withLock { s in
+    public func visibleTarget() -> SimulatedTarget? {
+        let now = clock.now
+        return state.withLock { s in
             guard let target = s.0.target, let at = s.0.visibleAt, now >= at else { return nil }
             return target
         }
@@ -39,7 +46,8 @@ public final class PhoneOnBench: Sendable {
     /// Puts the phone down with the reader under (x, y). Returns whether it coupled.
     @discardableResult
     public func place(x: Double, y: Double) -> Bool {
-        state.withLock { s in
+        let now = clock.now
+        return state.withLock { s in
             s.0.probe = (x, y)
             s.0.fieldEntries += 1
             let p = s.0.phone.detectionProbability(x: x, y: y)
@@ -47,7 +55,7 @@ public final class PhoneOnBench: Sendable {
             let delayMs = Int.random(in: 15...60, using: &s.1)
             if roll < p {
                 s.0.target = SimulatedTarget.hce(technology: s.0.phone.technology, using: &s.1)
-                s.0.visibleAt = .now + .milliseconds(delayMs)
+                s.0.visibleAt = now + .milliseconds(delayMs)
             } else {
                 s.0.target = nil
                 s.0.visibleAt = nil

@@ -39,13 +39,15 @@ public struct ReaderError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     public static func unplugged(_ reader: String, underlying: String? = nil) -> ReaderError {
-        ReaderError(.unplugged, "Reader '\(reader)' disappeared (unplugged or powered off).",
-                    hint: "Reconnect the reader; the run pauses until it is back.", underlying: underlying)
+        ReaderError(
+            .unplugged, "Reader '\(reader)' disappeared (unplugged or powered off).",
+            hint: "Reconnect the reader; the run pauses until it is back.", underlying: underlying)
     }
 
     public static func garbage(_ reader: String, underlying: String? = nil) -> ReaderError {
-        ReaderError(.garbage, "Reader '\(reader)' answered with data that is not a valid reply.",
-                    hint: "Check the cable and the connstring's driver and speed; unplug and replug the reader.",
-                    underlying: underlying)
+        ReaderError(
+            .garbage, "Reader '\(reader)' answered with data that is not a valid reply.",
+            hint: "Check the cable and the connstring's driver and speed; unplug and replug the reader.",
+            underlying: underlying)
     }
 }

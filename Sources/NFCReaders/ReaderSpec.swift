@@ -13,26 +13,31 @@ public enum ReaderSpec: Sendable, Hashable, CustomStringConvertible {
             let connstring = String(text.dropFirst("libnfc:".count))
             let drivers = ["pn532_uart", "pn532_spi", "pn532_i2c", "pn53x_usb", "acr122_usb", "acr122s", "arygon"]
             guard let driver = connstring.split(separator: ":", omittingEmptySubsequences: false).first,
-                  drivers.contains(String(driver)) else {
+                drivers.contains(String(driver))
+            else {
                 if connstring.hasPrefix("acr122_pcsc") {
-                    throw ReaderError(.invalidSpec, "Debian's libnfc is built without the acr122_pcsc driver.",
-                                      hint: "An ACR122U held by pcscd is reached through PC/SC: use --reader pcsc:ACR122.")
+                    throw ReaderError(
+                        .invalidSpec, "Debian's libnfc is built without the acr122_pcsc driver.",
+                        hint: "An ACR122U held by pcscd is reached through PC/SC: use --reader pcsc:ACR122.")
                 }
-                throw ReaderError(.invalidSpec, "Unknown libnfc driver in '\(text)'.",
-                                  hint: "Use one of: \(drivers.map { "libnfc:\($0):" }.joined(separator: ", ")).")
+                throw ReaderError(
+                    .invalidSpec, "Unknown libnfc driver in '\(text)'.",
+                    hint: "Use one of: \(drivers.map { "libnfc:\($0):" }.joined(separator: ", ")).")
             }
             return .libnfc(connstring: connstring)
         }
         if text.hasPrefix("pcsc:") {
             let name = String(text.dropFirst("pcsc:".count))
             guard !name.isEmpty else {
-                throw ReaderError(.invalidSpec, "'pcsc:' needs a reader name or part of one.",
-                                  hint: "Run 'nfcbench readers' to see the names.")
+                throw ReaderError(
+                    .invalidSpec, "'pcsc:' needs a reader name or part of one.",
+                    hint: "Run 'nfcbench readers' to see the names.")
             }
             return .pcsc(name: name)
         }
-        throw ReaderError(.invalidSpec, "'\(text)' is not a reader spec.",
-                          hint: "Use libnfc:<connstring>, pcsc:<name> or sim; 'nfcbench readers' lists them.")
+        throw ReaderError(
+            .invalidSpec, "'\(text)' is not a reader spec.",
+            hint: "Use libnfc:<connstring>, pcsc:<name> or sim; 'nfcbench readers' lists them.")
     }
 
     public var description: String {

@@ -18,9 +18,11 @@ public struct SimulatedPhone: Sendable, Hashable {
     /// Chance that the phone does not answer even squarely over the coil.
     public var missRate: Double
 
-    public init(antenna: (x: Double, y: Double, width: Double, height: Double), aspectRatio: Double = 0.48,
-                technology: TargetTechnology = .iso14443A, readerRadius: Double = 0.02,
-                edgeFalloff: Double = 0.03, missRate: Double = 0.03) {
+    public init(
+        antenna: (x: Double, y: Double, width: Double, height: Double), aspectRatio: Double = 0.48,
+        technology: TargetTechnology = .iso14443A, readerRadius: Double = 0.02,
+        edgeFalloff: Double = 0.03, missRate: Double = 0.03
+    ) {
         precondition(antenna.width > 0 && antenna.height > 0, "antenna needs a positive size")
         precondition((0...1).contains(missRate), "missRate is a probability")
         self.antenna = antenna

@@ -13,11 +13,13 @@ public final class SimulatedReader: Reader {
         info = ReaderInfo(backend: .sim, name: "Simulated reader", spec: "sim", firmware: "nfcbench-sim")
     }
 
+    /// Polls the simulated field on the bench's clock, so a session over a
+    /// `VirtualBenchClock` runs in virtual time.
     public func waitForTarget(timeout: Duration) async throws(ReaderError) -> DetectedTarget? {
-        let clock = ContinuousClock()
+        let clock = bench.clock
         let start = clock.now
         while true {
-            if let t = bench.visibleTarget(now: clock.now) {
+            if let t = bench.visibleTarget() {
                 return DetectedTarget(
                     technology: t.technology, uid: t.uid,
                     atqa: t.technology == .iso14443A ? t.atqa : nil, sak: t.technology == .iso14443A ? t.sak : nil,
@@ -25,16 +27,16 @@ public final class SimulatedReader: Reader {
                     latency: clock.now - start, reader: info.name)
             }
             if clock.now - start >= timeout { return nil }
-            do { try await Task.sleep(for: pollInterval) } catch { throw .cancelled(info.name) }
+            do { try await clock.sleep(for: pollInterval) } catch { throw .cancelled(info.name) }
         }
     }
 
     public func waitForRemoval(timeout: Duration) async throws(ReaderError) -> Bool {
-        let clock = ContinuousClock()
+        let clock = bench.clock
         let start = clock.now
-        while bench.visibleTarget(now: clock.now) != nil {
+        while bench.visibleTarget() != nil {
             if clock.now - start >= timeout { return false }
-            do { try await Task.sleep(for: pollInterval) } catch { throw .cancelled(info.name) }
+            do { try await clock.sleep(for: pollInterval) } catch { throw .cancelled(info.name) }
         }
         return true
     }

@@ -21,23 +21,38 @@ public struct CachedCatalog: Sendable, Equatable {
 /// A cache, not a record: on any schema-version mismatch it drops everything and
 /// starts over empty, with no migrations (the catalog can always be fetched again).
 /// Bench results are the opposite and keep ordered migrations. One actor owns the
-/// connection, so there is one writer per process and every call runs off the caller's
-/// thread; WAL and a busy timeout let several processes share the file safely.
+/// connection on its own queue, so there is one writer per process and no call blocks a
+/// cooperative thread; WAL and a busy timeout let several processes share the file safely.
 public actor CatalogCache {
     public static let schemaVersion = 1
     private let database: SQLiteDatabase
+    private let executor: SerialQueueExecutor
     public nonisolated let path: String
 
-    public init(path: String) throws {
-        let db = try SQLiteDatabase.openCreatingFolder(path)
-        try Self.prepareSchema(db)
-        database = db
+    /// Its own queue: commits and the busy timeout block that queue, not a cooperative thread.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    private init(database: sending SQLiteDatabase, executor: SerialQueueExecutor, path: String) {
+        self.database = database
+        self.executor = executor
         self.path = path
+    }
+
+    /// Opens (creating the file and its folder) off the caller's thread.
+    public static func open(path: String) async throws -> CatalogCache {
+        let executor = SerialQueueExecutor(label: "nfcbench.catalog-cache")
+        let database = try await executor.run { () throws -> sending SQLiteDatabase in
+            let db = try SQLiteDatabase.openCreatingFolder(path)
+            try prepareSchema(db)
+            return db
+        }
+        return CatalogCache(database: database, executor: executor, path: path)
     }
 
     /// `$XDG_CACHE_HOME/nfcbench/catalog-cache.sqlite`, else `~/.cache/nfcbench/...`.
     public static func defaultPath(environment: [String: String]) -> String {
-        let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let base =
+            environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.cache"
         return base + "/nfcbench/catalog-cache.sqlite"
     }
@@ -51,7 +66,8 @@ public actor CatalogCache {
             var names: [String] = []
             while try tables.step() { if let name = tables.text(0) { names.append(name) } }
             for name in names { try db.execute("DROP TABLE \"\(name)\"") }
-            try db.execute("""
+            try db.execute(
+                """
                 CREATE TABLE catalog (
                     url TEXT PRIMARY KEY,
                     etag TEXT,
@@ -67,15 +83,18 @@ public actor CatalogCache {
         let statement = try database.prepare("SELECT etag, fetched_at, body FROM catalog WHERE url = ?1")
         try statement.bind([.text(url)])
         guard try statement.step() else { return nil }
-        return CachedCatalog(url: url, etag: statement.text(0),
-                             fetchedAt: Date(timeIntervalSince1970: statement.double(1)), body: statement.blob(2))
+        return CachedCatalog(
+            url: url, etag: statement.text(0),
+            fetchedAt: Date(timeIntervalSince1970: statement.double(1)), body: statement.blob(2))
     }
 
     public func store(_ catalog: CachedCatalog) throws {
         try database.transaction {
             try database.prepare("INSERT OR REPLACE INTO catalog (url, etag, fetched_at, body) VALUES (?1, ?2, ?3, ?4)")
-                .run([.text(catalog.url), catalog.etag.map { .text($0) } ?? .null,
-                      .real(catalog.fetchedAt.timeIntervalSince1970), .blob(catalog.body)])
+                .run([
+                    .text(catalog.url), catalog.etag.map { .text($0) } ?? .null,
+                    .real(catalog.fetchedAt.timeIntervalSince1970), .blob(catalog.body),
+                ])
         }
     }
 
@@ -89,8 +108,10 @@ public actor CatalogCache {
         let statement = try database.prepare("SELECT url, etag, fetched_at, body FROM catalog ORDER BY url")
         var out: [CachedCatalog] = []
         while try statement.step() {
-            out.append(CachedCatalog(url: statement.text(0) ?? "", etag: statement.text(1),
-                                     fetchedAt: Date(timeIntervalSince1970: statement.double(2)), body: statement.blob(3)))
+            out.append(
+                CachedCatalog(
+                    url: statement.text(0) ?? "", etag: statement.text(1),
+                    fetchedAt: Date(timeIntervalSince1970: statement.double(2)), body: statement.blob(3)))
         }
         return out
     }

@@ -15,8 +15,9 @@ public final class SQLiteDatabase {
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let result = sqlite3_open_v2(path, &db, flags, nil)
         guard let db, result == SQLITE_OK else {
-            let error = SQLiteError(code: result, extendedCode: result,
-                                    message: db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open", context: path)
+            let error = SQLiteError(
+                code: result, extendedCode: result,
+                message: db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open", context: path)
             sqlite3_close_v2(db)
             throw error
         }
@@ -32,8 +33,9 @@ public final class SQLiteDatabase {
     /// Opens `path`, creating its folder first (XDG data and cache folders often do not
     /// exist yet on a fresh account).
     public static func openCreatingFolder(_ path: String) throws -> SQLiteDatabase {
-        try FileManager.default.createDirectory(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path,
-                                                withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path,
+            withIntermediateDirectories: true)
         return try SQLiteDatabase(path: path)
     }
 
@@ -79,7 +81,9 @@ public final class SQLiteStatement {
     init(database: SQLiteDatabase, sql: String) throws(SQLiteError) {
         var statement: OpaquePointer?
         try SQLiteError.check(sqlite3_prepare_v2(database.handle, sql, -1, &statement, nil), database.handle, sql)
-        guard let statement else { throw SQLiteError(code: SQLITE_MISUSE, extendedCode: SQLITE_MISUSE, message: "empty statement", context: sql) }
+        guard let statement else {
+            throw SQLiteError(code: SQLITE_MISUSE, extendedCode: SQLITE_MISUSE, message: "empty statement", context: sql)
+        }
         self.statement = statement
         self.database = database
         self.sql = sql
@@ -105,7 +109,9 @@ public final class SQLiteStatement {
             case .real(let v): result = sqlite3_bind_double(statement, index, v)
             case .text(let v): result = sqlite3_bind_text(statement, index, v, -1, nfcbench_sqlite_transient())
             case .blob(let v):
-                result = v.withUnsafeBytes { sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), nfcbench_sqlite_transient()) }
+                result = v.withUnsafeBytes {
+                    sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), nfcbench_sqlite_transient())
+                }
             }
             try SQLiteError.check(result, database.handle, sql)
         }
@@ -123,6 +129,19 @@ public final class SQLiteStatement {
     public func run(_ values: [Value] = []) throws(SQLiteError) {
         try bind(values)
         while try step() {}
+    }
+
+    /// The storage class SQLite holds for a column of the current row.
+    public enum ColumnType: Sendable { case null, integer, real, text, blob }
+
+    public func type(_ column: Int32) -> ColumnType {
+        switch sqlite3_column_type(statement, column) {
+        case SQLITE_INTEGER: .integer
+        case SQLITE_FLOAT: .real
+        case SQLITE_TEXT: .text
+        case SQLITE_BLOB: .blob
+        default: .null
+        }
     }
 
     public func int(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }

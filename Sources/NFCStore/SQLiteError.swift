@@ -15,7 +15,8 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible, Equatable {
     static func check(_ result: Int32, _ db: OpaquePointer?, _ context: @autoclosure () -> String) throws(SQLiteError) {
         guard result != SQLITE_OK && result != SQLITE_ROW && result != SQLITE_DONE else { return }
         let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(result))
-        throw SQLiteError(code: result & 0xFF, extendedCode: db.map(sqlite3_extended_errcode) ?? result,
-                          message: message, context: context())
+        throw SQLiteError(
+            code: result & 0xFF, extendedCode: db.map(sqlite3_extended_errcode) ?? result,
+            message: message, context: context())
     }
 }

@@ -23,7 +23,7 @@ public struct PN532Chip: Sendable {
         let types: [UInt8]
         let brTy: UInt8
         /// `nil` waits forever.
-        let deadline: ContinuousClock.Instant?
+        let deadline: Duration?
     }
 
     public static let firmware: [UInt8] = [0x32, 0x01, 0x06, 0x07]  // PN532, v1.6, ISO A/B + ISO 18092
@@ -38,7 +38,7 @@ public struct PN532Chip: Sendable {
 
     public init(bench: PhoneOnBench) { self.bench = bench }
 
-    public mutating func receive(_ data: [UInt8], now: ContinuousClock.Instant) -> Reply {
+    public mutating func receive(_ data: [UInt8], now: Duration) -> Reply {
         guard let command = data.first else { return .syntaxError }
         let args = Array(data.dropFirst())
         switch command {
@@ -47,9 +47,9 @@ public struct PN532Chip: Sendable {
         case 0x04: return .respond(generalStatus())
         case 0x06: return .respond(readRegisters(args))
         case 0x08: writeRegisters(args); return .respond([])
-        case 0x0C: return .respond([0xFF, 0xFF, 0x00])         // ReadGPIO
-        case 0x0E, 0x10, 0x12, 0x14: return .respond([])      // WriteGPIO, SetSerialBaudRate, SetParameters, SAMConfiguration
-        case 0x16: return .respond([0x00])                    // PowerDown
+        case 0x0C: return .respond([0xFF, 0xFF, 0x00])  // ReadGPIO
+        case 0x0E, 0x10, 0x12, 0x14: return .respond([])  // WriteGPIO, SetSerialBaudRate, SetParameters, SAMConfiguration
+        case 0x16: return .respond([0x00])  // PowerDown
         case 0x32: rfConfiguration(args); return .respond([])
         case 0x4A: return listPassiveTarget(args, now: now)
         case 0x60: return autoPoll(args, now: now)
@@ -61,7 +61,7 @@ public struct PN532Chip: Sendable {
     }
 
     /// Re-evaluates a waiting command: a response when it can answer, else `nil`.
-    public mutating func poll(_ pending: PendingCommand, now: ContinuousClock.Instant) -> [UInt8]? {
+    public mutating func poll(_ pending: PendingCommand, now: Duration) -> [UInt8]? {
         if let found = discover(types: pending.types, brTy: pending.brTy, command: pending.command) { return found }
         if let deadline = pending.deadline, now >= deadline { return [0x00] }  // NbTg = 0
         return nil
@@ -71,8 +71,8 @@ public struct PN532Chip: Sendable {
 
     private func diagnose(_ args: [UInt8]) -> Reply {
         switch args.first {
-        case 0x00?: return .respond(args)                                   // communication line test: echo
-        case 0x06?: return .respond([selectedIsPresent() ? 0x00 : 0x01])   // ISO 14443-4 card presence
+        case 0x00?: return .respond(args)  // communication line test: echo
+        case 0x06?: return .respond([selectedIsPresent() ? 0x00 : 0x01])  // ISO 14443-4 card presence
         case nil: return .syntaxError
         default: return .respond([0x00])
         }
@@ -102,7 +102,7 @@ public struct PN532Chip: Sendable {
         }
     }
 
-    private mutating func listPassiveTarget(_ args: [UInt8], now: ContinuousClock.Instant) -> Reply {
+    private mutating func listPassiveTarget(_ args: [UInt8], now: Duration) -> Reply {
         guard args.count >= 2 else { return .syntaxError }
         let brTy = args[1]
         if let found = discover(types: [], brTy: brTy, command: 0x4A) { return .respond(found) }
@@ -113,12 +113,13 @@ public struct PN532Chip: Sendable {
         return .respond([0x00])
     }
 
-    private mutating func autoPoll(_ args: [UInt8], now: ContinuousClock.Instant) -> Reply {
+    private mutating func autoPoll(_ args: [UInt8], now: Duration) -> Reply {
         guard args.count >= 3 else { return .syntaxError }
         let pollNr = args[0], period = max(args[1], 1), types = Array(args[2...])
         if let found = discover(types: types, brTy: 0, command: 0x60) { return .respond(found) }
         // Period is in units of 150 ms per target type; PollNr 0xFF polls forever.
-        let deadline: ContinuousClock.Instant? = pollNr == 0xFF
+        let deadline: Duration? =
+            pollNr == 0xFF
             ? nil : now + .milliseconds(Int(pollNr) * Int(period) * 150 * types.count)
         return .pending(PendingCommand(command: 0x60, types: types, brTy: 0, deadline: deadline))
     }
@@ -135,9 +136,9 @@ public struct PN532Chip: Sendable {
         // probes for other protocols (ST SRx, ASK CTx, B') get no answer, as on air.
         guard let pcb = args.first else { return [0x01] }
         switch pcb {
-        case 0x02, 0x03: return [0x00, pcb, 0x6A, 0x82]   // I-block: answer in the same block number
+        case 0x02, 0x03: return [0x00, pcb, 0x6A, 0x82]  // I-block: answer in the same block number
         case 0xA2, 0xA3, 0xB2, 0xB3: return [0x00, 0xA2 | (pcb & 0x01)]  // R-block: R(ACK)
-        case 0xC2: return [0x00, 0xC2]                      // S(DESELECT)
+        case 0xC2: return [0x00, 0xC2]  // S(DESELECT)
         default: return [0x01]
         }
     }
@@ -155,12 +156,13 @@ public struct PN532Chip: Sendable {
             return [0x01] + targetData(target)
         }
         for type in types {
-            let matches: Bool = switch type {
-            case 0x00, 0x10: target.technology == .iso14443A
-            case 0x20: target.technology == .iso14443A && target.sak & 0x20 != 0
-            case 0x03, 0x23: target.technology == .iso14443B
-            default: false
-            }
+            let matches: Bool =
+                switch type {
+                case 0x00, 0x10: target.technology == .iso14443A
+                case 0x20: target.technology == .iso14443A && target.sak & 0x20 != 0
+                case 0x03, 0x23: target.technology == .iso14443B
+                default: false
+                }
             guard matches else { continue }
             selected = (target, entry)
             let data = targetData(target)

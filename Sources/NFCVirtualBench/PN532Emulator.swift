@@ -78,7 +78,7 @@ public final class PN532Emulator: Sendable {
                         guard tfi == PN532Frame.hostToChip, let command = data.first else { continue }
                         trace("<- \(Hex.string(data, separator: " "))")
                         link.write(PN532Frame.ack.encoded())
-                        switch chip.receive(data, now: .now) {
+                        switch chip.receive(data, now: bench.clock.now) {
                         case .respond(let reply):
                             lastResponse = respond(command, reply, on: link, fault: fault)
                         case .syntaxError:
@@ -90,7 +90,7 @@ public final class PN532Emulator: Sendable {
                     }
                 }
             }
-            if let waiting = pending, let reply = chip.poll(waiting, now: .now) {
+            if let waiting = pending, let reply = chip.poll(waiting, now: bench.clock.now) {
                 pending = nil
                 lastResponse = respond(waiting.command, reply, on: link, fault: controls.fault)
             }

@@ -15,8 +15,14 @@ public final class VirtualBench: Sendable {
         public var seed: UInt64
         public var pn532: Bool
         public var vpcdPort: UInt16?
+        /// The phone's and the chip's time: real by default; a test may pass a virtual one.
+        public var clock: any BenchClock
 
-        public init(directory: String, phone: SimulatedPhone, seed: UInt64, pn532: Bool = true, vpcdPort: UInt16? = nil) {
+        public init(
+            directory: String, phone: SimulatedPhone, seed: UInt64, pn532: Bool = true, vpcdPort: UInt16? = nil,
+            clock: any BenchClock = ContinuousBenchClock()
+        ) {
+            self.clock = clock
             self.directory = directory
             self.phone = phone
             self.seed = seed
@@ -38,11 +44,12 @@ public final class VirtualBench: Sendable {
 
     public init(_ configuration: Configuration) {
         self.configuration = configuration
-        let bench = PhoneOnBench(phone: configuration.phone, seed: configuration.seed)
+        let bench = PhoneOnBench(phone: configuration.phone, seed: configuration.seed, clock: configuration.clock)
         let controls = BenchControls()
         self.bench = bench
         self.controls = controls
-        emulator = configuration.pn532
+        emulator =
+            configuration.pn532
             ? PN532Emulator(bench: bench, controls: controls, linkPath: configuration.directory + "/pn532") : nil
         card = configuration.vpcdPort.map { VPCDCard(bench: bench, controls: controls, port: $0) }
     }

@@ -9,7 +9,8 @@ var options: [String: String] = [:]
 var arguments = CommandLine.arguments.dropFirst()
 while let key = arguments.popFirst() {
     guard key.hasPrefix("--"), let value = arguments.popFirst() else {
-        FileHandle.standardError.write(Data("usage: nfcbench-fetch --url U [--etag E] --connect-timeout S --total-timeout S --max-bytes N\n".utf8))
+        FileHandle.standardError.write(
+            Data("usage: nfcbench-fetch --url U [--etag E] --connect-timeout S --total-timeout S --max-bytes N\n".utf8))
         exit(64)
     }
     options[String(key.dropFirst(2))] = value
@@ -18,9 +19,10 @@ func header(_ object: [String: Any]) -> Data {
     (try! JSONSerialization.data(withJSONObject: object)) + Data("\n".utf8)
 }
 guard let url = options["url"] else { exit(64) }
-let limits = FetchLimits(connectTimeout: options["connect-timeout"].flatMap(Double.init) ?? 2,
-                         totalTimeout: options["total-timeout"].flatMap(Double.init) ?? 3,
-                         maxBytes: options["max-bytes"].flatMap(Int.init) ?? 5 * 1_048_576)
+let limits = FetchLimits(
+    connectTimeout: options["connect-timeout"].flatMap(Double.init) ?? 2,
+    totalTimeout: options["total-timeout"].flatMap(Double.init) ?? 3,
+    maxBytes: options["max-bytes"].flatMap(Int.init) ?? 5 * 1_048_576)
 var output = Data()
 do {
     // The main process has already applied the HTTPS policy; the helper only fetches.

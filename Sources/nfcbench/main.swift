@@ -2,7 +2,8 @@ import Foundation
 import NFCBenchCLI
 
 SignalWaiter.install()
-let context = CommandContext(environment: ProcessInfo.processInfo.environment,
-                             output: StandardStream.output, errors: StandardStream.error)
+let context = CommandContext(
+    environment: ProcessInfo.processInfo.environment,
+    output: StandardStream.output, errors: StandardStream.error)
 let status = await NFCBench.main(arguments: Array(CommandLine.arguments.dropFirst()), context: context)
 exit(status)

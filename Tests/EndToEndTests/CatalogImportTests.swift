@@ -1,14 +1,18 @@
 import Foundation
 import NFCLocatorCore
+import NFCTestSupport
 import Testing
 
-/// The reference data lives in ../shared/reference, read at run time, never copied.
-let gematikReference = BuiltBinary.root.deletingLastPathComponent().appendingPathComponent("shared/reference/gematik_nfc_positions.json")
+/// The reference data: the committed gematik fixture (Tests/Fixtures/gematik, EUPL-1.2).
+let gematikReference = Checkout.gematikPositions
 
 @Suite("Third-party imports and catalog diff")
 struct CatalogImportTests {
+    let scratch: TemporaryDirectory
+    init() throws { scratch = try TemporaryDirectory("import") }
+
     @Test func gematikReferenceImportsWithReasonsForTheDegenerateRows() async throws {
-        let patch = FileManager.default.temporaryDirectory.appendingPathComponent("gematik-\(UUID().uuidString).json")
+        let patch = scratch.url.appendingPathComponent("gematik.json")
         let r = try await BuiltBinary.run(["catalog", "import", "--format", "gematik", gematikReference.path, "-o", patch.path])
         #expect(r.status == 0, "\(r.stderr)")
         let rows = try JSONSerialization.jsonObject(with: Data(contentsOf: gematikReference)) as! [[String: Any]]
@@ -20,8 +24,9 @@ struct CatalogImportTests {
         for row in degenerate {
             #expect(r.stderr.contains("(\(row["marketingName"] as! String)): degenerate rectangle"))
         }
-        let models = Set(rows.filter { !degenerate.map { $0["marketingName"] as! String }.contains($0["marketingName"] as! String) }
-            .flatMap { $0["modelNames"] as! [String] }.map(CatalogKey.normalize))
+        let models = Set(
+            rows.filter { !degenerate.map { $0["marketingName"] as! String }.contains($0["marketingName"] as! String) }
+                .flatMap { $0["modelNames"] as! [String] }.map(CatalogKey.normalize))
         #expect(r.stderr.contains("imported \(models.count) model(s), skipped 3 row(s)"))
         let document = try CatalogDocumentDecoder.load(contentsOf: patch)
         let catalog = Catalog(document: document)
@@ -35,15 +40,19 @@ struct CatalogImportTests {
         let resolved = try await BuiltBinary.run(["resolve", "--model", "SM-S921U1", "--catalog", patch.path, "--json"])
         let o = try JSONSerialization.jsonObject(with: Data(resolved.stdout.utf8)) as! [String: Any]
         #expect(o["source"] as? String == "remoteCatalog" && ((o["zone"] as? [String: Double])?["y"] ?? 1) < 0.1)
-        let iphone = try JSONSerialization.jsonObject(with: Data(try await BuiltBinary.run(
-            ["resolve", "--model", "iPhone15,2", "--catalog", patch.path, "--json"]).stdout.utf8)) as! [String: Any]
+        let iphone =
+            try JSONSerialization.jsonObject(
+                with: Data(
+                    try await BuiltBinary.run(
+                        ["resolve", "--model", "iPhone15,2", "--catalog", patch.path, "--json"]).stdout.utf8)) as! [String: Any]
         #expect(iphone["source"] as? String == "seedCatalog")
     }
 
     @Test(arguments: [CatalogImport.AndroidOrigin.topLeft, .bottomLeft])
     func androidPointsMirrorToTheBackAndRoundTrip(origin: CatalogImport.AndroidOrigin) {
-        let device = CatalogImport.AndroidAntennaInfo(model: "Pixel 8", manufacturer: "Google", deviceWidthMm: 70.8,
-                                                      deviceHeightMm: 150.5, foldable: false, antennas: [.init(xMm: 20, yMm: 40)])
+        let device = CatalogImport.AndroidAntennaInfo(
+            model: "Pixel 8", manufacturer: "Google", deviceWidthMm: 70.8,
+            deviceHeightMm: 150.5, foldable: false, antennas: [.init(xMm: 20, yMm: 40)])
         let back = CatalogImport.backView(device.antennas[0], device: device, origin: origin)
         // Facing the screen 20 mm from the left is 50.8 mm from the left seen from the back.
         #expect(abs(back.x - 50.8 / 70.8) < 1e-12)
@@ -53,13 +62,17 @@ struct CatalogImportTests {
     }
 
     @Test func androidImportMakesAStatedSizeZone() async throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("aai-\(UUID().uuidString).json")
-        try Data("""
+        let file = scratch.url.appendingPathComponent("aai.json")
+        try Data(
+            """
             {"devices":[{"model":"Pixel 8","manufacturer":"Google","deviceWidthMm":70.8,"deviceHeightMm":150.5,"foldable":false,
               "antennas":[{"xMm":35.4,"yMm":40}]},
              {"model":"Broken","manufacturer":"X","deviceWidthMm":70,"deviceHeightMm":150,"foldable":false,"antennas":[]}]}
-            """.utf8).write(to: file)
-        let r = try await BuiltBinary.run(["catalog", "import", "--format", "android-antenna-info", file.path, "--point-size-mm", "15"])
+            """.utf8
+        ).write(to: file)
+        let r = try await BuiltBinary.run([
+            "catalog", "import", "--format", "android-antenna-info", file.path, "--point-size-mm", "15",
+        ])
         #expect(r.status == 0 && r.stderr.contains("skipped row 1 (Broken): no antenna point"))
         let doc = try CatalogDocumentDecoder.decode(Data(r.stdout.utf8), origin: "import")
         let e = try #require(doc.entries.first)
@@ -71,8 +84,7 @@ struct CatalogImportTests {
     }
 
     @Test func diffOnAKnownPair() async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("diff-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = scratch.url
         func write(_ name: String, _ zones: [(String, Double, Double, Double, Double)]) throws -> String {
             let entries = zones.map { z in
                 "{\"modelIdentifier\":\"\(z.0)\",\"manufacturer\":\"m\",\"displayName\":\"d\",\"formFactor\":\"phone\",\"aspectRatio\":0.5,"

@@ -1,4 +1,5 @@
 import Foundation
+import NFCTestSupport
 
 /// The fault-injecting catalog backend (Tests/Fixtures/catalog_server.py) on a free
 /// loopback port, one instance per test, stopped on deinit.
@@ -23,8 +24,10 @@ final class CatalogServer {
 
     private init() throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", BuiltBinary.root.appendingPathComponent("Tests/Fixtures/catalog_server.py").path,
-                             BuiltBinary.root.appendingPathComponent("Resources/seed_catalog.json").path]
+        process.arguments = [
+            "python3", BuiltBinary.root.appendingPathComponent("Tests/Fixtures/catalog_server.py").path,
+            BuiltBinary.root.appendingPathComponent("Resources/seed_catalog.json").path,
+        ]
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -51,14 +54,16 @@ final class CatalogServer {
 
     /// `nfcbench resolve --json` with this server's cache; the decoded object and stderr.
     func resolve(_ mode: String?, model: String = "SM-S921B", extra: [String] = [], environment: [String: String] = [:])
-        async throws -> (json: [String: Any], stderr: String, seconds: Double) {
+        async throws -> (json: [String: Any], stderr: String, seconds: Double)
+    {
         var args = ["resolve", "--model", model, "--json"] + extra
         if let mode { args += ["--catalog-url", url(mode)] }
         let start = Date()
         let r = try await BuiltBinary.run(args, environment: self.environment.merging(environment) { $1 })
         let elapsed = Date().timeIntervalSince(start)
         guard r.status == 0, let object = try? JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any] else {
-            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "resolve failed: \(r.status) \(r.stderr)"])
+            throw CocoaError(
+                .fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "resolve failed: \(r.status) \(r.stderr)"])
         }
         return (object, r.stderr, elapsed)
     }

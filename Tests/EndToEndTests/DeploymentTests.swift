@@ -1,11 +1,14 @@
 import Foundation
+import NFCHost
 import NFCReaderLibNFC
+import NFCTestSupport
 import Testing
 
 @Suite("udev rules and blacklist")
 struct UdevRulesTests {
     let rules = try! String(contentsOf: BuiltBinary.root.appendingPathComponent("udev/70-nfcbench.rules"), encoding: .utf8)
-    let blacklist = try! String(contentsOf: BuiltBinary.root.appendingPathComponent("udev/blacklist-nfcbench.conf"), encoding: .utf8)
+    let blacklist = try! String(
+        contentsOf: BuiltBinary.root.appendingPathComponent("udev/blacklist-nfcbench.conf"), encoding: .utf8)
 
     /// `KEY`, `KEY{attr}`, an operator and a double-quoted value.
     static var assignment: Regex<(Substring, Substring, Substring?, Substring, Substring)> {
@@ -35,14 +38,16 @@ struct UdevRulesTests {
                 #expect(mode & 0o002 == 0, "line \(line.index + 1): MODE=\"\(match.1)\" is world-writable")
             }
         }
-        #expect(modes == LibNFCDiagnosis.supportedUSB.count)
+        #expect(modes == USBReaderScan.supportedUSB.count)
         // The project's own before-stop check greps the whole file, comments included.
         #expect(rules.firstMatch(of: #/MODE="?0?666/#) == nil)
     }
 
     @Test func everySupportedReaderIsCoveredWithGroupAndUaccess() {
-        for reader in LibNFCDiagnosis.supportedUSB {
-            let line = ruleLines.first { $0.text.contains("ATTR{idVendor}==\"\(reader.vid)\"") && $0.text.contains("ATTR{idProduct}==\"\(reader.pid)\"") }
+        for reader in USBReaderScan.supportedUSB {
+            let line = ruleLines.first {
+                $0.text.contains("ATTR{idVendor}==\"\(reader.vid)\"") && $0.text.contains("ATTR{idProduct}==\"\(reader.pid)\"")
+            }
             #expect(line != nil, "\(reader.name) \(reader.vid):\(reader.pid) has no rule")
             #expect(line?.text.contains("GROUP=\"plugdev\"") == true && line?.text.contains("TAG+=\"uaccess\"") == true)
         }
@@ -54,7 +59,7 @@ struct UdevRulesTests {
             #expect(line.index > 0 && lines[line.index - 1].hasPrefix("#"), "line \(line.index + 1) has no comment above it")
         }
         let bl = blacklist.split(separator: "\n").map(String.init)
-        for module in LibNFCDiagnosis.kernelDrivers {
+        for module in USBReaderScan.kernelDrivers {
             let i = bl.firstIndex(of: "blacklist \(module)")
             #expect(i != nil && bl[i! - 1].hasPrefix("#"), "blacklist \(module) missing or without a comment")
         }
@@ -63,12 +68,17 @@ struct UdevRulesTests {
 
 /// Fake sysfs/proc/dev/etc trees, one per situation `doctor` must recognise.
 struct FakeSystem {
-    let root: String
+    /// Removed when the last copy of this fake system goes away, at the end of its test.
+    let scratch: TemporaryDirectory
+    var root: String { scratch.path }
 
     /// `ccidOptions`: the `ifdDriverOptions` string of a libccid Info.plist to install.
-    init(reader: Bool = true, module: String? = nil, mode: Int = 0o660, pcscdHolds: Bool = false, rules: Bool = true,
-         ccidOptions: String? = nil) throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-\(UUID().uuidString)").path
+    init(
+        reader: Bool = true, module: String? = nil, mode: Int = 0o660, pcscdHolds: Bool = false, rules: Bool = true,
+        ccidOptions: String? = nil
+    ) throws {
+        scratch = try TemporaryDirectory("doctor")
+        let root = scratch.path
         let fm = FileManager.default
         for dir in ["/sys/bus/usb/devices", "/dev/bus/usb/001", "/proc", "/etc/modprobe.d", "/etc/udev/rules.d"] {
             try fm.createDirectory(atPath: root + dir, withIntermediateDirectories: true)
@@ -85,9 +95,13 @@ struct FakeSystem {
             }
             if let module {
                 try fm.createDirectory(atPath: root + "/sys/bus/usb/drivers/" + module, withIntermediateDirectories: true)
-                try fm.createSymbolicLink(atPath: device + "/1-2:1.0/driver", withDestinationPath: root + "/sys/bus/usb/drivers/" + module)
+                try fm.createSymbolicLink(
+                    atPath: device + "/1-2:1.0/driver", withDestinationPath: root + "/sys/bus/usb/drivers/" + module)
             }
-            fm.createFile(atPath: root + "/dev/bus/usb/001/004", contents: nil, attributes: [.posixPermissions: mode, .groupOwnerAccountID: 46])
+            #expect(
+                fm.createFile(
+                    atPath: root + "/dev/bus/usb/001/004", contents: nil,
+                    attributes: [.posixPermissions: mode, .groupOwnerAccountID: 46]))
         }
         if pcscdHolds {
             try fm.createDirectory(atPath: root + "/proc/812/fd", withIntermediateDirectories: true)
@@ -96,27 +110,32 @@ struct FakeSystem {
         }
         if let ccidOptions {
             try """
-                <?xml version="1.0" encoding="UTF-8"?>
-                <plist version="1.0"><dict>
-                	<key>ifdCapabilities</key>
-                	<string>0x00000000</string>
-                	<key>ifdDriverOptions</key>
-                	<string>\(ccidOptions)</string>
-                </dict></plist>
-                """.write(toFile: root + "/etc/libccid_Info.plist", atomically: true, encoding: .utf8)
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+            	<key>ifdCapabilities</key>
+            	<string>0x00000000</string>
+            	<key>ifdDriverOptions</key>
+            	<string>\(ccidOptions)</string>
+            </dict></plist>
+            """.write(toFile: root + "/etc/libccid_Info.plist", atomically: true, encoding: .utf8)
         }
         if rules {
-            try fm.copyItem(atPath: BuiltBinary.root.appendingPathComponent("udev/70-nfcbench.rules").path,
-                            toPath: root + "/etc/udev/rules.d/70-nfcbench.rules")
-            try fm.copyItem(atPath: BuiltBinary.root.appendingPathComponent("udev/blacklist-nfcbench.conf").path,
-                            toPath: root + "/etc/modprobe.d/blacklist-nfcbench.conf")
+            try fm.copyItem(
+                atPath: BuiltBinary.root.appendingPathComponent("udev/70-nfcbench.rules").path,
+                toPath: root + "/etc/udev/rules.d/70-nfcbench.rules")
+            try fm.copyItem(
+                atPath: BuiltBinary.root.appendingPathComponent("udev/blacklist-nfcbench.conf").path,
+                toPath: root + "/etc/modprobe.d/blacklist-nfcbench.conf")
         }
     }
 
     /// `nfcbench doctor --root` as a plugdev member (gid 46) unless told otherwise.
-    func doctor(identity: String = "1000:1000,46") async throws -> (status: Int32, checks: [String: (verdict: String, fix: String?)]) {
-        let r = try await BuiltBinary.run(["doctor", "--root", root, "--json", "--db", root + "/data/bench.sqlite"],
-                                    environment: ["NFCBENCH_IDENTITY": identity])
+    func doctor(identity: String = "1000:1000,46") async throws -> (
+        status: Int32, checks: [String: (verdict: String, fix: String?)]
+    ) {
+        let r = try await BuiltBinary.run(
+            ["doctor", "--root", root, "--json", "--db", root + "/data/bench.sqlite"],
+            environment: ["NFCBENCH_IDENTITY": identity])
         let object = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
         var checks: [String: (String, String?)] = [:]
         for c in object["checks"] as! [[String: Any]] {
@@ -183,10 +202,12 @@ struct DoctorTests {
 
     @Test func unwritableDatabase() async throws {
         let system = try FakeSystem()
-        try FileManager.default.createDirectory(atPath: system.root + "/ro", withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o555])
-        let r = try await BuiltBinary.run(["doctor", "--root", system.root, "--db", system.root + "/ro/bench.sqlite"],
-                                    environment: ["NFCBENCH_IDENTITY": "1000:1000,46"])
+        try FileManager.default.createDirectory(
+            atPath: system.root + "/ro", withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o555])
+        let r = try await BuiltBinary.run(
+            ["doctor", "--root", system.root, "--db", system.root + "/ro/bench.sqlite"],
+            environment: ["NFCBENCH_IDENTITY": "1000:1000,46"])
         #expect(r.status == 1 && r.stdout.contains("FAIL  database:") && r.stdout.contains("fix: Use --db PATH"))
     }
 }
@@ -198,24 +219,32 @@ struct InstallTests {
         defer { try? FileManager.default.removeItem(atPath: stage) }
         let script = BuiltBinary.root.appendingPathComponent("scripts/install.sh").path
         for _ in 0..<2 {  // idempotent
-            let r = try await runTool("/bin/bash", [script, "--prefix", "/opt/nfcbench", "--bin", BuiltBinary.path],
-                                environment: ["DESTDIR": stage])
+            let r = try await runTool(
+                "/bin/bash", [script, "--prefix", "/opt/nfcbench", "--bin", BuiltBinary.path],
+                environment: ["DESTDIR": stage])
             #expect(r.status == 0, "\(r.output)")
         }
-        for file in ["/opt/nfcbench/bin/nfcbench", "/opt/nfcbench/bin/nfcbench-fetch", "/opt/nfcbench/share/nfcbench/seed_catalog.json",
-                     "/opt/nfcbench/share/nfcbench/Localizable.xcstrings", "/etc/udev/rules.d/70-nfcbench.rules",
-                     "/etc/modprobe.d/blacklist-nfcbench.conf"] {
+        for file in [
+            "/opt/nfcbench/bin/nfcbench", "/opt/nfcbench/bin/nfcbench-fetch", "/opt/nfcbench/share/nfcbench/seed_catalog.json",
+            "/opt/nfcbench/share/nfcbench/Localizable.xcstrings", "/etc/udev/rules.d/70-nfcbench.rules",
+            "/etc/modprobe.d/blacklist-nfcbench.conf",
+        ] {
             #expect(FileManager.default.fileExists(atPath: stage + file), "\(file) missing")
         }
-        let r = try await BuiltBinary.run(["resolve", "--model", "SM-S921U1", "--json"],
-                                    currentDirectory: URL(fileURLWithPath: "/"), binary: stage + "/opt/nfcbench/bin/nfcbench")
+        let r = try await BuiltBinary.run(
+            ["resolve", "--model", "SM-S921U1", "--json"],
+            currentDirectory: URL(fileURLWithPath: "/"), binary: stage + "/opt/nfcbench/bin/nfcbench")
         let o = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
         #expect(o["source"] as? String == "seedCatalog" && o["matchedKey"] as? String == "sm_s921b", "\(r.stderr)")
         let layers = o["layers"] as! [[String: Any]]
         #expect((layers[1]["origin"] as? String)?.hasPrefix(stage + "/opt/nfcbench/share/nfcbench") == true)
 
-        let un = try await runTool("/bin/bash", [BuiltBinary.root.appendingPathComponent("scripts/uninstall.sh").path,
-                                           "--prefix", "/opt/nfcbench"], environment: ["DESTDIR": stage])
+        let un = try await runTool(
+            "/bin/bash",
+            [
+                BuiltBinary.root.appendingPathComponent("scripts/uninstall.sh").path,
+                "--prefix", "/opt/nfcbench",
+            ], environment: ["DESTDIR": stage])
         #expect(un.status == 0 && !FileManager.default.fileExists(atPath: stage + "/opt/nfcbench/bin/nfcbench"))
         #expect(!FileManager.default.fileExists(atPath: stage + "/opt/nfcbench/bin/nfcbench-fetch"))
         #expect(!FileManager.default.fileExists(atPath: stage + "/etc/udev/rules.d/70-nfcbench.rules"))

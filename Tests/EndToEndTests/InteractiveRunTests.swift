@@ -1,5 +1,7 @@
 import Foundation
+import NFCBenchStoreSQLite
 import NFCStore
+import NFCTestSupport
 import Testing
 
 /// A session driven by a person in a real terminal: tmux runs nfcbench, `send-keys`
@@ -7,18 +9,27 @@ import Testing
 /// tmux server it starts inherits whatever descriptors the test process holds.
 @Suite("Interactive run in a terminal", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
 struct InteractiveRunTests {
+    let scratch: TemporaryDirectory
+    init() throws { scratch = try TemporaryDirectory("e2e") }
+
     @Test func promptsSkipUndoRetryAndQuit() async throws {
         let name = "run"
-        let db = temporaryDatabase()
+        let db = scratch.database()
         // A private tmux server: never the developer's, and gone at the end of the test.
         let socket = "/tmp/nfcb-tmux-\(UUID().uuidString.prefix(8))"
         let tmuxEnv = ["NO_COLOR": "1", "TERM": "xterm-256color"]
-        let command = "\(BuiltBinary.path) run --model SM-S921B --reader sim --positioner manual --tap-timeout 20 --db \(db); sleep 30"
+        let command =
+            "\(BuiltBinary.path) run --model SM-S921B --reader sim --positioner manual --tap-timeout 20 --db \(db); sleep 30"
         // The tmux server outlives this call: started through sh with its descriptors on
         // /dev/null, so it holds none of ours, and sh (our child) reaps the tmux client.
         // Foundation leaves a pipe's original descriptors open in children; close them all.
-        let launch = try await runTool("/bin/bash", ["-c", "(for fd in $(ls /proc/$BASHPID/fd); do [ $fd -gt 2 ] && eval \"exec $fd>&-\"; done; "
-            + "exec tmux -S \(socket) new-session -d -s \(name) -x 120 -y 50 '\(command)' </dev/null >/dev/null 2>&1); echo started $?"],
+        let launch = try await runTool(
+            "/bin/bash",
+            [
+                "-c",
+                "(for fd in $(ls /proc/$BASHPID/fd); do [ $fd -gt 2 ] && eval \"exec $fd>&-\"; done; "
+                    + "exec tmux -S \(socket) new-session -d -s \(name) -x 120 -y 50 '\(command)' </dev/null >/dev/null 2>&1); echo started $?",
+            ],
             environment: tmuxEnv, timeout: 10)
         #expect(launch.output.contains("started 0"), "\(launch.output)")
 
@@ -53,7 +64,7 @@ struct InteractiveRunTests {
         try await type("q")
         let last = try await waitFor("resume with: nfcbench run --resume")
         #expect(last.contains("quit by the operator"))
-        let store = try BenchStore(path: db)
+        let store = try await SQLiteBenchStore.open(path: db)
         let session = try #require(try await store.sessions().first)
         #expect(session.status == .inProgress)
         #expect(try await store.taps(session.id).isEmpty)

@@ -1,5 +1,6 @@
 import Foundation
 import NFCReaders
+import NFCTestSupport
 import NFCVirtualBench
 import Testing
 
@@ -28,7 +29,9 @@ struct ReaderCLITests {
     @Test func noReaderThroughTheCLI() async throws {
         let r = try await BuiltBinary.run(["poll", "--reader", "libnfc:pn532_uart:/tmp/nfcbench-absent", "--timeout", "1"])
         #expect(r.status == 1)
-        #expect(r.stderr.contains("Error: No serial reader at '/tmp/nfcbench-absent'.") && r.stderr.contains("Hint: Plug the reader in"))
+        #expect(
+            r.stderr.contains("Error: No serial reader at '/tmp/nfcbench-absent'.")
+                && r.stderr.contains("Hint: Plug the reader in"))
     }
 
     @Test func busyThroughTheCLI() async throws {
@@ -61,23 +64,31 @@ struct ReaderCLITests {
     }
 
     @Test func permissionDeniedAndKernelClaimThroughTheCLI() async throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("fake-\(UUID().uuidString)").path
+        let scratch = try TemporaryDirectory("fake")
+        defer { scratch.remove() }
+        let root = scratch.path
         let device = root + "/sys/bus/usb/devices/1-1"
         try FileManager.default.createDirectory(atPath: device + "/1-1:1.0", withIntermediateDirectories: true)
         for (name, value) in [("idVendor", "072f"), ("idProduct", "2200"), ("busnum", "1"), ("devnum", "7")] {
             try value.write(toFile: device + "/" + name, atomically: true, encoding: .utf8)
         }
         try FileManager.default.createDirectory(atPath: root + "/dev/bus/usb/001", withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: root + "/dev/bus/usb/001/007", contents: nil,
-                                       attributes: [.posixPermissions: 0o660])
-        let env = ["NFCBENCH_SYSFS_ROOT": root + "/sys", "NFCBENCH_DEV_ROOT": root + "/dev",
-                   "NFCBENCH_IDENTITY": "1000:1000", "LIBNFC_LOG_LEVEL": "0"]
+        #expect(
+            FileManager.default.createFile(
+                atPath: root + "/dev/bus/usb/001/007", contents: nil,
+                attributes: [.posixPermissions: 0o660]))
+        let env = [
+            "NFCBENCH_SYSFS_ROOT": root + "/sys", "NFCBENCH_DEV_ROOT": root + "/dev",
+            "NFCBENCH_IDENTITY": "1000:1000", "LIBNFC_LOG_LEVEL": "0",
+        ]
         let denied = try await BuiltBinary.run(["poll", "--reader", "libnfc:acr122_usb:", "--timeout", "1"], environment: env)
         #expect(denied.status == 1 && denied.stderr.contains("Permission denied on ACS ACR122U"))
         #expect(denied.stderr.contains("udev/70-nfcbench.rules"))
 
-        try FileManager.default.createDirectory(atPath: root + "/sys/bus/usb/drivers/pn533_usb", withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: device + "/1-1:1.0/driver", withDestinationPath: root + "/sys/bus/usb/drivers/pn533_usb")
+        try FileManager.default.createDirectory(
+            atPath: root + "/sys/bus/usb/drivers/pn533_usb", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: device + "/1-1:1.0/driver", withDestinationPath: root + "/sys/bus/usb/drivers/pn533_usb")
         let claimed = try await BuiltBinary.run(["poll", "--reader", "libnfc:acr122_usb:", "--timeout", "1"], environment: env)
         #expect(claimed.status == 1 && claimed.stderr.contains("claimed by the kernel's 'pn533_usb' driver"))
         #expect(claimed.stderr.contains("blacklist"))

@@ -1,25 +1,33 @@
 import Foundation
 import NFCLocatorCore
+import NFCTestSupport
 import Testing
 
 @Suite("nfcbench refine, through the built binary")
 struct RefineCLITests {
+    let scratch: TemporaryDirectory
+    init() throws { scratch = try TemporaryDirectory("e2e") }
+
     func object(_ text: String) throws -> [String: Any] {
         try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any]
     }
 
-    func simulatedRun(_ model: String, antenna: String, unit: String?, db: String, extra: [String] = []) async throws -> [String: Any] {
-        let r = try await BuiltBinary.run(["run", "--model", model, "--reader", "sim", "--auto", "--tap-timeout", "0.05",
-                                           "--sim-antenna", antenna, "--sim-seed", "5", "--db", db, "--json"]
-                                          + (unit.map { ["--unit", $0] } ?? []) + extra)
+    func simulatedRun(_ model: String, antenna: String, unit: String?, db: String, extra: [String] = []) async throws -> [String:
+        Any]
+    {
+        let r = try await BuiltBinary.run(
+            [
+                "run", "--model", model, "--reader", "sim", "--auto", "--tap-timeout", "0.05",
+                "--sim-antenna", antenna, "--sim-seed", "5", "--db", db, "--json",
+            ]
+                + (unit.map { ["--unit", $0] } ?? []) + extra)
         #expect(r.status == 0, "\(r.stderr)")
         return try object(r.stdout)
     }
 
     @Test func sessionsToPatchToPrediction() async throws {
-        let db = temporaryDatabase()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("refine-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let db = scratch.database()
+        let directory = scratch.url
         let truth = try gematikS24()
         let antenna = [truth.x, truth.y, truth.width, truth.height].map { String($0) }.joined(separator: ",")
         var ids: [String] = []
@@ -35,16 +43,26 @@ struct RefineCLITests {
         #expect(positions[0].count == 15 && positions[0].isDisjoint(with: positions[1]))
 
         let patch = directory.appendingPathComponent("patch.json").path
-        let r = try await BuiltBinary.run(["refine", "--model", "SM-S921N", "--reach-mm", "2.94", "--db", db, "-o", patch, "--json"])
+        let r = try await BuiltBinary.run([
+            "refine", "--model", "SM-S921N", "--reach-mm", "2.94", "--db", db, "-o", patch, "--json",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         let report = try object(r.stdout)
         let entry = try #require((report["entries"] as? [[String: Any]])?.first)
-        #expect(entry["key"] as? String == "sm_s921b" && entry["outcome"] as? String == "refined" && entry["promoted"] as? Bool == false)
-        #expect((entry["sessions"] as? [String]) == ids && entry["taps"] as? Int == 45 && entry["units"] as? [String] == ["A", "B"])
+        #expect(
+            entry["key"] as? String == "sm_s921b" && entry["outcome"] as? String == "refined"
+                && entry["promoted"] as? Bool == false)
+        #expect(
+            (entry["sessions"] as? [String]) == ids && entry["taps"] as? Int == 45 && entry["units"] as? [String] == ["A", "B"])
         let tallies = try #require(entry["positions"] as? [[String: Any]])
-        #expect(tallies.count == 45 && tallies.allSatisfy { ($0["low"] as! Double) <= ($0["rate"] as! Double) && ($0["rate"] as! Double) <= ($0["high"] as! Double) })
+        #expect(
+            tallies.count == 45
+                && tallies.allSatisfy {
+                    ($0["low"] as! Double) <= ($0["rate"] as! Double) && ($0["rate"] as! Double) <= ($0["high"] as! Double)
+                })
         let measured = try #require(entry["measuredZone"] as? [String: Double])
-        let zone = try NormalizedRect(x: measured["zoneX"]!, y: measured["zoneY"]!, width: measured["zoneWidth"]!, height: measured["zoneHeight"]!)
+        let zone = try NormalizedRect(
+            x: measured["zoneX"]!, y: measured["zoneY"]!, width: measured["zoneWidth"]!, height: measured["zoneHeight"]!)
         #expect(zone.iou(with: truth) > 0.5, "refined \(zone) vs truth \(truth)")
         #expect(report["patch"] as? String == patch)
         let text = try await BuiltBinary.run(["refine", "--model", "SM-S921B", "--reach-mm", "2.94", "--db", db])
@@ -52,7 +70,8 @@ struct RefineCLITests {
         #expect(text.stdout.contains("No patch written"), "\(text.stdout)")
 
         // The patch is the remote layer: resolve and run now predict the refined zone, fresh.
-        let resolved = try object(try await BuiltBinary.run(["resolve", "--model", "SM-S921B", "--catalog", patch, "--json"]).stdout)
+        let resolved = try object(
+            try await BuiltBinary.run(["resolve", "--model", "SM-S921B", "--catalog", patch, "--json"]).stdout)
         #expect(resolved["source"] as? String == "remoteCatalog" && resolved["stale"] as? Bool == false)
         #expect((resolved["zone"] as? [String: Double])?["y"] == zone.y)
         let next = try await simulatedRun("SM-S921B", antenna: antenna, unit: "B", db: db, extra: ["--catalog", patch])
@@ -63,23 +82,28 @@ struct RefineCLITests {
 
         // Below --min-sessions nothing is patched, and refining against a patch carries its rows forward.
         let patch2 = directory.appendingPathComponent("patch2.json").path
-        let again = try await BuiltBinary.run(["refine", "--all", "--min-sessions", "5", "--catalog", patch, "--db", db, "-o", patch2, "--json"])
+        let again = try await BuiltBinary.run([
+            "refine", "--all", "--min-sessions", "5", "--catalog", patch, "--db", db, "-o", patch2, "--json",
+        ])
         #expect(again.status == 0, "\(again.stderr)")
         let second = try #require((try object(again.stdout)["entries"] as? [[String: Any]])?.first)
         #expect(second["outcome"] as? String == "tooFewSessions" && (second["sessions"] as? [String])?.count == 4)
         let carried = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: patch2))) as! [String: Any]
         let rows = try #require(carried["entries"] as? [[String: Any]])
-        #expect(rows.count == 1 && rows[0]["zoneY"] as? Double == zone.y && (rows[0]["refinement"] as? [String: Any])?["sessionCount"] as? Int == 3)
+        #expect(
+            rows.count == 1 && rows[0]["zoneY"] as? Double == zone.y
+                && (rows[0]["refinement"] as? [String: Any])?["sessionCount"] as? Int == 3)
     }
 
     @Test func verifiedEntriesAreReportedNotPatched() async throws {
-        let db = temporaryDatabase()
+        let db = scratch.database()
         _ = try await simulatedRun("SM-S911B", antenna: "0.05,0.05,0.5,0.15", unit: nil, db: db)
         _ = try await simulatedRun("Nokia-3310", antenna: "0.2,0.2,0.5,0.3", unit: nil, db: db)
-        let patch = FileManager.default.temporaryDirectory.appendingPathComponent("refine-\(UUID().uuidString).json").path
+        let patch = scratch.file("patch.json")
         let r = try await BuiltBinary.run(["refine", "--all", "--db", db, "-o", patch])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stderr.contains("Warning: SM-S911B (Galaxy S23) is verified and was not changed") && r.stderr.contains("IoU 0.00"))
+        #expect(
+            r.stderr.contains("Warning: SM-S911B (Galaxy S23) is verified and was not changed") && r.stderr.contains("IoU 0.00"))
         #expect(r.stdout.contains("VERIFIED, NOT CHANGED: the evidence DISAGREES"))
         #expect(r.stdout.contains("Nokia-3310: 1 session(s), no catalog entry to refine"))
         let written = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: patch))) as! [String: Any]
@@ -98,7 +122,7 @@ struct RefineCLITests {
     }
 
     @Test func badInvocationsSayWhatToDo() async throws {
-        let db = temporaryDatabase()
+        let db = scratch.database()
         let neither = try await BuiltBinary.run(["refine", "--db", db])
         #expect(neither.status == 64 && neither.stderr.contains("--model <id> or --all"))
         let both = try await BuiltBinary.run(["refine", "--all", "--model", "SM-S921B", "--db", db])
@@ -106,9 +130,13 @@ struct RefineCLITests {
         let since = try await BuiltBinary.run(["refine", "--all", "--since", "yesterday", "--db", db])
         #expect(since.status == 64 && since.stderr.contains("--since"))
         let unknown = try await BuiltBinary.run(["refine", "--model", "Nokia-3310", "--db", db])
-        #expect(unknown.status == 1 && unknown.stderr.contains("No catalog entry for 'Nokia-3310'") && unknown.stderr.contains("Hint:"))
+        #expect(
+            unknown.status == 1 && unknown.stderr.contains("No catalog entry for 'Nokia-3310'")
+                && unknown.stderr.contains("Hint:"))
         let empty = try await BuiltBinary.run(["refine", "--model", "SM-S921B", "--db", db])
-        #expect(empty.status == 1 && empty.stderr.contains("No completed sessions of SM-S921B") && empty.stderr.contains("nfcbench run"))
+        #expect(
+            empty.status == 1 && empty.stderr.contains("No completed sessions of SM-S921B")
+                && empty.stderr.contains("nfcbench run"))
         let help = try await BuiltBinary.run(["refine", "--help"])
         #expect(help.status == 0 && help.stdout.contains("Promotion policy") && help.stdout.contains("--min-sessions"))
     }

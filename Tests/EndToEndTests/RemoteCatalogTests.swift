@@ -1,18 +1,21 @@
 import Foundation
 import NFCCatalogRemote
 import NFCStore
+import NFCTestSupport
 import Testing
 
 @Suite("Remote catalog over HTTP with its cache")
 struct RemoteCatalogTests {
     @Test func serves200ThenAConditional304() async throws {
         let server = try await CatalogServer.start()
-        let first = try await BuiltBinary.run(["catalog", "sync", "--catalog-url", server.url("ok"), "--json"], environment: server.environment)
+        let first = try await BuiltBinary.run(
+            ["catalog", "sync", "--catalog-url", server.url("ok"), "--json"], environment: server.environment)
         #expect(first.status == 0, "\(first.stderr)")
         let a = try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as! [String: Any]
         #expect(a["status"] as? String == "updated" && a["etag"] as? String == "\"remote-1\"")
         #expect((a["added"] as? [String])?.count == 37 && (a["removed"] as? [String])?.isEmpty == true)
-        let second = try await BuiltBinary.run(["catalog", "sync", "--catalog-url", server.url("ok"), "--json"], environment: server.environment)
+        let second = try await BuiltBinary.run(
+            ["catalog", "sync", "--catalog-url", server.url("ok"), "--json"], environment: server.environment)
         let b = try JSONSerialization.jsonObject(with: Data(second.stdout.utf8)) as! [String: Any]
         #expect(b["status"] as? String == "notModified" && (b["changed"] as? [String])?.isEmpty == true)
         #expect(try server.stats()["conditional"]?["ok"] == 1)
@@ -73,13 +76,16 @@ struct RemoteCatalogTests {
     @Test func plainHTTPToANonLoopbackHostIsRefusedBeforeAnyNetwork() async throws {
         let server = try await CatalogServer.start()
         let refused = try await server.resolve(nil, extra: ["--catalog-url", "http://catalog.nfcbench.invalid"])
-        #expect((refused.json[path: "remote", "error"] as? String)?.hasPrefix("refusing plain HTTP to a non-loopback host") == true)
+        #expect(
+            (refused.json[path: "remote", "error"] as? String)?.hasPrefix("refusing plain HTTP to a non-loopback host") == true)
         #expect(refused.json["source"] as? String == "seedCatalog")
         // With the flag the request proceeds, and fails at the network step (.invalid never resolves).
-        let allowed = try await server.resolve(nil, extra: ["--catalog-url", "http://catalog.nfcbench.invalid", "--allow-insecure-http"])
+        let allowed = try await server.resolve(
+            nil, extra: ["--catalog-url", "http://catalog.nfcbench.invalid", "--allow-insecure-http"])
         let error = allowed.json[path: "remote", "error"] as? String ?? ""
         #expect(!error.hasPrefix("refusing") && !error.isEmpty)
-        let sync = try await BuiltBinary.run(["catalog", "sync", "--catalog-url", "http://catalog.nfcbench.invalid"], environment: server.environment)
+        let sync = try await BuiltBinary.run(
+            ["catalog", "sync", "--catalog-url", "http://catalog.nfcbench.invalid"], environment: server.environment)
         #expect(sync.status == 1 && sync.stderr.contains("refusing plain HTTP"))
     }
 
@@ -102,27 +108,32 @@ struct RemoteCatalogTests {
         let server = try await CatalogServer.start()
         _ = try await BuiltBinary.run(["catalog", "sync", "--catalog-url", server.url("ok")], environment: server.environment)
         let path = server.cacheHome + "/nfcbench/catalog-cache.sqlite"
-        #expect(try await CatalogCache(path: path).all().count == 1)
+        #expect(try await CatalogCache.open(path: path).all().count == 1)
         try SQLiteDatabase(path: path).setUserVersion(CatalogCache.schemaVersion + 1)  // a future (or past) layout
-        #expect(try await CatalogCache(path: path).all().isEmpty)
+        #expect(try await CatalogCache.open(path: path).all().isEmpty)
         let listed = try await BuiltBinary.run(["catalog", "cache", "--json"], environment: server.environment)
         #expect(listed.stdout.contains("\"catalogs\": []"))
-        let resync = try await BuiltBinary.run(["catalog", "sync", "--catalog-url", server.url("ok"), "--json"], environment: server.environment)
+        let resync = try await BuiltBinary.run(
+            ["catalog", "sync", "--catalog-url", server.url("ok"), "--json"], environment: server.environment)
         #expect(resync.stdout.contains("\"status\": \"updated\""))
-        #expect(try await CatalogCache(path: path).all().count == 1)
+        #expect(try await CatalogCache.open(path: path).all().count == 1)
     }
 
     @Test func twoProcessesSyncingAtOnceKeepTheCacheIntact() async throws {
         let server = try await CatalogServer.start()
         for round in 0..<4 {
             let mode = round % 2 == 0 ? "ok" : "v2"
-            let a = try BuiltBinary.start(["catalog", "sync", "--catalog-url", server.url(mode)], environment: server.environment)
-            let b = try BuiltBinary.start(["catalog", "sync", "--catalog-url", server.url("ok")], environment: server.environment)
+            let a = try BuiltBinary.start(
+                ["catalog", "sync", "--catalog-url", server.url(mode)], environment: server.environment)
+            let b = try BuiltBinary.start(
+                ["catalog", "sync", "--catalog-url", server.url("ok")], environment: server.environment)
             await ChildProcess.exit(of: a)
             await ChildProcess.exit(of: b)
             #expect(a.terminationStatus == 0 && b.terminationStatus == 0, "round \(round)")
         }
-        let check = try await runTool("/usr/bin/sqlite3", [server.cacheHome + "/nfcbench/catalog-cache.sqlite", "PRAGMA integrity_check; SELECT count(*) FROM catalog;"])
+        let check = try await runTool(
+            "/usr/bin/sqlite3",
+            [server.cacheHome + "/nfcbench/catalog-cache.sqlite", "PRAGMA integrity_check; SELECT count(*) FROM catalog;"])
         #expect(check.output == "ok\n2\n", "\(check.output)")
         #expect(try await server.resolve("ok").json[path: "remote", "served"] as? String == "notModified")
     }
@@ -134,11 +145,13 @@ struct RemoteCatalogTests {
         let downURL = "http://127.0.0.1:9/ok"
         try await CatalogDiffFixture.copyCache(server, from: server.url("ok"), to: downURL)
         let cached = try await server.resolve(nil, extra: ["--catalog-url", downURL])
-        #expect(cached.json["source"] as? String == "remoteCatalog" && cached.json[path: "remote", "served"] as? String == "cache")
+        #expect(
+            cached.json["source"] as? String == "remoteCatalog" && cached.json[path: "remote", "served"] as? String == "cache")
         let seed = try await server.resolve(nil, extra: ["--catalog-url", "http://127.0.0.1:9/other"])
         #expect(seed.json["source"] as? String == "seedCatalog" && seed.json[path: "remote", "served"] as? String == "none")
-        let heuristic = try await server.resolve(nil, extra: ["--catalog-url", "http://127.0.0.1:9/other"],
-                                           environment: ["NFCBENCH_RESOURCES": "/nonexistent"])
+        let heuristic = try await server.resolve(
+            nil, extra: ["--catalog-url", "http://127.0.0.1:9/other"],
+            environment: ["NFCBENCH_RESOURCES": "/nonexistent"])
         #expect(heuristic.json["source"] as? String == "heuristic" && heuristic.json["confidence"] as? String == "generic")
     }
 }
@@ -154,7 +167,7 @@ enum CatalogDiffFixture {
     }
 
     static func copyCache(_ server: CatalogServer, from: String, to: String) async throws {
-        let cache = try CatalogCache(path: cachePath(server))
+        let cache = try await CatalogCache.open(path: cachePath(server))
         guard let entry = try await cache.load(url: from + "/v1/catalog") else { throw CocoaError(.fileNoSuchFile) }
         try await cache.store(CachedCatalog(url: to + "/v1/catalog", etag: nil, fetchedAt: entry.fetchedAt, body: entry.body))
     }
@@ -162,9 +175,10 @@ enum CatalogDiffFixture {
     /// What a sync of v2 over a cache holding ok's body reports.
     static func diff(_ server: CatalogServer) async -> (added: [String], changed: [String], removed: [String]) {
         guard (try? await copyCache(server, from: server.url("ok"), to: server.url("v2"))) != nil,
-              let r = try? await BuiltBinary.run(["catalog", "sync", "--catalog-url", server.url("v2"), "--json"], environment: server.environment),
-              let o = try? JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any] else { return ([], [], []) }
+            let r = try? await BuiltBinary.run(
+                ["catalog", "sync", "--catalog-url", server.url("v2"), "--json"], environment: server.environment),
+            let o = try? JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+        else { return ([], [], []) }
         return (o["added"] as? [String] ?? [], o["changed"] as? [String] ?? [], o["removed"] as? [String] ?? [])
     }
 }
-

@@ -1,4 +1,5 @@
 import Foundation
+import NFCTestSupport
 import Testing
 
 @Suite("nfcbench resolve, through the built binary")
@@ -8,8 +9,9 @@ struct ResolveEndToEndTests {
     }
 
     @Test func resolveJSONForARegionalVariant() async throws {
-        let r = try await BuiltBinary.run(["resolve", "--model", "SM-S921U1", "--json"],
-                                    currentDirectory: FileManager.default.temporaryDirectory)
+        let r = try await BuiltBinary.run(
+            ["resolve", "--model", "SM-S921U1", "--json"],
+            currentDirectory: FileManager.default.temporaryDirectory)
         #expect(r.status == 0, "\(r.stderr)")
         let o = try object(r.stdout)
         #expect(o["input"] as? String == "SM-S921U1")
@@ -38,8 +40,11 @@ struct ResolveEndToEndTests {
         #expect(o["source"] as? String == "heuristic" && o["confidence"] as? String == "unknown")
         #expect(o["matchedBy"] as? String == "none")
         #expect(o["zone"] is NSNull && o["matchedKey"] is NSNull)
-        let flip = try object(await BuiltBinary.run(["resolve", "--model", "Nokia 3310", "--form-factor", "foldFlip",
-                                               "--fold-state", "unfolded", "--json"]).stdout)
+        let flip = try object(
+            await BuiltBinary.run([
+                "resolve", "--model", "Nokia 3310", "--form-factor", "foldFlip",
+                "--fold-state", "unfolded", "--json",
+            ]).stdout)
         #expect(flip["confidence"] as? String == "generic")
         #expect((flip["sweepRegion"] as! [String: Double])["y"]! > 0.5)
     }

@@ -1,4 +1,7 @@
+import NFCBenchRecords
+import NFCReaders
 import Testing
+
 @testable import NFCBenchCLI
 
 @Suite("Argument parsing")
@@ -27,13 +30,13 @@ struct ArgumentParserTests {
     func spellingsOfTheSameCall(args: [String]) throws {
         let inv = try run(args)
         #expect(inv.path == ["nfcbench", "resolve"])
-        #expect(inv.value("--model") == "SM-S921B")
-        #expect(inv.flag("--json"))
+        #expect(inv[ResolveCommand.model] == "SM-S921B")
+        #expect(inv[ResolveCommand.json])
     }
 
     @Test func modelWithSpacesAndNegativeLookingValues() throws {
-        #expect(try run(["resolve", "--model", "Pixel 8 Pro"]).value("--model") == "Pixel 8 Pro")
-        #expect(try run(["resolve", "--model", "-x"]).value("--model") == "-x")
+        #expect(try run(["resolve", "--model", "Pixel 8 Pro"])[ResolveCommand.model] == "Pixel 8 Pro")
+        #expect(try run(["resolve", "--model", "-x"])[ResolveCommand.model] == "-x")
     }
 
     @Test func nestedSubcommandsAndPositionals() throws {
@@ -59,6 +62,67 @@ struct ArgumentParserTests {
     ])
     func usageErrorsNameTheProblem(args: [String], message: String) {
         #expect(usageError(args)?.message == message)
+    }
+
+    /// Every value is checked by the parser with the option's own conversion, so a bad
+    /// one is a usage error (exit 64) before any command runs; `--catalog-timeout abc`
+    /// used to become 3 s silently.
+    @Test(arguments: [
+        (
+            ["resolve", "-m", "x", "--catalog-timeout", "abc"],
+            "Invalid value 'abc' for '--catalog-timeout': expected seconds in 0.1...300."
+        ),
+        (
+            ["resolve", "-m", "x", "--catalog-timeout", "inf"],
+            "Invalid value 'inf' for '--catalog-timeout': expected seconds in 0.1...300."
+        ),
+        (
+            ["run", "-m", "x", "--tap-timeout", "1e309"],
+            "Invalid value '1e309' for '--tap-timeout': expected seconds in 0.05...3600."
+        ),
+        (
+            ["run", "-m", "x", "--tap-timeout", "nan"],
+            "Invalid value 'nan' for '--tap-timeout': expected seconds in 0.05...3600."
+        ),
+        (["run", "-m", "x", "--repeats", "0"], "Invalid value '0' for '--repeats': expected a whole number in 1...10."),
+        (
+            ["run", "-m", "x", "--positioner-timeout", "0"],
+            "Invalid value '0' for '--positioner-timeout': expected seconds in 1...3600."
+        ),
+        (
+            ["run", "-m", "x", "--positioner", "exec:"],
+            "Invalid value 'exec:' for '--positioner': expected manual, sim or exec:TEMPLATE."
+        ),
+        (["poll", "--timeout", "1e20"], "Invalid value '1e20' for '--timeout': expected seconds in 0.05...86400."),
+        (["plan", "-m", "x", "--plan", "spiral"], "Invalid value 'spiral' for '--plan': expected grid or adaptive."),
+        (
+            ["catalog", "import", "f", "--format", "gematik", "--point-size-mm", "1e19"],
+            "Invalid value '1e19' for '--point-size-mm': expected millimetres in 1...100."
+        ),
+    ])
+    func badValuesAreRejectedByTheParser(args: [String], message: String) {
+        #expect(usageError(args)?.message == message)
+    }
+
+    @Test func aBadReaderSpecCarriesTheSpecsOwnHint() {
+        let message = usageError(["poll", "--reader", "libnfc:acr122_pcsc"])?.message ?? ""
+        #expect(
+            message.hasPrefix("Invalid value 'libnfc:acr122_pcsc' for '--reader': Debian's libnfc is built without"), "\(message)"
+        )
+        #expect(message.contains("--reader pcsc:ACR122"))
+    }
+
+    @Test func typedAccessorsReturnConvertedValues() throws {
+        let inv = try run([
+            "run", "-m", "SM-S921B", "--tap-timeout", "0.5", "--repeats", "3", "--plan", "adaptive",
+            "--reader", "libnfc:pn532_uart:/dev/ttyUSB0",
+        ])
+        #expect(inv[RunOptions.tapTimeout] == 0.5 && inv[RunOptions.repeats] == 3 && inv[RunOptions.plan] == .adaptive)
+        #expect(inv[RunOptions.reader] == .libnfc(connstring: "pn532_uart:/dev/ttyUSB0"))
+        #expect(inv[RunOptions.simSeed] == nil && !inv[RunOptions.auto])
+        let export = try run(["export", "--session", "S-1", "--session", "S-2"])
+        #expect(export.all(ExportCommand.session) == ["S-1", "S-2"])
+        #expect(try run(["plan", "-m", "Pixel 8"]).required(PlanCommand.model) == "Pixel 8")
     }
 
     @Test func helpAndVersion() throws {

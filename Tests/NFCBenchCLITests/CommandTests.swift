@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import NFCBenchCLI
 
 /// Runs commands in process with captured output.
@@ -13,10 +14,13 @@ struct Harness {
     init(terminal: Bool = false) { output = CapturedOutput(isTerminal: terminal) }
 
     func run(_ args: String...) async -> Int32 {
-        await NFCBench.main(arguments: args, context: CommandContext(
-            environment: environment, output: output, errors: errors))
+        await NFCBench.main(
+            arguments: args,
+            context: CommandContext(
+                environment: environment, output: output, errors: errors))
     }
 
+    /// A scratch folder; callers remove it when done (`defer`).
     static func temporaryDirectory() throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("nfcbench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -73,11 +77,13 @@ struct CommandTests {
         #expect(good.output.text.contains("37 good row(s), 0 bad row(s)"))
 
         let bad = dir.appendingPathComponent("bad.json")
-        try Data("""
+        try Data(
+            """
             {"version":"x","entries":[{"modelIdentifier":"A","manufacturer":"m","displayName":"d","formFactor":"phone",
             "aspectRatio":0.5,"zoneX":0.1,"zoneY":0.1,"zoneWidth":0,"zoneHeight":0.2,"silhouetteTemplateId":"t"},
             {"modelIdentifier":"B"}]}
-            """.utf8).write(to: bad)
+            """.utf8
+        ).write(to: bad)
         let h = Harness()
         #expect(await h.run("catalog", "validate", bad.path) == 1)
         #expect(h.output.text.contains("row 0 (a): zoneWidth is 0.0; it must be greater than 0"))
@@ -110,11 +116,13 @@ struct CommandTests {
         let dir = try Harness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let patch = dir.appendingPathComponent("patch.json")
-        try Data("""
+        try Data(
+            """
             {"version":"lab-1","entries":[{"modelIdentifier":"SM-S921B","manufacturer":"Samsung","displayName":"Galaxy S24",
             "formFactor":"phone","aspectRatio":0.4803,"zoneX":0.05,"zoneY":0.05,"zoneWidth":0.65,"zoneHeight":0.3,
             "silhouetteTemplateId":"samsung.galaxy.s","lastVerifiedAt":"2099-01-01T00:00:00Z"}]}
-            """.utf8).write(to: patch)
+            """.utf8
+        ).write(to: patch)
         let list = Harness()
         #expect(await list.run("catalog", "list", "--json", "--catalog", patch.path) == 0)
         let doc = try JSONSerialization.jsonObject(with: Data(list.output.text.utf8)) as! [String: Any]

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import NFCLocatorCore
 
 @Suite("Catalog loading skips bad rows with reasons")
@@ -23,13 +24,27 @@ struct CatalogLoadingTests {
     @Test func malformedRowsAreSkippedWhileGoodRowsLoad() throws {
         let rows = [
             Self.good,
-            row { $0["modelIdentifier"] = "A"; $0["zoneWidth"] = 0 },
-            row { $0["modelIdentifier"] = "B"; $0["zoneX"] = "NaN" },
-            row { $0["modelIdentifier"] = "C"; $0["zoneY"] = 1.5 },
-            row { $0["modelIdentifier"] = "D"; $0.removeValue(forKey: "zoneHeight") },
-            row { $0["modelIdentifier"] = "E"; $0["aspectRatio"] = "wide" },
-            row { $0["modelIdentifier"] = "F"; $0["formFactor"] = "brick" },
-            row { $0["modelIdentifier"] = "G"; $0["lastVerifiedAt"] = "last tuesday" },
+            row {
+                $0["modelIdentifier"] = "A"; $0["zoneWidth"] = 0
+            },
+            row {
+                $0["modelIdentifier"] = "B"; $0["zoneX"] = "NaN"
+            },
+            row {
+                $0["modelIdentifier"] = "C"; $0["zoneY"] = 1.5
+            },
+            row {
+                $0["modelIdentifier"] = "D"; $0.removeValue(forKey: "zoneHeight")
+            },
+            row {
+                $0["modelIdentifier"] = "E"; $0["aspectRatio"] = "wide"
+            },
+            row {
+                $0["modelIdentifier"] = "F"; $0["formFactor"] = "brick"
+            },
+            row {
+                $0["modelIdentifier"] = "G"; $0["lastVerifiedAt"] = "last tuesday"
+            },
             row { $0["modelIdentifier"] = "Pixel 8" },
         ]
         let catalog = try load(rows)
@@ -47,7 +62,12 @@ struct CatalogLoadingTests {
     }
 
     @Test func duplicateKeysKeepTheFirst() throws {
-        let catalog = try load([Self.good, row { $0["modelIdentifier"] = "sm s921b"; $0["zoneX"] = 0.2 }])
+        let catalog = try load([
+            Self.good,
+            row {
+                $0["modelIdentifier"] = "sm s921b"; $0["zoneX"] = 0.2
+            },
+        ])
         #expect(catalog.profiles.count == 1 && catalog.profiles[0].zone.x == 0.1)
         #expect(catalog.skippedRows.map(\.index) == [1])
     }
@@ -69,7 +89,11 @@ struct CatalogLoadingTests {
     }
 
     @Test func unknownKeysAreIgnored() throws {
-        let catalog = try load([row { $0["futureField"] = ["nested": true]; $0["android14"] = 1 }])
+        let catalog = try load([
+            row {
+                $0["futureField"] = ["nested": true]; $0["android14"] = 1
+            }
+        ])
         #expect(catalog.profiles.count == 1 && catalog.skippedRows.isEmpty)
     }
 
@@ -80,8 +104,9 @@ struct CatalogLoadingTests {
         let file = dir.appendingPathComponent("remote.json")
         try Data("{\"version\":\"r\",\"entries\":[\(Self.good),\(row { $0["zoneWidth"] = -1 })]}".utf8).write(to: file)
         let analytics = RecordingAnalytics()
-        let (_, layers) = await ResolverChainLoader.load(remote: FileCatalogRemote(url: file), seedURL: nil,
-                                                         analytics: analytics)
+        let (_, layers) = await ResolverChainLoader.load(
+            remote: FileCatalogRemote(url: file), seedURL: nil,
+            analytics: analytics)
         #expect(analytics.recorded.contains { $0.hasPrefix("skipped remoteCatalog 1: zoneWidth") })
         guard case .loaded(let entries, let skipped) = layers[0].state else {
             Issue.record("remote layer did not load")

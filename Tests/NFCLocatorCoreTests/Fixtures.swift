@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import NFCLocatorCore
 
 /// Paths into this checkout, found from the test file's own location.
@@ -10,8 +11,10 @@ enum Checkout {
 }
 
 /// A valid wire row to mutate in tests.
-func sampleEntry(_ model: String = "SM-S921B", verified: Bool? = nil, lastVerifiedAt: String? = nil,
-                 zone: (Double, Double, Double, Double) = (0.1, 0.36, 0.8, 0.38)) -> CatalogEntryDTO {
+func sampleEntry(
+    _ model: String = "SM-S921B", verified: Bool? = nil, lastVerifiedAt: String? = nil,
+    zone: (Double, Double, Double, Double) = (0.1, 0.36, 0.8, 0.38)
+) -> CatalogEntryDTO {
     CatalogEntryDTO(
         modelIdentifier: model, manufacturer: "Samsung", displayName: "Test \(model)", formFactor: "phone",
         aspectRatio: 0.48, zoneX: zone.0, zoneY: zone.1, zoneWidth: zone.2, zoneHeight: zone.3,

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import NFCLocatorCore
 
 @Suite("Key normalization and lookup keys")

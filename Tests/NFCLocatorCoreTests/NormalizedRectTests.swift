@@ -1,4 +1,5 @@
 import Testing
+
 @testable import NFCLocatorCore
 
 @Suite("NormalizedRect validation and geometry")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import NFCLocatorCore
 
 /// Exit-test bodies run in a child process and cannot capture test arguments, so

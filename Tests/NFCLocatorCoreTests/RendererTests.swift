@@ -1,4 +1,5 @@
 import Testing
+
 @testable import NFCLocatorCore
 
 @Suite("Renderings")
@@ -30,8 +31,9 @@ struct RendererTests {
 
     @Test func marksAndHighlightLand() throws {
         let cell = try NormalizedRect(x: 0.0, y: 0.8, width: 0.33, height: 0.2)
-        let d = SilhouetteDrawing(aspectRatio: 0.5, highlight: cell,
-                                  marks: [.init(x: 0.9, y: 0.05, kind: .hit), .init(x: 0.5, y: 0.5, kind: .miss)])
+        let d = SilhouetteDrawing(
+            aspectRatio: 0.5, highlight: cell,
+            marks: [.init(x: 0.9, y: 0.05, kind: .hit), .init(x: 0.5, y: 0.5, kind: .miss)])
         let lines = TerminalSilhouetteRenderer(rows: 10).render(d)
         #expect(lines[1].contains("●") && lines[6].contains("×") && lines[10].contains("◉"))
     }

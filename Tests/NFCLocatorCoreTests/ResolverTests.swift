@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import NFCLocatorCore
 
 @Suite("Resolver chain")
@@ -114,7 +115,8 @@ struct HeuristicTests {
     func signalsInferShapeFromIdentifier(key: String, shape: FormFactor) {
         let fp = DeviceFingerprint(manufacturer: "x", model: key)
         #expect(DeviceIdentitySignals.inferred(from: fp, model: key).formFactor == shape)
-        #expect(DeviceIdentitySignals.inferred(from: DeviceFingerprint(manufacturer: "", model: "nokia"), model: "n")
-            .formFactor == nil)
+        #expect(
+            DeviceIdentitySignals.inferred(from: DeviceFingerprint(manufacturer: "", model: "nokia"), model: "n")
+                .formFactor == nil)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import NFCLocatorCore
 
 /// The seed catalog's documented facts (docs/catalog.md).
@@ -58,8 +59,10 @@ struct StringCatalogTests {
         var keys = ["nfc_locator.marker.hint", "nfc_locator.marker.stale_hint"]
         for shape in [FormFactor?.none] + FormFactor.allCases.map(Optional.some) {
             for fold in [FoldState?.none] + FoldState.allCases.map(Optional.some) {
-                keys.append(GenericFallbackSource().guidance(
-                    for: DeviceIdentitySignals(model: "x", formFactor: shape, foldState: fold)).hintKey)
+                keys.append(
+                    GenericFallbackSource().guidance(
+                        for: DeviceIdentitySignals(model: "x", formFactor: shape, foldState: fold)
+                    ).hintKey)
             }
         }
         keys += Confidence.allCases.map { "nfc_locator.confidence.\($0.rawValue)" }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import NFCLocatorCore
 
 @Suite("Staleness")
@@ -53,8 +54,9 @@ struct StalenessTests {
 
     @Test func freshApproximateStandsAlone() {
         let resolver = AntennaZoneResolver(remote: nil, seed: catalog([sampleEntry(lastVerifiedAt: Self.verifiedAt)]))
-        let r = resolver.resolve(DeviceFingerprint(manufacturer: "", model: "sm_s921b"),
-                                 signals: DeviceIdentitySignals(model: "x"), now: Self.base.addingTimeInterval(86_400))
+        let r = resolver.resolve(
+            DeviceFingerprint(manufacturer: "", model: "sm_s921b"),
+            signals: DeviceIdentitySignals(model: "x"), now: Self.base.addingTimeInterval(86_400))
         #expect(r.guidance == .marker(ResolvedMarker(zone: r.zone!, confidence: .approximate)))
     }
 }

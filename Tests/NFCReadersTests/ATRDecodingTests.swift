@@ -1,4 +1,5 @@
 import Testing
+
 @testable import NFCReaders
 
 @Suite("ATR and ATS decoding")
@@ -24,10 +25,10 @@ struct ATRDecodingTests {
     }
 
     @Test(arguments: [
-        ("78 80 70 02", ""),                           // TA TB TC, no historical bytes
-        ("78 33 88 02 4A 43 4F 50", "4A 43 4F 50"),    // "JCOP"
-        ("00 80 31", "80 31"),                         // no interface bytes
-        ("10 80 AB", "AB"),                            // TA only
+        ("78 80 70 02", ""),  // TA TB TC, no historical bytes
+        ("78 33 88 02 4A 43 4F 50", "4A 43 4F 50"),  // "JCOP"
+        ("00 80 31", "80 31"),  // no interface bytes
+        ("10 80 AB", "AB"),  // TA only
         ("", ""),
     ])
     func atsHistoricalBytes(ats: String, historical: String) {
@@ -53,8 +54,10 @@ struct ATRDecodingTests {
     ])
     func classifies(uid: String, sak: UInt8?, atr: String?, kind: TargetKind) {
         let tech: TargetTechnology = .iso14443A
-        #expect(TargetClassifier.classify(technology: tech, uid: Hex.bytes(uid)!, sak: sak,
-                                          atr: atr.flatMap(Hex.bytes)) == kind)
+        #expect(
+            TargetClassifier.classify(
+                technology: tech, uid: Hex.bytes(uid)!, sak: sak,
+                atr: atr.flatMap(Hex.bytes)) == kind)
     }
 
     @Test func hexRoundTrip() {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import NFCReaders
 
 @Suite("Simulated phone")
@@ -47,7 +48,9 @@ struct SimulatedPhoneTests {
 
     @Test func missRateShowsOverTheCoil() {
         let bench = PhoneOnBench(phone: SimulatedPhone(antenna: (0, 0, 1, 1), missRate: 0.2), seed: 3)
-        let hits = (0..<1000).filter { _ in defer { bench.lift() }; return bench.place(x: 0.5, y: 0.5) }.count
+        let hits = (0..<1000).filter { _ in
+            defer { bench.lift() }; return bench.place(x: 0.5, y: 0.5)
+        }.count
         #expect((740...860).contains(hits))
     }
 

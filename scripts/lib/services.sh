@@ -1,6 +1,7 @@
-# Starting and stopping the services the tests use: pcscd with a private vpcd
-# configuration, and one virtual bench serving vpcd. Everything started is recorded
-# in SERVICE_PIDS and stopped by PID in stop_services.
+# Starting and stopping the services the tests use: a private pcscd with the vpcd
+# driver, and one virtual bench serving vpcd. Everything started is recorded in
+# SERVICE_PIDS and stopped by PID in stop_services; nothing is ever stopped by name,
+# because a lab machine runs its own pcscd for the real readers.
 # shellcheck shell=bash
 
 SERVICE_PIDS=()
@@ -27,26 +28,71 @@ wait_for() {  # wait_for <seconds> <test...>
     done
 }
 
-# pcscd 1.9.9 has one fixed socket (/run/pcscd/pcscd.comm), so there is one pcscd per
-# machine. vpcd keeps its state per driver, so one reader.conf entry gives exactly two
-# readers: "nfcbench virtual 00 00" on port P and "... 00 01" on P+1.
-start_pcscd() {
-    local port="$1"
-    if pgrep -x pcscd >/dev/null; then
-        echo "Stopping the running pcscd ($(pgrep -x pcscd | tr '\n' ' ')) for the tests; restart it afterwards with 'sudo systemctl start pcscd'." >&2
-        pkill -x pcscd || true
-        wait_for 5 sh -c '! pgrep -x pcscd >/dev/null' || { echo "pcscd did not stop" >&2; return 1; }
+# A process's identity: its PID and kernel start time, so a restarted daemon that got
+# the same PID back is still told apart.
+process_identity() {  # process_identity <pid>
+    [ -r "/proc/$1/stat" ] || return 1
+    echo "$1:$(sed 's/^.*) //' "/proc/$1/stat" | cut -d' ' -f20)"
+}
+
+# The operator's pcscd: whatever runs now. Recorded before anything starts, checked by
+# check_operator_pcscd afterwards. When none runs (CI), a stand-in is started on the
+# system socket, as a lab's would be, so the check proves something on every machine.
+OPERATOR_PCSCD=()
+record_operator_pcscd() {
+    local pid
+    for pid in $(pgrep -x pcscd || true); do OPERATOR_PCSCD+=("$(process_identity "$pid")"); done
+    # No stand-in where the system socket exists: systemd's pcscd.socket may own it.
+    if [ ${#OPERATOR_PCSCD[@]} -eq 0 ] && [ ! -e /run/pcscd/pcscd.comm ]; then
+        mkdir -p "$SERVICE_DIR/operator-conf"
+        pcscd --foreground --config "$SERVICE_DIR/operator-conf" > "$SERVICE_DIR/operator-pcscd.log" 2>&1 &
+        SERVICE_PIDS+=($!)
+        OPERATOR_PCSCD+=("$(process_identity $!)")
+        wait_for 10 test -S /run/pcscd/pcscd.comm || { echo "stand-in pcscd did not start:" >&2; cat "$SERVICE_DIR/operator-pcscd.log" >&2; return 1; }
     fi
-    mkdir -p "$SERVICE_DIR/pcscd"
-    cat > "$SERVICE_DIR/pcscd/vpcd.conf" <<CONF
+    export NFCBENCH_TEST_OPERATOR_PCSCD="${OPERATOR_PCSCD[*]}"
+}
+
+check_operator_pcscd() {
+    local identity
+    for identity in "${OPERATOR_PCSCD[@]}"; do
+        if [ "$(process_identity "${identity%%:*}" 2>/dev/null)" != "$identity" ]; then
+            echo "FAIL: the operator's pcscd (${identity%%:*}) did not survive the tests unchanged" >&2
+            return 1
+        fi
+    done
+    echo "The operator's pcscd (${OPERATOR_PCSCD[*]%%:*}) is still running, the same process as before the tests."
+}
+
+# A private pcscd: its socket is handed over the systemd way (LISTEN_FDS, through
+# systemd-socket-activate) at a path of our own, and clients find it through
+# PCSCLITE_CSOCK_NAME. It runs in a mount namespace of its own with empty /run (its pid
+# file and default socket) and no USB drivers, so it cannot disturb the operator's
+# pcscd or claim a real reader. vpcd keeps its state per driver, so one reader.conf
+# entry gives exactly two readers: "nfcbench virtual 00 00" on port P and "... 00 01"
+# on P+1.
+start_pcscd() {  # start_pcscd <vpcd port>
+    local port="$1" dir="$SERVICE_DIR/pcscd"
+    mkdir -p "$dir/conf"
+    cp /usr/lib/pcsc/drivers/serial/libifdvpcd.so "$dir/"
+    cat > "$dir/conf/vpcd.conf" <<CONF
 FRIENDLYNAME "nfcbench virtual"
 DEVICENAME   /dev/null:$port
-LIBPATH      /usr/lib/pcsc/drivers/serial/libifdvpcd.so
+LIBPATH      $dir/libifdvpcd.so
 CHANNELID    $port
 CONF
-    pcscd --foreground --config "$SERVICE_DIR/pcscd" > "$SERVICE_DIR/pcscd.log" 2>&1 &
+    local isolate=(unshare --mount --propagation private)
+    [ "$(id -u)" -eq 0 ] || isolate=(unshare --map-root-user --mount --propagation private)
+    # shellcheck disable=SC2016  # expanded by the inner shell
+    systemd-socket-activate -l "$dir/pcscd.comm" -- "${isolate[@]}" sh -c \
+        'mount -t tmpfs nfcbench-pcscd /run && mkdir /run/pcscd && mount -t tmpfs nfcbench-pcscd /usr/lib/pcsc/drivers &&
+         exec pcscd --foreground --config "$1"' sh "$dir/conf" > "$SERVICE_DIR/pcscd.log" 2>&1 &
     SERVICE_PIDS+=($!)
-    wait_for 10 test -S /run/pcscd/pcscd.comm || { echo "pcscd did not start:" >&2; cat "$SERVICE_DIR/pcscd.log" >&2; return 1; }
+    export PCSCLITE_CSOCK_NAME="$dir/pcscd.comm"
+    wait_for 10 test -S "$PCSCLITE_CSOCK_NAME" || { echo "pcscd's socket did not appear:" >&2; cat "$SERVICE_DIR/pcscd.log" >&2; return 1; }
+    # The first client starts pcscd; wait until it lists the vpcd readers.
+    wait_for 10 sh -c 'timeout 3 pcsc_scan -r 2>/dev/null | grep -q "nfcbench virtual 00 00"' \
+        || { echo "pcscd did not start:" >&2; cat "$SERVICE_DIR/pcscd.log" >&2; return 1; }
 }
 
 start_bench() {  # start_bench <nfcbench binary> <vpcd port>

@@ -1,6 +1,6 @@
 import Foundation
+import NFCBenchRecords
 import NFCLocatorCore
-import NFCStore
 
 /// One stored session with its taps: the unit of bench evidence.
 public struct SessionEvidence: Sendable {
@@ -34,8 +34,10 @@ public struct CatalogRefiner: Sendable {
     /// Below this IoU, evidence and a verified zone disagree.
     public var disagreementIoU: Double
 
-    public init(resolver: AntennaZoneResolver, minimumSessions: Int = 1, promote: Bool = false,
-                policy: PromotionPolicy = PromotionPolicy(), reachMm: Double = 0, disagreementIoU: Double = 0.5) {
+    public init(
+        resolver: AntennaZoneResolver, minimumSessions: Int = 1, promote: Bool = false,
+        policy: PromotionPolicy = PromotionPolicy(), reachMm: Double = 0, disagreementIoU: Double = 0.5
+    ) {
         precondition(minimumSessions >= 1, "refinement needs at least one session")
         precondition(reachMm >= 0, "reach cannot be negative")
         self.resolver = resolver
@@ -106,7 +108,8 @@ public struct CatalogRefiner: Sendable {
             let unmet = policy.unmet(sessions: sessions.count, units: units.count, sessionDeviance: deviance, estimate: estimate)
             outcome = .refined(promoted: promote && unmet.isEmpty, unmet: unmet)
         }
-        return EntryRefinement(profile: profile, evidence: evidence, estimate: estimate, sessionDeviance: deviance, outcome: outcome)
+        return EntryRefinement(
+            profile: profile, evidence: evidence, estimate: estimate, sessionDeviance: deviance, outcome: outcome)
     }
 }
 
@@ -152,7 +155,9 @@ public struct EntryRefinement: Sendable {
 
     public var iouWithPrevious: Double? { estimate.map { $0.zone.iou(with: profile.zone) } }
     /// In body heights.
-    public var centreShift: Double? { estimate.map { $0.zone.centreDistance(to: profile.zone, aspectRatio: profile.aspectRatio) } }
+    public var centreShift: Double? {
+        estimate.map { $0.zone.centreDistance(to: profile.zone, aspectRatio: profile.aspectRatio) }
+    }
 
     /// For a verified entry the evidence agrees with: the reader reach (mm) that would
     /// make the measured zone coincide with the verified one, averaged over the edges the
@@ -181,7 +186,8 @@ public struct EntryRefinement: Sendable {
         entry.zoneX = zone.x; entry.zoneY = zone.y; entry.zoneWidth = zone.width; entry.zoneHeight = zone.height
         entry.lastVerifiedAt = evidence.newest.map { $0.formatted(.iso8601) }
         if promoted { entry.verified = true }
-        entry.zoneProvenance = "refined: bench evidence, \(evidence.sessionIDs.count) session(s), \(evidence.taps) taps on "
+        entry.zoneProvenance =
+            "refined: bench evidence, \(evidence.sessionIDs.count) session(s), \(evidence.taps) taps on "
             + "\(evidence.units.count) labelled unit(s); nfcbench refine, maximum-likelihood fit"
             + (promoted ? "; promoted to verified" : "; unverified")
         return entry

@@ -18,8 +18,10 @@ public struct PromotionPolicy: Sendable, Hashable {
     public var maximumSessionDeviance: Double
     public var maximumEdgeUncertainty: Double
 
-    public init(minimumSessions: Int = 3, minimumUnits: Int = 2, maximumSessionDeviance: Double = 13.28,
-                maximumEdgeUncertainty: Double = 0.1) {
+    public init(
+        minimumSessions: Int = 3, minimumUnits: Int = 2, maximumSessionDeviance: Double = 13.28,
+        maximumEdgeUncertainty: Double = 0.1
+    ) {
         self.minimumSessions = minimumSessions
         self.minimumUnits = minimumUnits
         self.maximumSessionDeviance = maximumSessionDeviance
@@ -35,13 +37,18 @@ public struct PromotionPolicy: Sendable, Hashable {
     public func unmet(sessions: Int, units: Int, sessionDeviance: [Double], estimate: ZoneEstimate) -> [String] {
         var reasons: [String] = []
         if sessions < minimumSessions { reasons.append("\(sessions) session(s), needs \(minimumSessions)") }
-        if units < minimumUnits { reasons.append("\(units) labelled unit(s), needs \(minimumUnits) (label them with run --unit)") }
+        if units < minimumUnits {
+            reasons.append("\(units) labelled unit(s), needs \(minimumUnits) (label them with run --unit)")
+        }
         if let worst = sessionDeviance.max(), worst > maximumSessionDeviance {
-            reasons.append("a session disagrees with the others (deviance \(Self.format(worst)), at most \(maximumSessionDeviance))")
+            reasons.append(
+                "a session disagrees with the others (deviance \(Self.format(worst)), at most \(maximumSessionDeviance))")
         }
         for edge in ZoneEdge.allCases {
             guard let e = estimate.edges[edge], e.widthInBodyHeights > maximumEdgeUncertainty else { continue }
-            reasons.append("\(edge.rawValue) edge known only to \(Self.format(e.widthInBodyHeights)) body heights, needs \(maximumEdgeUncertainty)")
+            reasons.append(
+                "\(edge.rawValue) edge known only to \(Self.format(e.widthInBodyHeights)) body heights, needs \(maximumEdgeUncertainty)"
+            )
         }
         return reasons
     }

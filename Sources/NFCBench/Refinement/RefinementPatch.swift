@@ -91,8 +91,9 @@ public struct RefinementPatch: Sendable, Codable {
             let generatedAt: String?
         }
         let document = try JSONDecoder().decode(Document.self, from: data)
-        return RefinementPatch(version: document.version ?? "unversioned", generatedAt: document.generatedAt,
-                               entries: document.entries.compactMap(\.row))
+        return RefinementPatch(
+            version: document.version ?? "unversioned", generatedAt: document.generatedAt,
+            entries: document.entries.compactMap(\.row))
     }
 
     init(version: String, generatedAt: String?, entries: [Row]) {
@@ -131,7 +132,8 @@ extension EntryRefinement {
     public var methodDescription: String {
         "maximum-likelihood rectangle over pooled taps; read chance ramps across a 0.03 body-height band centred "
             + "\(evidence.reachMm) mm outside the zone (reader reach"
-            + (evidence.assumedBodyHeight ? ", converted with an assumed \(CatalogRefiner.assumedBodyHeightMm) mm body height" : "")
+            + (evidence.assumedBodyHeight
+                ? ", converted with an assumed \(CatalogRefiner.assumedBodyHeightMm) mm body height" : "")
             + "); edges on a 1/400 lattice, flat stretches split in the middle"
     }
 }

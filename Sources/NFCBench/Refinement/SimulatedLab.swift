@@ -1,7 +1,7 @@
 import Foundation
+import NFCBenchRecords
 import NFCLocatorCore
 import NFCReaders
-import NFCStore
 
 /// A lab that runs sessions of one model against a simulated phone and refines after
 /// each: the closed loop `run` -> `refine -o PATCH` -> `run --catalog PATCH` that a real
@@ -24,8 +24,10 @@ public struct SimulatedLab: Sendable {
     private var generator: SeededGenerator
     private var clock: Date
 
-    public init(model: String, phone: SimulatedPhone, plan: PlanKind, seed: Catalog, units: [String] = ["unit-A", "unit-B"],
-                refiner: CatalogRefiner? = nil, randomSeed: UInt64, start: Date = Date(timeIntervalSince1970: 1_790_000_000)) {
+    public init(
+        model: String, phone: SimulatedPhone, plan: PlanKind, seed: Catalog, units: [String] = ["unit-A", "unit-B"],
+        refiner: CatalogRefiner? = nil, randomSeed: UInt64, start: Date = Date(timeIntervalSince1970: 1_790_000_000)
+    ) {
         precondition(!units.isEmpty, "a lab needs at least one unit")
         self.model = model
         self.phone = phone
@@ -56,15 +58,17 @@ public struct SimulatedLab: Sendable {
             let hit = Double.random(in: 0..<1, using: &generator) < phone.detectionProbability(x: probe.x, y: probe.y)
             history.append((probe, hit))
             clock += 20
-            taps.append(TapRecord(sessionID: id, step: taps.count, attempt: 0, probeX: probe.x, probeY: probe.y,
-                                  insidePredicted: r.zone?.contains(x: probe.x, y: probe.y) ?? false,
-                                  result: hit ? .hit : .miss, timestamp: clock))
+            taps.append(
+                TapRecord(
+                    sessionID: id, step: taps.count, attempt: 0, probe: probe,
+                    insidePredicted: r.zone?.contains(x: probe.x, y: probe.y) ?? false,
+                    result: hit ? .hit : .miss, timestamp: clock))
         }
-        var session = SessionRecord(id: id, model: model, resolution: r, plan: plan, planPass: evidence.count,
-                                    unit: units[evidence.count % units.count], operatorName: "lab", repeats: 1, tapTimeout: 1,
-                                    startedAt: clock - Double(20 * taps.count), defaultAspectRatio: phone.aspectRatio)
-        session.readerBackend = "sim"
-        session.readerName = "sim"
+        var session = SessionRecord(
+            id: id, model: model, resolution: r, plan: plan, planPass: evidence.count,
+            reader: .sim, readerFirmware: nil, unit: units[evidence.count % units.count], operatorName: "lab", repeats: 1,
+            tapTimeout: 1,
+            startedAt: clock - Double(20 * taps.count), defaultAspectRatio: phone.aspectRatio)
         session.status = .completed
         session.endedAt = clock
         let item = SessionEvidence(session: session, taps: taps)
@@ -79,7 +83,8 @@ public struct SimulatedLab: Sendable {
         let report = refiner.refine(evidence)
         let next = RefinementPatch(report, policy: refiner.policy, carrying: patch, now: clock)
         patch = next
-        let document = CatalogResponseDTO(version: next.version, generatedAt: next.generatedAt, entries: next.entries.map(\.entry))
+        let document = CatalogResponseDTO(
+            version: next.version, generatedAt: next.generatedAt, entries: next.entries.map(\.entry))
         refiner.resolver = AntennaZoneResolver(remote: Catalog(document: document), seed: seed)
         return report
     }

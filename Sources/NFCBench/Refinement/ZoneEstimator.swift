@@ -47,8 +47,9 @@ public struct ZoneEstimator: Sendable {
         guard !reading.isEmpty else { return nil }
         let core = reading.filter { 2 * $0.hits >= $0.taps }
         let seed = core.isEmpty ? reading : core
-        var rect = EdgeRect(left: seed.map(\.x).min()!, top: seed.map(\.y).min()!,
-                            right: seed.map(\.x).max()!, bottom: seed.map(\.y).max()!)
+        var rect = EdgeRect(
+            left: seed.map(\.x).min()!, top: seed.map(\.y).min()!,
+            right: seed.map(\.x).max()!, bottom: seed.map(\.y).max()!)
         rect.left = max(0, rect.left - Self.minimumSide); rect.top = max(0, rect.top - Self.minimumSide)
         rect.right = min(1, rect.right + Self.minimumSide); rect.bottom = min(1, rect.bottom + Self.minimumSide)
         for _ in 0..<20 {
@@ -68,11 +69,15 @@ public struct ZoneEstimator: Sendable {
             let kept = profile(edge, of: rect, tallies).filter { $0.ll >= ll - Self.profileDrop }.map(\.value)
             let low = kept.min()!, high = kept.max()!
             let scale = edge == .left || edge == .right ? aspectRatio : 1
-            edges[edge] = ZoneEstimate.Edge(value: rect[edge], low: low, high: high, widthInBodyHeights: (high - low) * scale,
-                                            open: edge == .left || edge == .top ? low <= 0 : high >= 1)
+            edges[edge] = ZoneEstimate.Edge(
+                value: rect[edge], low: low, high: high, widthInBodyHeights: (high - low) * scale,
+                open: edge == .left || edge == .top ? low <= 0 : high >= 1)
         }
-        guard let zone = try? NormalizedRect(x: rect.left, y: rect.top, width: rect.right - rect.left,
-                                             height: rect.bottom - rect.top) else { return nil }
+        guard
+            let zone = try? NormalizedRect(
+                x: rect.left, y: rect.top, width: rect.right - rect.left,
+                height: rect.bottom - rect.top)
+        else { return nil }
         return ZoneEstimate(zone: zone, edges: edges, logLikelihood: ll)
     }
 
@@ -84,7 +89,8 @@ public struct ZoneEstimator: Sendable {
             var candidate = rect
             candidate[edge] = Double(i) / Double(Self.steps)
             guard candidate.right - candidate.left >= Self.minimumSide - 1e-12,
-                  candidate.bottom - candidate.top >= Self.minimumSide - 1e-12 else { continue }
+                candidate.bottom - candidate.top >= Self.minimumSide - 1e-12
+            else { continue }
             out.append((candidate[edge], logLikelihood(candidate, tallies)))
         }
         return out
@@ -98,7 +104,8 @@ public struct ZoneEstimator: Sendable {
     func logLikelihood(_ rect: EdgeRect, _ tallies: [PositionTally]) -> Double {
         var sum = 0.0
         for t in tallies {
-            sum += model.logLikelihood(hits: t.hits, taps: t.taps, signedDistance: rect.signedDistance(x: t.x, y: t.y, aspectRatio: aspectRatio))
+            sum += model.logLikelihood(
+                hits: t.hits, taps: t.taps, signedDistance: rect.signedDistance(x: t.x, y: t.y, aspectRatio: aspectRatio))
         }
         return sum
     }

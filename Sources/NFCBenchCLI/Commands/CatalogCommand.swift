@@ -5,20 +5,25 @@ import NFCLocatorCore
 enum CatalogCommand {
     static let spec = CommandSpec(
         "catalog", abstract: "Inspect, check and compare antenna catalogs.",
-        subcommands: [listSpec, validateSpec, CatalogImportCommand.importSpec, CatalogImportCommand.diffSpec,
-                      CatalogSyncCommand.syncSpec, CatalogSyncCommand.cacheSpec])
+        subcommands: [
+            listSpec, validateSpec, CatalogImportCommand.importSpec, CatalogImportCommand.diffSpec,
+            CatalogSyncCommand.syncSpec, CatalogSyncCommand.cacheSpec,
+        ])
 
     static let listSpec = CommandSpec(
         "list", abstract: "Print the effective catalog (the remote layer laid over the seed catalog).",
-        options: [OptionSpec("--json", help: "Print a catalog document in the wire format.")] + CatalogOptions.all,
+        options: [listJSON.spec] + CatalogOptions.all,
         handler: list)
 
     static let validateSpec = CommandSpec(
         "validate", abstract: "Check a catalog file and print every bad row with its index and reason.",
         discussion: "Exit codes: 0 all rows good, 1 some row bad (or not a catalog), 2 not JSON at all.",
         arguments: [ArgumentSpec("file", help: "The catalog or patch file to check.")],
-        options: [OptionSpec("--json", help: "Print the report as one JSON object.")],
+        options: [validateJSON.spec],
         handler: validate)
+
+    static let listJSON = Flag("--json", help: "Print a catalog document in the wire format.")
+    static let validateJSON = Flag("--json", help: "Print the report as one JSON object.")
 
     static func list(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
         let loaded = try await CatalogOptions.loadResolver(invocation, context)
@@ -31,7 +36,7 @@ enum CatalogCommand {
         case let (nil, seed?): effective = seed
         case (nil, nil): throw CommandFailure("No catalog could be loaded.", hint: "Run 'nfcbench doctor'.")
         }
-        if invocation.flag("--json") {
+        if invocation[listJSON] {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             context.output.line(String(decoding: try encoder.encode(effective.document), as: UTF8.self))
@@ -72,18 +77,27 @@ enum CatalogCommand {
         return catalog.skippedRows.isEmpty ? ExitCode.success : ExitCode.failure
     }
 
-    private static func report(_ invocation: ParsedInvocation, _ context: CommandContext, path: String,
-                               entries: Int, rows: [SkippedCatalogRow], fatal: String?) {
-        if invocation.flag("--json") {
-            context.output.line(JSONValue.object([
-                ("file", .string(path)),
-                ("valid", .bool(fatal == nil && rows.isEmpty)),
-                ("error", .optional(fatal)),
-                ("goodRows", .int(entries)),
-                ("badRows", .array(rows.map { row in
-                    .object([("index", .int(row.index)), ("key", .optional(row.key)), ("reason", .string(row.reason))])
-                })),
-            ]).serialized(pretty: true))
+    private static func report(
+        _ invocation: ParsedInvocation, _ context: CommandContext, path: String,
+        entries: Int, rows: [SkippedCatalogRow], fatal: String?
+    ) {
+        if invocation[validateJSON] {
+            context.output.line(
+                JSONValue.object([
+                    ("file", .string(path)),
+                    ("valid", .bool(fatal == nil && rows.isEmpty)),
+                    ("error", .optional(fatal)),
+                    ("goodRows", .int(entries)),
+                    (
+                        "badRows",
+                        .array(
+                            rows.map { row in
+                                .object([
+                                    ("index", .int(row.index)), ("key", .optional(row.key)), ("reason", .string(row.reason)),
+                                ])
+                            })
+                    ),
+                ]).serialized(pretty: true))
             return
         }
         if let fatal {

@@ -12,24 +12,38 @@ enum CatalogImportCommand {
             Use the patch with --catalog PATCH; it is laid over the seed catalog.
             """,
         arguments: [ArgumentSpec("file", help: "The third-party file.")],
-        options: [
-            OptionSpec("--format", value: "gematik|android-antenna-info", help: "The file's format.", required: true),
-            OptionSpec("--output", short: "o", value: "patch", help: "Write the patch here (default: standard output)."),
-            OptionSpec("--origin", value: "top-left|bottom-left", help: "android-antenna-info: where (0,0) is, facing the screen."),
-            OptionSpec("--point-size-mm", value: "mm", help: "android-antenna-info: side of the square zone around a point (default 20)."),
-        ],
+        options: [format.spec, output.spec, origin.spec, pointSize.spec],
         handler: importFile)
 
     static let diffSpec = CommandSpec(
         "diff", abstract: "Compare two catalogs or patches per model: zone IoU and centre shift.",
         discussion: "Either argument may be 'seed' for the shipped seed catalog.",
-        arguments: [ArgumentSpec("a", help: "First catalog file (or 'seed')."), ArgumentSpec("b", help: "Second catalog file (or 'seed').")],
-        options: [OptionSpec("--json", help: "Print one JSON object.")],
+        arguments: [
+            ArgumentSpec("a", help: "First catalog file (or 'seed')."),
+            ArgumentSpec("b", help: "Second catalog file (or 'seed')."),
+        ],
+        options: [diffJSON.spec],
         handler: diff)
+
+    enum Format: String, Sendable { case gematik, androidAntennaInfo = "android-antenna-info" }
+
+    static let format = Option<Format>(
+        "--format", value: "gematik|android-antenna-info", help: "The file's format.", required: true,
+        expected: "gematik or android-antenna-info", convert: OptionValue.choice(Format.self))
+    static let output = Option<String>(
+        "--output", short: "o", value: "patch", help: "Write the patch here (default: standard output).")
+    static let origin = Option<CatalogImport.AndroidOrigin>(
+        "--origin", value: "top-left|bottom-left", help: "android-antenna-info: where (0,0) is, facing the screen.",
+        expected: "top-left or bottom-left", convert: OptionValue.choice(CatalogImport.AndroidOrigin.self))
+    static let pointSizes: ClosedRange<Double> = 1...100
+    static let pointSize = Option<Double>(
+        "--point-size-mm", value: "mm", help: "android-antenna-info: side of the square zone around a point (default 20).",
+        expected: "millimetres in \(OptionValue.describe(pointSizes))", convert: OptionValue.number(in: pointSizes))
+    static let diffJSON = Flag("--json", help: "Print one JSON object.")
 
     static func importFile(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
         let path = invocation.positionals[0]
-        let format = invocation.value("--format")!
+        let format = invocation.required(Self.format)
         let data: Data
         do { data = try Data(contentsOf: context.url(forPath: path)) } catch {
             throw CommandFailure("Cannot read '\(path)': \(error.localizedDescription)", hint: "Check the path.")
@@ -37,30 +51,31 @@ enum CatalogImportCommand {
         let result: CatalogImport.Result
         do {
             switch format {
-            case "gematik":
+            case .gematik:
                 var ratios: [String: Double] = [:]
                 if let seed = try? CatalogDocumentDecoder.load(contentsOf: context.resources().seedCatalogURL) {
                     for e in seed.entries { ratios[e.lookupKey()] = e.aspectRatio }
                 }
-                result = try CatalogImport.gematik(data, source: URL(fileURLWithPath: path).lastPathComponent, aspectRatios: ratios)
-            case "android-antenna-info":
-                let origin = try invocation.value("--origin", as: "top-left or bottom-left", CatalogImport.AndroidOrigin.init(rawValue:)) ?? .topLeft
-                let size = try invocation.value("--point-size-mm", as: "millimetres > 0") { Double($0).flatMap { $0 > 0 ? $0 : nil } } ?? 20
-                result = try CatalogImport.androidAntennaInfo(data, source: URL(fileURLWithPath: path).lastPathComponent,
-                                                              origin: origin, pointSizeMm: size)
-            default:
-                throw UsageError("Invalid value '\(format)' for '--format': expected gematik or android-antenna-info.", path: invocation.path)
+                result = try CatalogImport.gematik(
+                    data, source: URL(fileURLWithPath: path).lastPathComponent, aspectRatios: ratios)
+            case .androidAntennaInfo:
+                let origin = invocation[Self.origin] ?? .topLeft
+                let size = invocation[pointSize] ?? 20
+                result = try CatalogImport.androidAntennaInfo(
+                    data, source: URL(fileURLWithPath: path).lastPathComponent,
+                    origin: origin, pointSizeMm: size)
             }
         } catch let error as DecodingError {
-            throw CommandFailure("'\(path)' is not a \(format) file: \(CatalogImportCommand.describe(error))",
-                                 hint: "See 'nfcbench catalog import --help' for the expected layout.")
+            throw CommandFailure(
+                "'\(path)' is not a \(format.rawValue) file: \(CatalogImportCommand.describe(error))",
+                hint: "See 'nfcbench catalog import --help' for the expected layout.")
         }
         for row in result.skipped { context.errors.line("skipped row \(row.index) (\(row.key ?? "?")): \(row.reason)") }
         context.errors.line("imported \(result.document.entries.count) model(s), skipped \(result.skipped.count) row(s)")
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let json = try encoder.encode(result.document)
-        if let out = invocation.value("--output") {
+        if let out = invocation[output] {
             try json.write(to: context.url(forPath: out))
         } else {
             context.output.line(String(decoding: json, as: UTF8.self))
@@ -85,23 +100,33 @@ enum CatalogImportCommand {
         }
         let a = try load(invocation.positionals[0]), b = try load(invocation.positionals[1])
         let comparison = CatalogComparison(a, b)
-        if invocation.flag("--json") {
-            context.output.line(JSONValue.object([
-                ("a", .string(invocation.positionals[0])), ("b", .string(invocation.positionals[1])),
-                ("models", .array(comparison.rows.map { r in
-                    .object([("key", .string(r.key)), ("iou", .number((r.iou * 1000).rounded() / 1000)),
-                             ("centreShift", .number((r.centreShift * 1000).rounded() / 1000))])
-                })),
-                ("onlyInA", .array(comparison.onlyInFirst.map(JSONValue.string))),
-                ("onlyInB", .array(comparison.onlyInSecond.map(JSONValue.string))),
-            ]).serialized(pretty: true))
+        if invocation[diffJSON] {
+            context.output.line(
+                JSONValue.object([
+                    ("a", .string(invocation.positionals[0])), ("b", .string(invocation.positionals[1])),
+                    (
+                        "models",
+                        .array(
+                            comparison.rows.map { r in
+                                .object([
+                                    ("key", .string(r.key)), ("iou", .number((r.iou * 1000).rounded() / 1000)),
+                                    ("centreShift", .number((r.centreShift * 1000).rounded() / 1000)),
+                                ])
+                            })
+                    ),
+                    ("onlyInA", .array(comparison.onlyInFirst.map(JSONValue.string))),
+                    ("onlyInB", .array(comparison.onlyInSecond.map(JSONValue.string))),
+                ]).serialized(pretty: true))
         } else {
             context.output.line("KEY             IOU    CENTRE SHIFT (body heights)")
             for r in comparison.rows {
-                context.output.line(r.key.padding(toLength: 16, withPad: " ", startingAt: 0)
-                    + String(format: "%.2f   %.3f", r.iou, r.centreShift))
+                context.output.line(
+                    r.key.padding(toLength: 16, withPad: " ", startingAt: 0)
+                        + String(format: "%.2f   %.3f", r.iou, r.centreShift))
             }
-            context.output.line("\(comparison.rows.count) in both, \(comparison.onlyInFirst.count) only in A, \(comparison.onlyInSecond.count) only in B")
+            context.output.line(
+                "\(comparison.rows.count) in both, \(comparison.onlyInFirst.count) only in A, \(comparison.onlyInSecond.count) only in B"
+            )
         }
         return ExitCode.success
     }

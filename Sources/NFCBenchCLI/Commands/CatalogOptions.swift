@@ -5,17 +5,19 @@ import NFCStore
 
 /// Options every catalog-reading command shares, and how they become a resolver.
 enum CatalogOptions {
-    static let catalogFile = OptionSpec(
+    static let catalogFile = Option<String>(
         "--catalog", value: "file",
         help: "A catalog or patch file used as the remote layer, laid over the seed catalog.")
-    static let catalogURL = OptionSpec(
+    static let catalogURL = Option<String>(
         "--catalog-url", value: "url", help: "Remote catalog base URL (GET <url>/v1/catalog); also NFCBENCH_CATALOG_URL.")
-    static let allowInsecure = OptionSpec(
+    static let allowInsecure = Flag(
         "--allow-insecure-http", help: "Allow plain http:// to a non-loopback host (trusted lab networks only).")
-    static let timeout = OptionSpec(
-        "--catalog-timeout", value: "seconds", help: "Total time allowed for the remote catalog (default 3; connect 2).")
+    static let timeouts: ClosedRange<Double> = 0.1...300
+    static let timeout = Option<Double>(
+        "--catalog-timeout", value: "seconds", help: "Total time allowed for the remote catalog (default 3; connect 2).",
+        expected: "seconds in \(OptionValue.describe(timeouts))", convert: OptionValue.seconds(in: timeouts))
 
-    static let all = [catalogFile, catalogURL, allowInsecure, timeout]
+    static let all = [catalogFile.spec, catalogURL.spec, allowInsecure.spec, timeout.spec]
 
     struct Loaded {
         let resolver: AntennaZoneResolver
@@ -26,51 +28,59 @@ enum CatalogOptions {
 
     /// Loads the chain: remote (file, or URL with its cache) -> seed -> heuristic.
     /// Problems with a layer are reported, not fatal: the chain falls through.
-    static func loadResolver(_ invocation: ParsedInvocation, _ context: CommandContext,
-                             analytics: any NFCLocatorAnalytics = NoOpAnalytics()) async throws -> Loaded {
+    static func loadResolver(
+        _ invocation: ParsedInvocation, _ context: CommandContext,
+        analytics: any NFCLocatorAnalytics = NoOpAnalytics()
+    ) async throws -> Loaded {
         let resources = try context.resources()
         var remote: (any CatalogRemoteAPI)?
         var origin: String?
         var remoteLoad: RemoteCatalogLoad?
-        if let path = invocation.value("--catalog") {
-            if invocation.value("--catalog-url") != nil {
+        if let path = invocation[catalogFile] {
+            if invocation[catalogURL] != nil {
                 throw UsageError("'--catalog' and '--catalog-url' are alternatives; give one.", path: invocation.path)
             }
             let url = context.url(forPath: path)
             remote = FileCatalogRemote(url: url)
             origin = url.path
-        } else if let text = invocation.value("--catalog-url") ?? nonEmpty(context.environment["NFCBENCH_CATALOG_URL"]) {
+        } else if let text = invocation[catalogURL] ?? nonEmpty(context.environment["NFCBENCH_CATALOG_URL"]) {
             let load = await loadRemote(text, invocation, context)
             remoteLoad = load
             remote = LoadedRemoteCatalog(load)
             origin = load.url
         }
-        let (resolver, layers) = await ResolverChainLoader.load(remote: remote, remoteOrigin: origin,
-                                                                seedURL: resources.seedCatalogURL, analytics: analytics)
+        let (resolver, layers) = await ResolverChainLoader.load(
+            remote: remote, remoteOrigin: origin,
+            seedURL: resources.seedCatalogURL, analytics: analytics)
         return Loaded(resolver: resolver, layers: layers, remote: remoteLoad)
     }
 
     static func loadRemote(_ text: String, _ invocation: ParsedInvocation, _ context: CommandContext) async -> RemoteCatalogLoad {
-        let seconds = invocation.value("--catalog-timeout").flatMap(Double.init).flatMap { $0 > 0 ? $0 : nil } ?? 3
+        let seconds = invocation[timeout] ?? 3
         let endpoint: CatalogEndpoint
         do {
-            endpoint = try CatalogEndpoint(text, allowInsecureHTTP: invocation.flag("--allow-insecure-http"))
+            endpoint = try CatalogEndpoint(text, allowInsecureHTTP: invocation[allowInsecure])
         } catch {
             return .refused(text, error)
         }
-        guard let helper = HelperProcessFetcher.locate(environment: context.environment,
-                                                       executable: ResourceLocator.executableURL()) else {
-            return .refused(text, .transport("the nfcbench-fetch helper is missing next to nfcbench; reinstall with scripts/install.sh"))
+        guard
+            let helper = HelperProcessFetcher.locate(
+                environment: context.environment,
+                executable: ResourceLocator.executableURL())
+        else {
+            return .refused(
+                text, .transport("the nfcbench-fetch helper is missing next to nfcbench; reinstall with scripts/install.sh"))
         }
         let limits = FetchLimits(connectTimeout: min(2, seconds), totalTimeout: seconds)
-        let remote = CachingRemoteCatalog(endpoint: endpoint, fetcher: HelperProcessFetcher(helper: helper, limits: limits),
-                                          cache: openCache(context))
+        let remote = CachingRemoteCatalog(
+            endpoint: endpoint, fetcher: HelperProcessFetcher(helper: helper, limits: limits),
+            cache: await openCache(context))
         return await remote.load()
     }
 
-    static func openCache(_ context: CommandContext) -> CatalogCache? {
+    static func openCache(_ context: CommandContext) async -> CatalogCache? {
         let path = CatalogCache.defaultPath(environment: context.environment)
-        do { return try CatalogCache(path: path) } catch {
+        do { return try await CatalogCache.open(path: path) } catch {
             context.errors.line("Warning: catalog cache unavailable at \(path): \(error); continuing without it.")
             return nil
         }
@@ -82,8 +92,9 @@ enum CatalogOptions {
     static func warnings(for loaded: Loaded) -> [String] {
         var lines: [String] = []
         if let remote = loaded.remote, remote.served == .cache, let age = remote.cacheAge() {
-            lines.append("Warning: remote catalog not available (\(remote.error.map(String.init(describing:)) ?? "unknown")); "
-                + "using the cached copy fetched \(Self.age(age)) ago.")
+            lines.append(
+                "Warning: remote catalog not available (\(remote.error.map(String.init(describing:)) ?? "unknown")); "
+                    + "using the cached copy fetched \(Self.age(age)) ago.")
         }
         for layer in loaded.layers {
             switch layer.state {
@@ -91,8 +102,9 @@ enum CatalogOptions {
             case .failed(let reason):
                 lines.append("Warning: \(layer.source.rawValue) unusable, falling through: \(reason)")
             case .loaded(_, let skipped) where !skipped.isEmpty:
-                lines.append("Warning: \(layer.source.rawValue) skipped \(skipped.count) bad row(s); "
-                    + "run 'nfcbench catalog validate \(layer.origin ?? "FILE")' for details.")
+                lines.append(
+                    "Warning: \(layer.source.rawValue) skipped \(skipped.count) bad row(s); "
+                        + "run 'nfcbench catalog validate \(layer.origin ?? "FILE")' for details.")
             case .loaded: continue
             }
         }
@@ -108,17 +120,20 @@ enum CatalogOptions {
     }
 
     static func json(_ layers: [CatalogLayerStatus]) -> JSONValue {
-        .array(layers.map { layer in
-            var members: [(String, JSONValue)] = [("source", .string(layer.source.rawValue)),
-                                                  ("origin", .optional(layer.origin))]
-            switch layer.state {
-            case .notConfigured: members.append(("state", .string("notConfigured")))
-            case .failed(let reason): members += [("state", .string("failed")), ("reason", .string(reason))]
-            case .loaded(let entries, let skipped):
-                members += [("state", .string("loaded")), ("entries", .int(entries)), ("skippedRows", .int(skipped.count))]
-            }
-            return .object(members)
-        })
+        .array(
+            layers.map { layer in
+                var members: [(String, JSONValue)] = [
+                    ("source", .string(layer.source.rawValue)),
+                    ("origin", .optional(layer.origin)),
+                ]
+                switch layer.state {
+                case .notConfigured: members.append(("state", .string("notConfigured")))
+                case .failed(let reason): members += [("state", .string("failed")), ("reason", .string(reason))]
+                case .loaded(let entries, let skipped):
+                    members += [("state", .string("loaded")), ("entries", .int(entries)), ("skippedRows", .int(skipped.count))]
+                }
+                return .object(members)
+            })
     }
 
     /// `resolve --json`'s `remote` member: which copy served and how old it is.

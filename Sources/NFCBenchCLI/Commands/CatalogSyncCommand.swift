@@ -8,53 +8,65 @@ enum CatalogSyncCommand {
     static let syncSpec = CommandSpec(
         "sync", abstract: "Fetch the remote catalog into the cache and report what changed.",
         discussion: "Exit codes: 0 synced (or unchanged, 304), 1 the remote could not be fetched (the cache is kept).",
-        options: [CatalogOptions.catalogURL, CatalogOptions.allowInsecure, CatalogOptions.timeout,
-                  OptionSpec("--json", help: "Print the report as one JSON object.")],
+        options: [CatalogOptions.catalogURL.spec, CatalogOptions.allowInsecure.spec, CatalogOptions.timeout.spec, syncJSON.spec],
         handler: sync)
 
     static let cacheSpec = CommandSpec(
         "cache", abstract: "Show or clear the catalog cache ($XDG_CACHE_HOME/nfcbench).",
-        options: [OptionSpec("--clear", help: "Delete every cached catalog."),
-                  OptionSpec("--json", help: "Print the cache contents as JSON.")],
+        options: [clear.spec, cacheJSON.spec],
         handler: cache)
 
+    static let syncJSON = Flag("--json", help: "Print the report as one JSON object.")
+    static let clear = Flag("--clear", help: "Delete every cached catalog.")
+    static let cacheJSON = Flag("--json", help: "Print the cache contents as JSON.")
+
     static func sync(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
-        guard let url = invocation.value("--catalog-url") ?? CatalogOptions.nonEmpty(context.environment["NFCBENCH_CATALOG_URL"]) else {
-            throw UsageError("Missing expected argument '--catalog-url <url>' (or set NFCBENCH_CATALOG_URL).", path: invocation.path)
+        guard
+            let url = invocation[CatalogOptions.catalogURL]
+                ?? CatalogOptions.nonEmpty(context.environment["NFCBENCH_CATALOG_URL"])
+        else {
+            throw UsageError(
+                "Missing expected argument '--catalog-url <url>' (or set NFCBENCH_CATALOG_URL).", path: invocation.path)
         }
         let endpoint: CatalogEndpoint
-        do { endpoint = try CatalogEndpoint(url, allowInsecureHTTP: invocation.flag("--allow-insecure-http")) } catch {
+        do { endpoint = try CatalogEndpoint(url, allowInsecureHTTP: invocation[CatalogOptions.allowInsecure]) } catch {
             throw CommandFailure("Cannot sync from '\(url)': \(error).", hint: "Use an https:// URL.")
         }
-        let cache = CatalogOptions.openCache(context)
+        let cache = await CatalogOptions.openCache(context)
         let previous = try? await cache?.load(url: endpoint.catalogURL.absoluteString)
         let before = previous.flatMap { try? CatalogDocumentDecoder.decode($0.body, origin: "cache") }
         let load = await CatalogOptions.loadRemote(url, invocation, context)
         guard load.served == .network || load.served == .notModified, let document = load.document else {
-            let kept = previous.map { " The cache keeps the copy fetched \(CatalogOptions.age(Date().timeIntervalSince($0.fetchedAt))) ago." } ?? ""
-            throw CommandFailure("Sync from \(load.url) failed: \(load.error.map(String.init(describing:)) ?? "unknown error").\(kept)",
-                                 hint: "Check the URL and the network; 'nfcbench resolve' keeps working from the cache or the seed catalog.")
+            let kept =
+                previous.map {
+                    " The cache keeps the copy fetched \(CatalogOptions.age(Date().timeIntervalSince($0.fetchedAt))) ago."
+                } ?? ""
+            throw CommandFailure(
+                "Sync from \(load.url) failed: \(load.error.map(String.init(describing:)) ?? "unknown error").\(kept)",
+                hint: "Check the URL and the network; 'nfcbench resolve' keeps working from the cache or the seed catalog.")
         }
         let old = Catalog(document: before ?? CatalogResponseDTO(version: "none", entries: []))
         let new = Catalog(document: document)
         let diff = CatalogComparison(old, new)
         let added = diff.onlyInSecond, removed = diff.onlyInFirst
-        if invocation.flag("--json") {
-            context.output.line(JSONValue.object([
-                ("url", .string(load.url)),
-                ("status", .string(load.served == .network ? "updated" : "notModified")),
-                ("etag", .optional(load.etag)),
-                ("version", .string(document.version)),
-                ("entries", .int(new.profiles.count)),
-                ("skippedRows", .int(new.skippedRows.count)),
-                ("added", .array(added.map(JSONValue.string))),
-                ("changed", .array(diff.changed.map(JSONValue.string))),
-                ("removed", .array(removed.map(JSONValue.string))),
-            ]).serialized(pretty: true))
+        if invocation[syncJSON] {
+            context.output.line(
+                JSONValue.object([
+                    ("url", .string(load.url)),
+                    ("status", .string(load.served == .network ? "updated" : "notModified")),
+                    ("etag", .optional(load.etag)),
+                    ("version", .string(document.version)),
+                    ("entries", .int(new.profiles.count)),
+                    ("skippedRows", .int(new.skippedRows.count)),
+                    ("added", .array(added.map(JSONValue.string))),
+                    ("changed", .array(diff.changed.map(JSONValue.string))),
+                    ("removed", .array(removed.map(JSONValue.string))),
+                ]).serialized(pretty: true))
         } else {
             let status = load.served == .network ? "updated" : "not modified (304)"
             context.output.line("\(load.url): \(status), version \(document.version), ETag \(load.etag ?? "none")")
-            context.output.line("\(new.profiles.count) entries: \(added.count) added, \(diff.changed.count) changed, \(removed.count) removed")
+            context.output.line(
+                "\(new.profiles.count) entries: \(added.count) added, \(diff.changed.count) changed, \(removed.count) removed")
             for key in added { context.output.line("  + \(key)") }
             for key in diff.changed { context.output.line("  ~ \(key)") }
             for key in removed { context.output.line("  - \(key)") }
@@ -63,27 +75,36 @@ enum CatalogSyncCommand {
     }
 
     static func cache(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
-        guard let cache = CatalogOptions.openCache(context) else {
+        guard let cache = await CatalogOptions.openCache(context) else {
             throw CommandFailure("The catalog cache cannot be opened.", hint: "Check $XDG_CACHE_HOME/nfcbench is writable.")
         }
-        if invocation.flag("--clear") {
+        if invocation[clear] {
             try await cache.clear()
             context.output.line("Cleared the catalog cache at \(cache.path).")
             return ExitCode.success
         }
         let entries = try await cache.all()
-        if invocation.flag("--json") {
-            context.output.line(JSONValue.object([
-                ("path", .string(cache.path)), ("schemaVersion", .int(CatalogCache.schemaVersion)),
-                ("catalogs", .array(entries.map { e in
-                    .object([("url", .string(e.url)), ("etag", .optional(e.etag)),
-                             ("fetchedAt", .string(e.fetchedAt.formatted(.iso8601))), ("bytes", .int(e.body.count))])
-                })),
-            ]).serialized(pretty: true))
+        if invocation[cacheJSON] {
+            context.output.line(
+                JSONValue.object([
+                    ("path", .string(cache.path)), ("schemaVersion", .int(CatalogCache.schemaVersion)),
+                    (
+                        "catalogs",
+                        .array(
+                            entries.map { e in
+                                .object([
+                                    ("url", .string(e.url)), ("etag", .optional(e.etag)),
+                                    ("fetchedAt", .string(e.fetchedAt.formatted(.iso8601))), ("bytes", .int(e.body.count)),
+                                ])
+                            })
+                    ),
+                ]).serialized(pretty: true))
         } else {
             context.output.line("\(cache.path): \(entries.count) cached catalog(s)")
             for e in entries {
-                context.output.line("  \(e.url)  ETag \(e.etag ?? "none")  fetched \(CatalogOptions.age(Date().timeIntervalSince(e.fetchedAt))) ago")
+                context.output.line(
+                    "  \(e.url)  ETag \(e.etag ?? "none")  fetched \(CatalogOptions.age(Date().timeIntervalSince(e.fetchedAt))) ago"
+                )
             }
         }
         return ExitCode.success

@@ -1,5 +1,6 @@
 import Foundation
 import NFCBench
+import NFCHost
 import NFCReaders
 
 /// `nfcbench doctor`: is this machine ready for a real reader?
@@ -10,31 +11,42 @@ enum DoctorCommand {
             Exit codes: 0 no blocker (warnings allowed), 1 at least one FAIL.
             System trees come from --root, or NFCBENCH_SYSFS_ROOT/NFCBENCH_DEV_ROOT/NFCBENCH_PROC_ROOT/NFCBENCH_ETC_ROOT.
             """,
-        options: [
-            OptionSpec("--root", value: "dir", help: "Read sys/, dev/, proc/ and etc/ under this folder instead of /."),
-            OptionSpec("--db", value: "path", help: "The database to check (default: NFCBENCH_DB or the XDG data path)."),
-            OptionSpec("--json", help: "Print the checks as JSON."),
-        ] + CatalogOptions.all,
+        options: [root.spec, database.spec, json.spec] + CatalogOptions.all,
         handler: run)
 
+    static let root = Option<String>(
+        "--root", value: "dir", help: "Read sys/, dev/, proc/ and etc/ under this folder instead of /.")
+    static let database = Option<String>(
+        "--db", value: "path", help: "The database to check (default: NFCBENCH_DB or the XDG data path).")
+    static let json = Flag("--json", help: "Print the checks as JSON.")
+
     static func run(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
-        let roots = invocation.value("--root").map { SystemRoots.under(context.url(forPath: $0).path) }
+        let roots =
+            invocation[root].map { SystemRoots.under(context.url(forPath: $0).path) }
             ?? SystemRoots.fromEnvironment(context.environment)
         var catalogs: [URL] = []
         if let seed = try? context.resources().seedCatalogURL { catalogs.append(seed) }
-        if let extra = invocation.value("--catalog") { catalogs.append(context.url(forPath: extra)) }
-        let doctor = BenchDoctor(roots: roots, identity: .current(environment: context.environment),
-                                 databasePath: DatabaseLocation.path(option: invocation.value("--db"), context: context),
-                                 catalogURLs: catalogs.isEmpty ? [URL(fileURLWithPath: "/nonexistent/seed_catalog.json")] : catalogs)
+        if let extra = invocation[CatalogOptions.catalogFile] { catalogs.append(context.url(forPath: extra)) }
+        let doctor = BenchDoctor(
+            roots: roots, identity: .current(environment: context.environment),
+            databasePath: DatabaseLocation.path(option: invocation[database], context: context),
+            catalogURLs: catalogs.isEmpty ? [URL(fileURLWithPath: "/nonexistent/seed_catalog.json")] : catalogs)
         let checks = doctor.run()
-        if invocation.flag("--json") {
-            context.output.line(JSONValue.object([
-                ("ok", .bool(!checks.contains { $0.verdict == .fail })),
-                ("checks", .array(checks.map { c in
-                    .object([("id", .string(c.id)), ("verdict", .string(c.verdict.rawValue)),
-                             ("detail", .string(c.detail)), ("fix", .optional(c.fix))])
-                })),
-            ]).serialized(pretty: true))
+        if invocation[json] {
+            context.output.line(
+                JSONValue.object([
+                    ("ok", .bool(!checks.contains { $0.verdict == .fail })),
+                    (
+                        "checks",
+                        .array(
+                            checks.map { c in
+                                .object([
+                                    ("id", .string(c.id)), ("verdict", .string(c.verdict.rawValue)),
+                                    ("detail", .string(c.detail)), ("fix", .optional(c.fix)),
+                                ])
+                            })
+                    ),
+                ]).serialized(pretty: true))
         } else {
             let color = context.useColor(invocation)
             for c in checks {
@@ -45,17 +57,5 @@ enum DoctorCommand {
             }
         }
         return checks.contains { $0.verdict == .fail } ? ExitCode.failure : ExitCode.success
-    }
-}
-
-/// Where bench results live: `--db`, else `NFCBENCH_DB`, else
-/// `$XDG_DATA_HOME/nfcbench/bench.sqlite`, else `~/.local/share/nfcbench/bench.sqlite`.
-enum DatabaseLocation {
-    static func path(option: String?, context: CommandContext) -> String {
-        if let option { return context.url(forPath: option).path }
-        if let env = context.environment["NFCBENCH_DB"], !env.isEmpty { return context.url(forPath: env).path }
-        let base = context.environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (context.environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
-        return base + "/nfcbench/bench.sqlite"
     }
 }

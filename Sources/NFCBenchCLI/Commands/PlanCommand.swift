@@ -1,5 +1,6 @@
 import Foundation
 import NFCBench
+import NFCBenchRecords
 import NFCLocatorCore
 
 /// `nfcbench plan`: the probe plan for a model, without a reader.
@@ -7,29 +8,34 @@ enum PlanCommand {
     static let spec = CommandSpec(
         "plan", abstract: "Print the probe positions a run would use for a model.",
         discussion: "For the adaptive plan: the positions taken if the phone answers exactly inside the predicted zone.",
-        options: [
-            OptionSpec("--model", short: "m", value: "id", help: "Model identifier.", required: true),
-            OptionSpec("--plan", value: "grid|adaptive", help: "Which plan (default grid)."),
-            OptionSpec("--pass", value: "n", help: "Grid: which interleaved grid (the n-th session of a model taps pass n; default 0)."),
-            OptionSpec("--json", help: "Print a JSON object."),
-        ] + CatalogOptions.all,
+        options: [model.spec, plan.spec, pass.spec, json.spec] + CatalogOptions.all,
         handler: run)
 
+    static let model = Option<String>("--model", short: "m", value: "id", help: "Model identifier.", required: true)
+    static let plan = Option<PlanKind>(
+        "--plan", value: "grid|adaptive", help: "Which plan (default grid).",
+        expected: "grid or adaptive", convert: OptionValue.choice(PlanKind.self))
+    static let pass = Option<Int>(
+        "--pass", value: "n", help: "Grid: which interleaved grid (the n-th session of a model taps pass n; default 0).",
+        expected: "a whole number in 0...1000000", convert: OptionValue.whole(in: 0...1_000_000))
+    static let json = Flag("--json", help: "Print a JSON object.")
+
     static func run(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
-        let kind = try invocation.value("--plan", as: "grid or adaptive", PlanKind.init(rawValue:)) ?? .grid
-        let model = invocation.value("--model")!
+        let kind = invocation[plan] ?? .grid
+        let model = invocation.required(Self.model)
         let loaded = try await CatalogOptions.loadResolver(invocation, context)
         let fingerprint = ModelIdentifierFingerprintProvider(modelIdentifier: model).fingerprint()
         let r = loaded.resolver.resolve(fingerprint, signals: .inferred(from: fingerprint, model: model))
         let aspect = r.profile?.aspectRatio ?? 0.48
-        let pass = try invocation.value("--pass", as: "a whole number >= 0") { Int($0).flatMap { $0 >= 0 ? $0 : nil } } ?? 0
+        let pass = invocation[Self.pass] ?? 0
         let strategy = ProbePlans.make(kind, around: r.zone, aspectRatio: aspect, pass: pass)
         let probes = strategy.expectedProbes(for: r.zone)
-        if invocation.flag("--json") {
-            context.output.line(JSONValue.object([
-                ("model", .string(model)), ("lookupKey", .string(r.lookupKey)), ("plan", .string(kind.rawValue)),
-                ("predictedZone", r.zone?.json ?? .null), ("probes", probesJSON(probes)),
-            ]).serialized(pretty: true))
+        if invocation[json] {
+            context.output.line(
+                JSONValue.object([
+                    ("model", .string(model)), ("lookupKey", .string(r.lookupKey)), ("plan", .string(kind.rawValue)),
+                    ("predictedZone", r.zone?.json ?? .null), ("probes", probesJSON(probes)),
+                ]).serialized(pretty: true))
         } else {
             context.output.line("\(kind.rawValue) plan for \(r.profile?.displayName ?? model): \(probes.count) positions")
             for (i, p) in probes.enumerated() {

@@ -7,7 +7,7 @@ enum ReaderCommands {
     static let readersSpec = CommandSpec(
         "readers", abstract: "List readers reachable through libnfc and PC/SC.",
         discussion: "libnfc finds USB readers by autoscan, others through LIBNFC_DEVICE or /etc/nfc/devices.d.",
-        options: [OptionSpec("--json", help: "Print a JSON array.")],
+        options: [readersJSON.spec],
         handler: listReaders)
 
     static let pollSpec = CommandSpec(
@@ -16,22 +16,46 @@ enum ReaderCommands {
             Exit codes: 0 a target was seen, 1 reader error, 3 the timeout passed with no target, 130 interrupted.
             Phones in card emulation show a new random UID on every tap: never use the UID to identify a phone.
             """,
-        options: [
-            OptionSpec("--reader", value: "spec", help: "libnfc:<connstring>, pcsc:<name> or sim (default: the only reader)."),
-            OptionSpec("--timeout", value: "seconds", help: "How long to wait for each target (default 10)."),
-            OptionSpec("--count", value: "n", help: "Stop after this many targets (default 1)."),
-            OptionSpec("--no-feedback", help: "No LED/buzzer feedback on readers that have them."),
-            OptionSpec("--json", help: "One JSON object per target (JSON lines)."),
-        ],
+        options: [reader.spec, timeout.spec, count.spec, noFeedback.spec, pollJSON.spec],
         handler: poll)
 
+    static let readersJSON = Flag("--json", help: "Print a JSON array.")
+    static let reader = Option<ReaderSpec>(
+        "--reader", value: "spec", help: "libnfc:<connstring>, pcsc:<name> or sim (default: the only reader).",
+        expected: "libnfc:<connstring>, pcsc:<name> or sim", convert: { try? ReaderSpec.parse($0) },
+        explain: readerProblem)
+
+    /// What is wrong with a reader spec, in the spec parser's own words and hint.
+    @Sendable static func readerProblem(_ text: String) -> String? {
+        do throws(ReaderError) {
+            _ = try ReaderSpec.parse(text)
+            return nil
+        } catch {
+            return error.message + (error.hint.map { " " + $0 } ?? "")
+        }
+    }
+    static let pollTimeouts: ClosedRange<Double> = 0.05...86_400
+    static let timeout = Option<Double>(
+        "--timeout", value: "seconds", help: "How long to wait for each target (default 10).",
+        expected: "seconds in \(OptionValue.describe(pollTimeouts))", convert: OptionValue.seconds(in: pollTimeouts))
+    static let count = Option<Int>(
+        "--count", value: "n", help: "Stop after this many targets (default 1).",
+        expected: "a whole number in 1...1000000", convert: OptionValue.whole(in: 1...1_000_000))
+    static let noFeedback = Flag("--no-feedback", help: "No LED/buzzer feedback on readers that have them.")
+    static let pollJSON = Flag("--json", help: "One JSON object per target (JSON lines).")
+
     static func listReaders(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
-        let found = ReaderSelection().available()
-        if invocation.flag("--json") {
-            context.output.line(JSONValue.array(found.readers.map { r in
-                .object([("backend", .string(r.backend.rawValue)), ("name", .string(r.name)),
-                         ("spec", .string(r.spec)), ("firmware", .optional(r.firmware))])
-            }).serialized(pretty: true))
+        let found = await ReaderSelection().available()
+        if invocation[readersJSON] {
+            context.output.line(
+                JSONValue.array(
+                    found.readers.map { r in
+                        .object([
+                            ("backend", .string(r.backend.rawValue)), ("name", .string(r.name)),
+                            ("spec", .string(r.spec)), ("firmware", .optional(r.firmware)),
+                        ])
+                    }
+                ).serialized(pretty: true))
         } else {
             if found.readers.isEmpty { context.output.line("No readers found.") }
             for r in found.readers { context.output.line("\(r.backend.rawValue)\t\(r.spec)") }
@@ -41,12 +65,12 @@ enum ReaderCommands {
     }
 
     static func poll(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
-        let timeout = try invocation.value("--timeout", as: "seconds > 0") { Double($0).flatMap { $0 > 0 ? $0 : nil } } ?? 10
-        let count = try invocation.value("--count", as: "a whole number >= 1") { Int($0).flatMap { $0 >= 1 ? $0 : nil } } ?? 1
-        let spec = try readerSpec(invocation)
-        let json = invocation.flag("--json")
+        let timeout = invocation[Self.timeout] ?? 10
+        let count = invocation[Self.count] ?? 1
+        let spec = invocation[Self.reader]
+        let json = invocation[pollJSON]
         let reader = try await ReaderFailure.wrap { () throws(ReaderError) in
-            try await ReaderSelection(diagnosis: .fromEnvironment(context.environment), feedback: !invocation.flag("--no-feedback"))
+            try await ReaderSelection(diagnosis: .fromEnvironment(context.environment), feedback: !invocation[noFeedback])
                 .open(spec, simBench: nil)
         }
         let progress = WaitProgress(output: context.errors, interactive: context.errors.isTerminal && !json)
@@ -54,7 +78,7 @@ enum ReaderCommands {
         do {
             while seen < count {
                 progress.start("Waiting for a target on \(reader.info.name)", timeout: timeout)
-                let target = try await reader.waitForTarget(timeout: Duration.milliseconds(Int(timeout * 1000)))
+                let target = try await reader.waitForTarget(timeout: .milliseconds(Int64(timeout * 1000)))
                 progress.stop()
                 guard let target else { break }
                 seen += 1
@@ -62,7 +86,7 @@ enum ReaderCommands {
                 context.output.line(json ? TargetJSON.line(target) : TargetJSON.human(target))
                 if seen < count {
                     progress.start("Lift the phone", timeout: timeout)
-                    _ = try await reader.waitForRemoval(timeout: Duration.milliseconds(Int(timeout * 1000)))
+                    _ = try await reader.waitForRemoval(timeout: .milliseconds(Int64(timeout * 1000)))
                     progress.stop()
                 }
             }
@@ -83,14 +107,6 @@ enum ReaderCommands {
             return ExitCode.noTarget
         }
         return ExitCode.success
-    }
-
-    /// `--reader` parsed; a bad spec is a usage error carrying the spec's own hint.
-    static func readerSpec(_ invocation: ParsedInvocation) throws(UsageError) -> ReaderSpec? {
-        guard let text = invocation.value("--reader") else { return nil }
-        do { return try ReaderSpec.parse(text) } catch {
-            throw UsageError("Invalid value for '--reader': \(error.message) \(error.hint ?? "")", path: invocation.path)
-        }
     }
 
     static func format(_ seconds: Double) -> String {

@@ -1,7 +1,7 @@
 import Foundation
 import NFCBench
+import NFCBenchRecords
 import NFCLocatorCore
-import NFCStore
 
 /// `nfcbench refine`: bench evidence -> a catalog patch.
 enum RefineCommand {
@@ -13,41 +13,56 @@ enum RefineCommand {
             Promotion policy (--promote): \(PromotionPolicy().summary). See docs/refine.md.
             """,
         options: [
-            OptionSpec("--model", short: "m", value: "id", help: "Refine the entry this model resolves to."),
-            OptionSpec("--all", help: "Refine every entry with sessions."),
-            OptionSpec("--since", value: "date", help: "Only sessions started at or after this ISO 8601 date or time."),
-            OptionSpec("--min-sessions", value: "n", help: "Patch entries with at least n sessions (default 1)."),
-            OptionSpec("--promote", help: "Mark entries verified when the evidence passes the promotion policy."),
-            OptionSpec("--reach-mm", value: "mm", help: "Reader reach: how far outside the coil half the taps still read (default 0)."),
-            OptionSpec("--output", short: "o", value: "patch", help: "Write the patch here (without it: report only)."),
-            SessionCommands.dbOption,
-            OptionSpec("--json", help: "Print the report as one JSON object."),
+            model.spec, all.spec, since.spec, minSessions.spec, promote.spec, reach.spec, output.spec,
+            StoreOptions.database.spec, json.spec,
         ] + CatalogOptions.all,
         handler: run)
 
+    static let model = Option<String>("--model", short: "m", value: "id", help: "Refine the entry this model resolves to.")
+    static let all = Flag("--all", help: "Refine every entry with sessions.")
+    static let since = Option<Date>(
+        "--since", value: "date", help: "Only sessions started at or after this ISO 8601 date or time.",
+        expected: "an ISO 8601 date (2026-11-01) or date-time", convert: ISO8601Parsing.date(from:))
+    static let minSessions = Option<Int>(
+        "--min-sessions", value: "n", help: "Patch entries with at least n sessions (default 1).",
+        expected: "a whole number in 1...100000", convert: OptionValue.whole(in: 1...100_000))
+    static let promote = Flag("--promote", help: "Mark entries verified when the evidence passes the promotion policy.")
+    static let reaches: ClosedRange<Double> = 0...50
+    static let reach = Option<Double>(
+        "--reach-mm", value: "mm", help: "Reader reach: how far outside the coil half the taps still read (default 0).",
+        expected: "millimetres in \(OptionValue.describe(reaches))", convert: OptionValue.number(in: reaches))
+    static let output = Option<String>(
+        "--output", short: "o", value: "patch", help: "Write the patch here (without it: report only).")
+    static let json = Flag("--json", help: "Print the report as one JSON object.")
+
     static func run(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
-        let model = invocation.value("--model")
-        guard (model != nil) != invocation.flag("--all") else {
+        let model = invocation[Self.model]
+        guard (model != nil) != invocation[all] else {
             throw UsageError("Choose what to refine: --model <id> or --all.", path: invocation.path)
         }
-        let since = try invocation.value("--since", as: "an ISO 8601 date (2026-11-01) or date-time", ISO8601Parsing.date(from:))
-        let minimum = try invocation.value("--min-sessions", as: "a whole number >= 1") { Int($0).flatMap { $0 >= 1 ? $0 : nil } } ?? 1
-        let reach = try invocation.value("--reach-mm", as: "millimetres >= 0") { Double($0).flatMap { $0 >= 0 && $0.isFinite ? $0 : nil } } ?? 0
+        let since = invocation[Self.since]
+        let minimum = invocation[minSessions] ?? 1
+        let reach = invocation[Self.reach] ?? 0
         let loaded = try await CatalogOptions.loadResolver(invocation, context)
         for warning in CatalogOptions.warnings(for: loaded) { context.errors.line(warning) }
-        let refiner = CatalogRefiner(resolver: loaded.resolver, minimumSessions: minimum, promote: invocation.flag("--promote"),
-                                     reachMm: reach)
+        let refiner = CatalogRefiner(
+            resolver: loaded.resolver, minimumSessions: minimum, promote: invocation[promote],
+            reachMm: reach)
         var only: String?
         if let model {
             let fingerprint = ModelIdentifierFingerprintProvider(modelIdentifier: model).fingerprint()
-            guard let key = loaded.resolver.resolve(fingerprint, signals: .inferred(from: fingerprint, model: model)).profile?.lookupKey else {
-                throw CommandFailure("No catalog entry for '\(model)': refine improves existing entries.",
-                                     hint: "Add a row with the model's published dimensions first (seed catalog, or 'nfcbench catalog import').")
+            guard
+                let key = loaded.resolver.resolve(fingerprint, signals: .inferred(from: fingerprint, model: model)).profile?
+                    .lookupKey
+            else {
+                throw CommandFailure(
+                    "No catalog entry for '\(model)': refine improves existing entries.",
+                    hint: "Add a row with the model's published dimensions first (seed catalog, or 'nfcbench catalog import').")
             }
             only = key
         }
-        let path = DatabaseLocation.path(option: invocation.value("--db"), context: context)
-        let store = try RunCommand.openStore(path)
+        let path = StoreOptions.path(invocation, context)
+        let store = try await StoreOptions.open(path)
         // Taps are read only for sessions that will count: with --model, not the whole lab's.
         var evidence: [SessionEvidence] = []
         for session in try await store.sessions() where refiner.counts(session, since: since) {
@@ -59,7 +74,9 @@ enum RefineCommand {
             var what = "No completed sessions"
             if let model { what += " of \(model)" }
             if let since { what += " since \(since.formatted(.iso8601))" }
-            var hint = "Record some with 'nfcbench run --model ID --unit LABEL" + (invocation.value("--db") == nil ? "'." : " --db \(path)'.")
+            var hint =
+                "Record some with 'nfcbench run --model ID --unit LABEL"
+                + (invocation[StoreOptions.database] == nil ? "'." : " --db \(path)'.")
             if !report.unmatchedModels.isEmpty {
                 what += " for any catalog entry"
                 hint += " Models without an entry: " + report.unmatchedModels.keys.sorted().joined(separator: ", ") + "."
@@ -70,24 +87,27 @@ enum RefineCommand {
             context.errors.line("Warning: \(RefinePrinter.disagreement(entry))")
         }
         var written: String?
-        if let out = invocation.value("--output") {
-            let base = try invocation.value("--catalog").map { file in
+        if let out = invocation[output] {
+            let base = try invocation[CatalogOptions.catalogFile].map { file in
                 do { return try RefinementPatch.read(Data(contentsOf: context.url(forPath: file))) } catch {
-                    throw CommandFailure("Cannot read '\(file)' to carry its rows into the new patch: \(error.localizedDescription)",
-                                         hint: "Check it with 'nfcbench catalog validate \(file)'.")
+                    throw CommandFailure(
+                        "Cannot read '\(file)' to carry its rows into the new patch: \(error.localizedDescription)",
+                        hint: "Check it with 'nfcbench catalog validate \(file)'.")
                 }
             }
             let patch = RefinementPatch(report, policy: refiner.policy, carrying: base)
             let url = context.url(forPath: out)
             do { try patch.encoded().write(to: url, options: .atomic) } catch {
-                throw CommandFailure("Cannot write the patch to \(url.path): \(error.localizedDescription)", hint: "Choose a writable path with -o.")
+                throw CommandFailure(
+                    "Cannot write the patch to \(url.path): \(error.localizedDescription)",
+                    hint: "Choose a writable path with -o.")
             }
             written = url.path
         }
         var printer = RefinePrinter(report: report, policy: refiner.policy, patchPath: written)
         printer.drawings = model != nil
         printer.useColor = context.useColor(invocation)
-        if invocation.flag("--json") {
+        if invocation[json] {
             context.output.line(printer.json().serialized(pretty: true))
         } else {
             for line in printer.lines() { context.output.line(line) }

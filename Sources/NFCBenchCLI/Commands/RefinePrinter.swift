@@ -26,12 +26,16 @@ struct RefinePrinter {
         switch e.outcome {
         case .refined(let promoted, let unmet):
             if promoted { return "REFINED and PROMOTED to verified" }
-            return "REFINED (unverified)" + (unmet.isEmpty ? "; passes the promotion policy: add --promote to mark it verified"
-                                                            : "; not promotable: " + unmet.joined(separator: "; "))
-        case .tooFewSessions(let needed): return "NOT PATCHED: \(e.evidence.sessionIDs.count) session(s), --min-sessions is \(needed)"
+            return "REFINED (unverified)"
+                + (unmet.isEmpty
+                    ? "; passes the promotion policy: add --promote to mark it verified"
+                    : "; not promotable: " + unmet.joined(separator: "; "))
+        case .tooFewSessions(let needed):
+            return "NOT PATCHED: \(e.evidence.sessionIDs.count) session(s), --min-sessions is \(needed)"
         case .verifiedAgrees:
             return "VERIFIED, NOT CHANGED: the evidence agrees"
-                + (e.impliedReachMm.map { String(format: "; it implies a reader reach of %.1f mm (calibrates --reach-mm)", $0) } ?? "")
+                + (e.impliedReachMm.map { String(format: "; it implies a reader reach of %.1f mm (calibrates --reach-mm)", $0) }
+                    ?? "")
         case .verifiedDisagrees: return "VERIFIED, NOT CHANGED: the evidence DISAGREES (see the warning)"
         case .noReads: return "NOT PATCHED: no tap read the phone; is it emulating a card?"
         }
@@ -43,38 +47,56 @@ struct RefinePrinter {
             let p = e.profile, ev = e.evidence
             out.append("\(p.displayName) (\(p.modelIdentifier))  \(p.confidence.rawValue)")
             let dates = [ev.first, ev.newest].compactMap { $0?.formatted(.iso8601.year().month().day()) }
-            out.append("  evidence   \(ev.sessionIDs.count) session(s), \(ev.taps) taps, \(ev.hits) reads, \(ev.units.count) labelled unit(s)"
-                + (ev.units.isEmpty ? "" : " (\(ev.units.joined(separator: ", ")))") + (dates.isEmpty ? "" : ", " + dates.joined(separator: " .. ")))
+            out.append(
+                "  evidence   \(ev.sessionIDs.count) session(s), \(ev.taps) taps, \(ev.hits) reads, \(ev.units.count) labelled unit(s)"
+                    + (ev.units.isEmpty ? "" : " (\(ev.units.joined(separator: ", ")))")
+                    + (dates.isEmpty ? "" : ", " + dates.joined(separator: " .. ")))
             out.append("  previous   \(Self.zone(p.zone))")
             if let estimate = e.estimate {
-                out.append("  measured   \(Self.zone(estimate.zone))   IoU with previous \(Self.f(e.iouWithPrevious ?? 0, 2)), "
-                    + "centre moved \(Self.f(e.centreShift ?? 0, 2)) body heights")
-                out.append("  edges 95%  " + ZoneEdge.allCases.compactMap { edge in
-                    estimate.edges[edge].map { "\(edge.rawValue) \(Self.f($0.value, 2)) [\(Self.f($0.low, 2))-\(Self.f($0.high, 2))]" + ($0.open ? " open" : "") }
-                }.joined(separator: "  "))
-                out.append("  sessions   deviance from the pooled zone (0 = agrees): " + e.sessionDeviance.map { Self.f($0, 2) }.joined(separator: " "))
+                out.append(
+                    "  measured   \(Self.zone(estimate.zone))   IoU with previous \(Self.f(e.iouWithPrevious ?? 0, 2)), "
+                        + "centre moved \(Self.f(e.centreShift ?? 0, 2)) body heights")
+                out.append(
+                    "  edges 95%  "
+                        + ZoneEdge.allCases.compactMap { edge in
+                            estimate.edges[edge].map {
+                                "\(edge.rawValue) \(Self.f($0.value, 2)) [\(Self.f($0.low, 2))-\(Self.f($0.high, 2))]"
+                                    + ($0.open ? " open" : "")
+                            }
+                        }.joined(separator: "  "))
+                out.append(
+                    "  sessions   deviance from the pooled zone (0 = agrees): "
+                        + e.sessionDeviance.map { Self.f($0, 2) }.joined(separator: " "))
             }
             if drawings, let estimate = e.estimate {
-                let marks = ev.positions.map { SilhouetteDrawing.Mark(x: $0.x, y: $0.y, kind: 2 * $0.hits >= $0.taps ? .hit : .miss) }
+                let marks = ev.positions.map {
+                    SilhouetteDrawing.Mark(x: $0.x, y: $0.y, kind: 2 * $0.hits >= $0.taps ? .hit : .miss)
+                }
                 let drawing = SilhouetteDrawing(aspectRatio: p.aspectRatio, zone: estimate.zone, marks: marks)
                 for line in TerminalSilhouetteRenderer(rows: 15, useColor: useColor).render(drawing) { out.append("  " + line) }
                 out.append("  ▓ measured zone  ● read at least half the time  × less often")
             }
             let always = ev.positions.filter { $0.hits == $0.taps }.count, never = ev.positions.filter { $0.hits == 0 }.count
-            out.append("  positions  \(ev.positions.count) tapped: \(always) always read, \(never) never, \(ev.positions.count - always - never) mixed (rates and Wilson intervals in --json)")
+            out.append(
+                "  positions  \(ev.positions.count) tapped: \(always) always read, \(never) never, \(ev.positions.count - always - never) mixed (rates and Wilson intervals in --json)"
+            )
             out.append("  decision   " + Self.decision(e))
         }
         for (model, count) in report.unmatchedModels.sorted(by: { $0.key < $1.key }) {
             out.append("\(model): \(count) session(s), no catalog entry to refine (add one with published dimensions)")
         }
-        out.append(patchPath.map { "Patch written to \($0); use it with --catalog \($0)." }
-                   ?? "No patch written (report only); add -o PATCH to write one.")
+        out.append(
+            patchPath.map { "Patch written to \($0); use it with --catalog \($0)." }
+                ?? "No patch written (report only); add -o PATCH to write one.")
         return out
     }
 
     func json() -> JSONValue {
         func rect(_ z: NormalizedRect) -> JSONValue {
-            .object([("zoneX", .number(z.x)), ("zoneY", .number(z.y)), ("zoneWidth", .number(z.width)), ("zoneHeight", .number(z.height))])
+            .object([
+                ("zoneX", .number(z.x)), ("zoneY", .number(z.y)), ("zoneWidth", .number(z.width)),
+                ("zoneHeight", .number(z.height)),
+            ])
         }
         func rounded(_ v: Double) -> JSONValue { .number((v * 10_000).rounded() / 10_000) }
         let entries: [JSONValue] = report.entries.map { e in
@@ -91,22 +113,41 @@ struct RefinePrinter {
             return .object([
                 ("key", .string(e.profile.lookupKey)), ("modelIdentifier", .string(e.profile.modelIdentifier)),
                 ("displayName", .string(e.profile.displayName)), ("verified", .bool(e.profile.verified)),
-                ("outcome", .string(outcome)), ("promoted", .bool(promoted)), ("promotionUnmet", .array(unmet.map(JSONValue.string))),
+                ("outcome", .string(outcome)), ("promoted", .bool(promoted)),
+                ("promotionUnmet", .array(unmet.map(JSONValue.string))),
                 ("sessions", .array(e.evidence.sessionIDs.map(JSONValue.string))), ("taps", .int(e.evidence.taps)),
                 ("hits", .int(e.evidence.hits)), ("units", .array(e.evidence.units.map(JSONValue.string))),
                 ("previousZone", rect(e.profile.zone)), ("measuredZone", e.estimate.map { rect($0.zone) } ?? .null),
-                ("iouWithPrevious", e.iouWithPrevious.map(rounded) ?? .null), ("centreShift", e.centreShift.map(rounded) ?? .null),
-                ("edges", .object(ZoneEdge.allCases.compactMap { edge in
-                    e.estimate?.edges[edge].map { (edge.rawValue, .object([("value", .number($0.value)), ("low", .number($0.low)),
-                                                                            ("high", .number($0.high)), ("open", .bool($0.open))])) }
-                })),
+                ("iouWithPrevious", e.iouWithPrevious.map(rounded) ?? .null),
+                ("centreShift", e.centreShift.map(rounded) ?? .null),
+                (
+                    "edges",
+                    .object(
+                        ZoneEdge.allCases.compactMap { edge in
+                            e.estimate?.edges[edge].map {
+                                (
+                                    edge.rawValue,
+                                    .object([
+                                        ("value", .number($0.value)), ("low", .number($0.low)),
+                                        ("high", .number($0.high)), ("open", .bool($0.open)),
+                                    ])
+                                )
+                            }
+                        })
+                ),
                 ("sessionDeviance", .array(e.sessionDeviance.map(rounded))),
                 ("impliedReachMm", e.impliedReachMm.map(rounded) ?? .null),
-                ("positions", .array(e.evidence.positions.map { t in
-                    let i = t.interval
-                    return .object([("x", .number(t.x)), ("y", .number(t.y)), ("taps", .int(t.taps)), ("hits", .int(t.hits)),
-                                    ("rate", rounded(t.rate)), ("low", rounded(i.lowerBound)), ("high", rounded(i.upperBound))])
-                })),
+                (
+                    "positions",
+                    .array(
+                        e.evidence.positions.map { t in
+                            let i = t.interval
+                            return .object([
+                                ("x", .number(t.x)), ("y", .number(t.y)), ("taps", .int(t.taps)), ("hits", .int(t.hits)),
+                                ("rate", rounded(t.rate)), ("low", rounded(i.lowerBound)), ("high", rounded(i.upperBound)),
+                            ])
+                        })
+                ),
             ])
         }
         return .object([

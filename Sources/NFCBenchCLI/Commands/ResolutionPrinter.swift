@@ -29,7 +29,8 @@ struct ResolutionPrinter {
         case .none: out.line("  matched     nothing for \(r.lookupKey); heuristic guidance")
         }
         if let profile = r.profile {
-            let verified = profile.lastVerifiedAt.map { "last verified \($0.formatted(.iso8601.year().month().day()))" }
+            let verified =
+                profile.lastVerifiedAt.map { "last verified \($0.formatted(.iso8601.year().month().day()))" }
                 ?? "never verified"
             out.line("  stale       \(r.isStale ? "yes" : "no") (\(profile.verified ? "verified entry" : verified))")
         }

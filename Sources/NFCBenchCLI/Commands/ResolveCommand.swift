@@ -10,46 +10,57 @@ enum ResolveCommand {
             model is not an error: the heuristic's sweep guidance is printed and the exit code is 0.
             Zones are fractions of the phone's back, viewed from the back, origin top-left.
             """,
-        options: [
-            OptionSpec("--model", short: "m", value: "id", help: "Model identifier: iPhone15,2, SM-S921B, \"Pixel 8\".", required: true),
-            OptionSpec("--manufacturer", value: "name", help: "Manufacturer, when the identifier does not tell."),
-            OptionSpec("--form-factor", value: "shape", help: "phone, tablet, foldBook or foldFlip (for the heuristic)."),
-            OptionSpec("--fold-state", value: "state", help: "folded or unfolded (foldables, for the heuristic)."),
-            OptionSpec("--svg", value: "file", help: "Also write the silhouette as an SVG file."),
-            OptionSpec("--json", help: "Print one JSON object instead of the drawing."),
-        ] + CatalogOptions.all,
+        options: [model.spec, manufacturer.spec, formFactor.spec, foldState.spec, svg.spec, json.spec] + CatalogOptions.all,
         handler: run)
 
+    static let model = Option<String>(
+        "--model", short: "m", value: "id", help: "Model identifier: iPhone15,2, SM-S921B, \"Pixel 8\".", required: true)
+    static let manufacturer = Option<String>(
+        "--manufacturer", value: "name", help: "Manufacturer, when the identifier does not tell.")
+    static let formFactor = Option<FormFactor>(
+        "--form-factor", value: "shape", help: "phone, tablet, foldBook or foldFlip (for the heuristic).",
+        expected: "one of \(FormFactor.allCases.map(\.rawValue).joined(separator: ", "))",
+        convert: OptionValue.choice(FormFactor.self))
+    static let foldState = Option<FoldState>(
+        "--fold-state", value: "state", help: "folded or unfolded (foldables, for the heuristic).",
+        expected: "folded or unfolded", convert: OptionValue.choice(FoldState.self))
+    static let svg = Option<String>("--svg", value: "file", help: "Also write the silhouette as an SVG file.")
+    static let json = Flag("--json", help: "Print one JSON object instead of the drawing.")
+
     static func run(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
-        let model = invocation.value("--model")!
+        let model = invocation.required(Self.model)
         guard !model.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw UsageError("'--model' is empty; give an identifier such as SM-S921B.", path: invocation.path)
         }
-        let formFactor = try invocation.value("--form-factor", as: "one of \(FormFactor.allCases.map(\.rawValue))",
-                                              FormFactor.init(rawValue:))
-        let foldState = try invocation.value("--fold-state", as: "folded or unfolded", FoldState.init(rawValue:))
+        let formFactor = invocation[Self.formFactor]
+        let foldState = invocation[Self.foldState]
         let loaded = try await CatalogOptions.loadResolver(invocation, context)
         let resolver = loaded.resolver
-        let provider = ModelIdentifierFingerprintProvider(modelIdentifier: model,
-                                                          manufacturer: invocation.value("--manufacturer"))
+        let provider = ModelIdentifierFingerprintProvider(
+            modelIdentifier: model,
+            manufacturer: invocation[manufacturer])
         let fingerprint = provider.fingerprint()
-        let signals = DeviceIdentitySignals.inferred(from: fingerprint, model: model,
-                                                     formFactor: formFactor, foldState: foldState)
+        let signals = DeviceIdentitySignals.inferred(
+            from: fingerprint, model: model,
+            formFactor: formFactor, foldState: foldState)
         let now = Date()
         let resolution = resolver.resolve(fingerprint, signals: signals, now: now)
         for warning in CatalogOptions.warnings(for: loaded) { context.errors.line(warning) }
         let strings = context.strings()
-        if let svgPath = invocation.value("--svg") {
-            let svg = SVGSilhouetteRenderer().render(SilhouetteDrawing(resolution: resolution),
-                                                     title: resolution.profile?.displayName ?? model)
+        if let svgPath = invocation[svg] {
+            let svg = SVGSilhouetteRenderer().render(
+                SilhouetteDrawing(resolution: resolution),
+                title: resolution.profile?.displayName ?? model)
             do { try svg.write(to: context.url(forPath: svgPath), atomically: true, encoding: .utf8) } catch {
-                throw CommandFailure("Cannot write SVG to '\(svgPath)': \(error.localizedDescription)",
-                                     hint: "Check that the folder exists and is writable.")
+                throw CommandFailure(
+                    "Cannot write SVG to '\(svgPath)': \(error.localizedDescription)",
+                    hint: "Check that the folder exists and is writable.")
             }
         }
-        if invocation.flag("--json") {
-            context.output.line(json(resolution, input: model, loaded: loaded, strings: strings, now: now)
-                .serialized(pretty: true))
+        if invocation[json] {
+            context.output.line(
+                json(resolution, input: model, loaded: loaded, strings: strings, now: now)
+                    .serialized(pretty: true))
         } else {
             ResolutionPrinter(useColor: context.useColor(invocation), strings: strings)
                 .print(resolution, input: model, now: now, to: context.output)
@@ -57,8 +68,10 @@ enum ResolveCommand {
         return ExitCode.success
     }
 
-    static func json(_ r: AntennaResolution, input: String, loaded: CatalogOptions.Loaded,
-                     strings: StringCatalog, now: Date) -> JSONValue {
+    static func json(
+        _ r: AntennaResolution, input: String, loaded: CatalogOptions.Loaded,
+        strings: StringCatalog, now: Date
+    ) -> JSONValue {
         .object([
             ("input", .string(input)),
             ("lookupKey", .string(r.lookupKey)),

@@ -1,11 +1,53 @@
 import Foundation
 import NFCBench
+import NFCBenchRecords
 import NFCLocatorCore
 import NFCReaders
-import NFCStore
+import NFCVirtualBench
 
-/// `run`'s options, validated once.
+/// `run`'s options, declared once, and their values for one invocation.
 struct RunOptions {
+    static let model = Option<String>("--model", short: "m", value: "id", help: "Model identifier of the phone under test.")
+    static let reader = ReaderCommands.reader
+    static let plan = Option<PlanKind>(
+        "--plan", value: "grid|adaptive", help: "Probe plan (default grid: 3x5 cells from the prediction outward).",
+        expected: "grid or adaptive", convert: OptionValue.choice(PlanKind.self))
+    static let unit = Option<String>("--unit", value: "label", help: "Which physical unit of the model (serial, asset tag).")
+    static let operatorName = Option<String>("--operator", value: "name", help: "Who runs the session.")
+    static let tapTimeout = Option<Double>(
+        "--tap-timeout", value: "seconds", help: "How long to wait for the phone at each position (default 5).",
+        expected: "seconds in \(OptionValue.describe(SessionRecord.tapTimeouts))",
+        convert: OptionValue.seconds(in: SessionRecord.tapTimeouts))
+    static let repeats = Option<Int>(
+        "--repeats", value: "n", help: "Taps per position (default 1).",
+        expected: "a whole number in \(SessionRecord.repeatCounts.lowerBound)...\(SessionRecord.repeatCounts.upperBound)",
+        convert: OptionValue.whole(in: SessionRecord.repeatCounts))
+    static let positioner = Option<String>(
+        "--positioner", value: "manual|sim|exec:TEMPLATE", help: "Who moves the phone (default manual; sim with --reader sim).",
+        expected: "manual, sim or exec:TEMPLATE",
+        convert: { $0 == "manual" || $0 == "sim" || ($0.hasPrefix("exec:") && $0.count > 5) ? $0 : nil })
+    static let positionerTimeouts: ClosedRange<Double> = 1...3600
+    static let positionerTimeout = Option<Double>(
+        "--positioner-timeout", value: "seconds", help: "How long an exec: positioner command may take (default 60).",
+        expected: "seconds in \(OptionValue.describe(positionerTimeouts))", convert: OptionValue.seconds(in: positionerTimeouts))
+    static let auto = Flag("--auto", help: "No keyboard prompts (needs a positioner other than manual).")
+    static let resume = Option<String>("--resume", value: "session", help: "Continue a saved session.")
+    static let simAntenna = SimOptions.antenna(
+        name: "--sim-antenna", help: "With --reader sim: the phone's true antenna (default: the catalog zone).")
+    static let simSeed = Option<UInt64>(
+        "--sim-seed", value: "n", help: "With --reader sim: seed for reproducible taps (default 1).",
+        expected: "a whole number >= 0", convert: { UInt64($0) })
+    static let simBench = Option<String>(
+        "--sim-bench", value: "dir", help: "A virtual bench to move for --positioner sim (default: beside a pn532 pty).")
+    static let noFeedback = Flag("--no-feedback", help: "No LED/buzzer feedback.")
+    static let json = Flag("--json", help: "Print only the session summary, as one JSON object.")
+
+    static let all: [OptionSpec] = [
+        model.spec, reader.spec, plan.spec, unit.spec, operatorName.spec, tapTimeout.spec, repeats.spec, positioner.spec,
+        positionerTimeout.spec, auto.spec, StoreOptions.database.spec, resume.spec, simAntenna.spec, simSeed.spec,
+        simBench.spec, noFeedback.spec, json.spec,
+    ]
+
     let readerSpec: ReaderSpec?
     let plan: PlanKind
     let tapTimeout: Double
@@ -16,39 +58,34 @@ struct RunOptions {
     let unit: String?
     let operatorName: String?
     let databasePath: String
-    let simAntenna: (x: Double, y: Double, width: Double, height: Double)?
+    let simAntenna: SimOptions.Rect?
     let simSeed: UInt64
     let positionerText: String?
+    let positionerTimeout: Duration
     let simBenchDirectory: String?
 
-    init(_ invocation: ParsedInvocation, _ context: CommandContext) throws {
-        readerSpec = try ReaderCommands.readerSpec(invocation)
-        plan = try invocation.value("--plan", as: "grid or adaptive", PlanKind.init(rawValue:)) ?? .grid
-        tapTimeout = try invocation.value("--tap-timeout", as: "seconds > 0") { Double($0).flatMap { $0 > 0 ? $0 : nil } } ?? 5
-        repeats = try invocation.value("--repeats", as: "a whole number 1...10") { Int($0).flatMap { (1...10).contains($0) ? $0 : nil } } ?? 1
-        auto = invocation.flag("--auto")
-        json = invocation.flag("--json")
-        feedback = !invocation.flag("--no-feedback")
-        unit = invocation.value("--unit")
-        operatorName = invocation.value("--operator") ?? context.environment["USER"]
-        databasePath = DatabaseLocation.path(option: invocation.value("--db"), context: context)
-        simAntenna = try invocation.value("--sim-antenna", as: "x,y,w,h fractions", SimOptions.rect)
-        simSeed = try invocation.value("--sim-seed", as: "a whole number", UInt64.init) ?? 1
-        positionerText = invocation.value("--positioner")
-        simBenchDirectory = invocation.value("--sim-bench").map { context.url(forPath: $0).path }
-        if let p = positionerText, !["manual", "sim"].contains(p), !p.hasPrefix("exec:") {
-            throw UsageError("Invalid value '\(p)' for '--positioner': expected manual, sim or exec:TEMPLATE.", path: invocation.path)
-        }
+    init(_ invocation: ParsedInvocation, _ context: CommandContext) {
+        readerSpec = invocation[Self.reader]
+        plan = invocation[Self.plan] ?? .grid
+        tapTimeout = invocation[Self.tapTimeout] ?? 5
+        repeats = invocation[Self.repeats] ?? 1
+        auto = invocation[Self.auto]
+        json = invocation[Self.json]
+        feedback = !invocation[Self.noFeedback]
+        unit = invocation[Self.unit]
+        operatorName = invocation[Self.operatorName] ?? context.environment["USER"]
+        databasePath = StoreOptions.path(invocation, context)
+        simAntenna = invocation[Self.simAntenna]
+        simSeed = invocation[Self.simSeed] ?? 1
+        positionerText = invocation[Self.positioner]
+        positionerTimeout = .milliseconds(Int64((invocation[Self.positionerTimeout] ?? 60) * 1000))
+        simBenchDirectory = invocation[Self.simBench].map { context.url(forPath: $0).path }
     }
 
     func positioner(reader: any Reader, simBench: PhoneOnBench, invocation: ParsedInvocation) throws -> any Positioner {
         let text = positionerText ?? (reader.info.backend == .sim ? "sim" : "manual")
         if text == "manual" { return ManualPositioner() }
-        if text.hasPrefix("exec:") {
-            let template = String(text.dropFirst(5))
-            guard !template.isEmpty else { throw UsageError("'exec:' needs a command template.", path: invocation.path) }
-            return ExecPositioner(template: template)
-        }
+        if text.hasPrefix("exec:") { return ExecPositioner(template: String(text.dropFirst(5)), timeout: positionerTimeout) }
         if reader.info.backend == .sim { return SimulatedPositioner(bench: simBench) }
         // A virtual bench: --sim-bench, or the folder of an emulated PN532's pty.
         var directory = simBenchDirectory
@@ -57,7 +94,8 @@ struct RunOptions {
             directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         }
         guard let directory, FileManager.default.fileExists(atPath: directory + "/control.sock") else {
-            throw UsageError("'--positioner sim' needs --reader sim or a virtual bench (give --sim-bench DIR).", path: invocation.path)
+            throw UsageError(
+                "'--positioner sim' needs --reader sim or a virtual bench (give --sim-bench DIR).", path: invocation.path)
         }
         return VirtualBenchPositioner(directory: directory)
     }
@@ -65,12 +103,6 @@ struct RunOptions {
 
 /// Builds new sessions and the simulated phone behind `--reader sim`.
 enum SessionFactory {
-    static func newSession(model: String, resolution r: AntennaResolution, options: RunOptions, planPass: Int) -> SessionRecord {
-        SessionRecord(id: sessionID(), model: model, resolution: r, plan: options.plan, planPass: planPass, unit: options.unit,
-                      operatorName: options.operatorName, repeats: options.repeats, tapTimeout: options.tapTimeout,
-                      startedAt: Date())
-    }
-
     /// `S-20261129-161633-4f2a`: sortable, and unique enough for one lab.
     static func sessionID(now: Date = Date()) -> String {
         let f = DateFormatter()
@@ -80,8 +112,10 @@ enum SessionFactory {
         return "S-\(f.string(from: now))-\(String(UInt16.random(in: 0...UInt16.max), radix: 16))"
     }
 
-    static func simulatedPhone(session: SessionRecord, options: RunOptions) -> PhoneOnBench {
-        let antenna = options.simAntenna ?? session.predicted.map { ($0[0], $0[1], $0[2], $0[3]) } ?? (0.1, 0.1, 0.8, 0.4)
-        return PhoneOnBench(phone: SimulatedPhone(antenna: antenna, aspectRatio: session.aspectRatio), seed: options.simSeed)
+    /// The simulated phone behind `--reader sim`: its antenna is `--sim-antenna`, else
+    /// the predicted zone, else a broad default.
+    static func simulatedPhone(predicted: NormalizedRect?, aspectRatio: Double, options: RunOptions) -> PhoneOnBench {
+        let antenna = options.simAntenna ?? predicted.map { ($0.x, $0.y, $0.width, $0.height) } ?? (0.1, 0.1, 0.8, 0.4)
+        return PhoneOnBench(phone: SimulatedPhone(antenna: antenna, aspectRatio: aspectRatio), seed: options.simSeed)
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import NFCBench
+import NFCBenchRecords
 import NFCLocatorCore
 import NFCReaders
-import NFCStore
 
 /// Prints run events: a silhouette per position on a terminal, one plain line per event
 /// when piped, nothing but the final summary with `--json`.
@@ -20,8 +20,10 @@ final class RunPrinter: Sendable {
     /// A live countdown while waiting for a tap, on a terminal only.
     let progress: WaitProgress
 
-    init(context: CommandContext, invocation: ParsedInvocation, json: Bool, strategy: any ProbeStrategy,
-         databasePath: String, resolution: AntennaResolution?, aspectRatio: Double) {
+    init(
+        context: CommandContext, invocation: ParsedInvocation, json: Bool, strategy: any ProbeStrategy,
+        databasePath: String, resolution: AntennaResolution?, aspectRatio: Double
+    ) {
         self.context = context
         self.aspectRatio = aspectRatio
         progress = WaitProgress(output: context.output, interactive: context.output.isTerminal && !json)
@@ -38,7 +40,8 @@ final class RunPrinter: Sendable {
     func handle(_ event: RunEvent) {
         guard !json else {
             if case .suspended(let s, let reason) = event {
-                context.errors.line("Session \(s.id) saved (\(reason)); resume with: nfcbench run --resume \(s.id) --db \(databasePath)")
+                context.errors.line(
+                    "Session \(s.id) saved (\(reason)); resume with: nfcbench run --resume \(s.id) --db \(databasePath)")
             }
             return
         }
@@ -46,10 +49,12 @@ final class RunPrinter: Sendable {
         switch event {
         case .started(let s, let resumed):
             out.line(resumed > 0 ? "Resuming session \(s.id) (\(resumed) taps recorded)" : "Session \(s.id)")
-            let badge = ConfidenceBadge(useColor: useColor).render(Confidence(rawValue: s.confidence) ?? .unknown, stale: s.stale)
-            out.line("\(s.displayName ?? s.modelInput) (\(s.lookupKey))  \(badge)  source \(s.source)  reader \(s.readerName)")
-            if interactive, let zone = zone(s) {
-                let drawing = SilhouetteDrawing(aspectRatio: s.aspectRatio, zone: zone, zoneStyle: s.stale ? .stale : .approximate)
+            let badge = ConfidenceBadge(useColor: useColor).render(s.confidence, stale: s.stale)
+            out.line(
+                "\(s.displayName ?? s.modelInput) (\(s.lookupKey))  \(badge)  source \(s.source.rawValue)  reader \(s.reader)")
+            if interactive, let zone = s.predicted {
+                let drawing = SilhouetteDrawing(
+                    aspectRatio: s.aspectRatio, zone: zone, zoneStyle: s.stale ? .stale : .approximate)
                 for line in TerminalSilhouetteRenderer(rows: 12, useColor: useColor).render(drawing) { out.line("  " + line) }
             }
             out.line(strings.string(preparationKey(s)))
@@ -82,22 +87,25 @@ final class RunPrinter: Sendable {
         case .readerLost(let error):
             out.line("  reader lost: \(error.message) \(error.hint ?? "")")
         case .finished(let s, let score):
-            out.line("Verdict: \(score.verdict.rawValue)  hits \(score.hits)/\(score.taps)"
-                + (score.iou.map { "  IoU \(format($0))" } ?? "")
-                + (score.centreOffset.map { "  centre offset \(format($0)) of body height" } ?? ""))
-            if let m = score.measured { out.line("Measured zone: x \(format(m.x)) y \(format(m.y)) w \(format(m.width)) h \(format(m.height))") }
-            if score.verdict == .noField {
-                out.line("Nothing answered anywhere: the phone is probably not emulating a card. \(strings.string(preparationKey(s)))")
+            out.line(
+                "Verdict: \(score.verdict.rawValue)  hits \(score.hits)/\(score.taps)"
+                    + (score.iou.map { "  IoU \(format($0))" } ?? "")
+                    + (score.centreOffset.map { "  centre offset \(format($0)) of body height" } ?? ""))
+            if let m = score.measured {
+                out.line("Measured zone: x \(format(m.x)) y \(format(m.y)) w \(format(m.width)) h \(format(m.height))")
             }
-            out.line("Saved as \(s.id) in \(databasePath). Report: nfcbench export --session \(s.id) --format csv --db \(databasePath)")
+            if score.verdict == .noField {
+                out.line(
+                    "Nothing answered anywhere: the phone is probably not emulating a card. \(strings.string(preparationKey(s)))")
+            }
+            out.line(
+                "Saved as \(s.id) in \(databasePath). Report: nfcbench export --session \(s.id) --format csv --db \(databasePath)"
+            )
         case .suspended(let s, let reason):
             progress.stop()
-            context.errors.line("Session \(s.id) saved (\(reason)); resume with: nfcbench run --resume \(s.id) --db \(databasePath)")
+            context.errors.line(
+                "Session \(s.id) saved (\(reason)); resume with: nfcbench run --resume \(s.id) --db \(databasePath)")
         }
-    }
-
-    func zone(_ s: SessionRecord) -> NormalizedRect? {
-        s.predicted.flatMap { try? NormalizedRect(x: $0[0], y: $0[1], width: $0[2], height: $0[3]) }
     }
 
     func preparationKey(_ s: SessionRecord) -> String {
@@ -116,12 +124,12 @@ final class RunPrinter: Sendable {
 
     /// `run --json`: the session summary.
     static func summary(_ s: SessionRecord, score: SessionScore?, databasePath: String) -> JSONValue {
-        func rect(_ r: [Double]?) -> JSONValue {
+        func rect(_ r: NormalizedRect?) -> JSONValue {
             guard let r else { return .null }
             func round(_ v: Double) -> JSONValue { .number((v * 10_000).rounded() / 10_000) }
-            return .object([("x", round(r[0])), ("y", round(r[1])), ("width", round(r[2])), ("height", round(r[3]))])
+            return .object([("x", round(r.x)), ("y", round(r.y)), ("width", round(r.width)), ("height", round(r.height))])
         }
-        let measured: [Double]? = score?.measured.map { [$0.x, $0.y, $0.width, $0.height] } ?? s.measured
+        let measured = score?.measured ?? s.measured
         let iou: JSONValue = (score?.iou ?? s.iou).map { JSONValue.number(($0 * 1000).rounded() / 1000) } ?? .null
         let centreHit: JSONValue = score?.centreHit.map(JSONValue.bool) ?? .null
         let offset: JSONValue = score?.centreOffset.map { JSONValue.number(($0 * 1000).rounded() / 1000) } ?? .null
@@ -129,12 +137,17 @@ final class RunPrinter: Sendable {
         let hits: JSONValue = score.map { JSONValue.int($0.hits) } ?? .null
         var members: [(String, JSONValue)] = [
             ("sessionId", .string(s.id)), ("model", .string(s.modelInput)), ("lookupKey", .string(s.lookupKey)),
-            ("status", .string(s.status.rawValue)), ("verdict", .optional(s.verdict)),
+            ("status", .string(s.status.rawValue)), ("verdict", .optional(s.verdict?.rawValue)),
         ]
-        members += [("predictedZone", rect(s.predicted)), ("measuredZone", rect(measured)), ("iou", iou),
-                    ("centreHit", centreHit), ("centreOffset", offset), ("taps", taps), ("hits", hits)]
-        members += [("plan", .string(s.planKind)), ("reader", .string(s.readerName)), ("confidence", .string(s.confidence)),
-                    ("source", .string(s.source)), ("stale", .bool(s.stale)), ("database", .string(databasePath))]
+        members += [
+            ("predictedZone", rect(s.predicted)), ("measuredZone", rect(measured)), ("iou", iou),
+            ("centreHit", centreHit), ("centreOffset", offset), ("taps", taps), ("hits", hits),
+        ]
+        members += [
+            ("plan", .string(s.plan.rawValue)), ("reader", .string(s.reader.description)),
+            ("confidence", .string(s.confidence.rawValue)), ("source", .string(s.source.rawValue)), ("stale", .bool(s.stale)),
+            ("database", .string(databasePath)),
+        ]
         return .object(members)
     }
 }

@@ -17,39 +17,59 @@ enum SimCommand {
             When ready it writes <dir>/ready (JSON) and prints the same line.
             """,
         options: [
-            OptionSpec("--dir", value: "dir", help: "Folder for the pty link, control socket and ready file.", required: true),
-            OptionSpec("--vpcd-port", value: "port", help: "Also serve a virtual card to vpcd on this port."),
-            OptionSpec("--no-pn532", help: "Do not create the emulated PN532."),
-            OptionSpec("--antenna", value: "x,y,w,h", help: "The phone's true antenna zone (default 0.1,0.3,0.8,0.4)."),
-            OptionSpec("--aspect-ratio", value: "ratio", help: "Body width / height (default 0.48)."),
-            OptionSpec("--technology", value: "A|B", help: "ISO 14443 type the phone answers with (default A)."),
-            OptionSpec("--miss-rate", value: "p", help: "Chance of a missed tap over the coil (default 0.03)."),
-            OptionSpec("--seed", value: "n", help: "Seed for reproducible taps (default 1)."),
+            serveDirectory.spec, vpcdPort.spec, noPN532.spec, antenna.spec, aspectRatio.spec, technology.spec,
+            missRate.spec, seed.spec,
         ],
         handler: serve)
+
+    static let serveDirectory = Option<String>(
+        "--dir", value: "dir", help: "Folder for the pty link, control socket and ready file.", required: true)
+    static let vpcdPort = Option<UInt16>(
+        "--vpcd-port", value: "port", help: "Also serve a virtual card to vpcd on this port.",
+        expected: "a TCP port 1...65535", convert: { UInt16($0).flatMap { $0 > 0 ? $0 : nil } })
+    static let noPN532 = Flag("--no-pn532", help: "Do not create the emulated PN532.")
+    static let antenna = SimOptions.antenna(help: "The phone's true antenna zone (default 0.1,0.3,0.8,0.4).")
+    static let aspectRatio = Option<Double>(
+        "--aspect-ratio", value: "ratio", help: "Body width / height (default 0.48).",
+        expected: "a ratio in 0.1...10", convert: OptionValue.number(in: 0.1...10))
+    static let technology = Option<TargetTechnology>(
+        "--technology", value: "A|B", help: "ISO 14443 type the phone answers with (default A).",
+        expected: "A or B", convert: { ["A": TargetTechnology.iso14443A, "B": .iso14443B][$0] })
+    static let missRate = Option<Double>(
+        "--miss-rate", value: "p", help: "Chance of a missed tap over the coil (default 0.03).",
+        expected: "a probability in 0...1", convert: OptionValue.number(in: 0...1))
+    static let seed = Option<UInt64>(
+        "--seed", value: "n", help: "Seed for reproducible taps (default 1).",
+        expected: "a whole number >= 0", convert: { UInt64($0) })
+    static let controlDirectory = Option<String>(
+        "--dir", value: "dir", help: "The bench's folder (as given to 'sim serve').", required: true)
 
     static let ctlSpec = CommandSpec(
         "ctl", abstract: "Send one command to a running virtual bench and print its JSON reply.",
         discussion: "Commands: place X Y | lift | fault none|slow|garbage|unplug | antenna X Y W H | technology A|B | status",
         arguments: [ArgumentSpec("command", help: "The command words.", repeating: true)],
-        options: [OptionSpec("--dir", value: "dir", help: "The bench's folder (as given to 'sim serve').", required: true)],
+        options: [controlDirectory.spec],
         handler: control)
 
     static func serve(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
-        let directory = context.url(forPath: invocation.value("--dir")!).path
-        let antenna = try invocation.value("--antenna", as: "x,y,w,h fractions", SimOptions.rect) ?? (0.1, 0.3, 0.8, 0.4)
-        let aspect = try invocation.value("--aspect-ratio", as: "a positive number") { Double($0).flatMap { $0 > 0 ? $0 : nil } }
-        let tech = try invocation.value("--technology", as: "A or B") { ["A": TargetTechnology.iso14443A, "B": .iso14443B][$0] }
-        let miss = try invocation.value("--miss-rate", as: "a probability 0...1") { Double($0).flatMap { (0...1).contains($0) ? $0 : nil } }
-        let seed = try invocation.value("--seed", as: "a whole number", UInt64.init) ?? 1
-        let port = try invocation.value("--vpcd-port", as: "a TCP port", UInt16.init)
-        let phone = SimulatedPhone(antenna: antenna, aspectRatio: aspect ?? 0.48, technology: tech ?? .iso14443A,
-                                   missRate: miss ?? 0.03)
-        let bench = VirtualBench(.init(directory: directory, phone: phone, seed: seed,
-                                       pn532: !invocation.flag("--no-pn532"), vpcdPort: port))
+        let directory = context.url(forPath: invocation.required(serveDirectory)).path
+        let antenna = invocation[Self.antenna] ?? (0.1, 0.3, 0.8, 0.4)
+        let aspect = invocation[aspectRatio]
+        let tech = invocation[technology]
+        let miss = invocation[missRate]
+        let seed = invocation[Self.seed] ?? 1
+        let port = invocation[vpcdPort]
+        let phone = SimulatedPhone(
+            antenna: antenna, aspectRatio: aspect ?? 0.48, technology: tech ?? .iso14443A,
+            missRate: miss ?? 0.03)
+        let bench = VirtualBench(
+            .init(
+                directory: directory, phone: phone, seed: seed,
+                pn532: !invocation[noPN532], vpcdPort: port))
         do { try bench.start() } catch {
-            throw CommandFailure("Cannot start the virtual bench in '\(directory)': \(error)",
-                                 hint: "Check that the folder is writable and its path is short (Unix sockets allow 107 bytes).")
+            throw CommandFailure(
+                "Cannot start the virtual bench in '\(directory)': \(error)",
+                hint: "Check that the folder is writable and its path is short (Unix sockets allow 107 bytes).")
         }
         let ready = JSONValue.object([
             ("pid", .int(Int(getpid()))),
@@ -67,20 +87,27 @@ enum SimCommand {
     }
 
     static func control(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
-        let directory = context.url(forPath: invocation.value("--dir")!).path
+        let directory = context.url(forPath: invocation.required(controlDirectory)).path
         let client = VirtualBenchClient(socketPath: directory + "/control.sock")
         do {
             let reply = try client.send(invocation.positionals.joined(separator: " "))
             context.output.line(reply)
             return reply.contains("\"ok\":true") ? ExitCode.success : ExitCode.failure
         } catch {
-            throw CommandFailure("No virtual bench answers at '\(directory)': \(error)",
-                                 hint: "Start one with 'nfcbench sim serve --dir \(directory)'.")
+            throw CommandFailure(
+                "No virtual bench answers at '\(directory)': \(error)",
+                hint: "Start one with 'nfcbench sim serve --dir \(directory)'.")
         }
     }
 }
 
 enum SimOptions {
+    typealias Rect = (x: Double, y: Double, width: Double, height: Double)
+
+    static func antenna(name: String = "--antenna", help: String) -> Option<Rect> {
+        Option<Rect>(name, value: "x,y,w,h", help: help, expected: "x,y,w,h fractions of the back, inside it", convert: rect)
+    }
+
     /// `x,y,w,h` -> a rectangle inside the unit square.
     static func rect(_ text: String) -> (x: Double, y: Double, width: Double, height: Double)? {
         let v = text.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }

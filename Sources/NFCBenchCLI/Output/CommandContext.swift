@@ -9,8 +9,10 @@ public struct CommandContext: Sendable {
     /// The directory relative paths resolve against.
     public let workingDirectory: URL
 
-    public init(environment: [String: String], output: any TextOutput, errors: any TextOutput,
-                workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) {
+    public init(
+        environment: [String: String], output: any TextOutput, errors: any TextOutput,
+        workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    ) {
         self.environment = environment
         self.output = output
         self.errors = errors
@@ -19,7 +21,7 @@ public struct CommandContext: Sendable {
 
     /// Colour only on a terminal, never with `NO_COLOR` (any non-empty value) or `--no-color`.
     public func useColor(_ invocation: ParsedInvocation) -> Bool {
-        output.isTerminal && (environment["NO_COLOR"] ?? "").isEmpty && !invocation.flag("--no-color")
+        output.isTerminal && (environment["NO_COLOR"] ?? "").isEmpty && !invocation[GlobalOptions.noColor]
     }
 
     public func url(forPath path: String) -> URL {

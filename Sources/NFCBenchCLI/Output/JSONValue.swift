@@ -27,9 +27,13 @@ public indirect enum JSONValue: Sendable, Equatable {
         case .bool(let b): out += b ? "true" : "false"
         case .int(let i): out += String(i)
         case .number(let d):
-            if !d.isFinite { out += "null" }
-            else if d == d.rounded(), abs(d) < 1e15 { out += String(Int(d)) }
-            else { out += String(d) }
+            if !d.isFinite {
+                out += "null"
+            } else if d == d.rounded(), abs(d) < 1e15 {
+                out += String(Int(d))
+            } else {
+                out += String(d)
+            }
         case .string(let s): Self.quote(s, into: &out)
         case .array(let items):
             if items.isEmpty { out += "[]"; return }

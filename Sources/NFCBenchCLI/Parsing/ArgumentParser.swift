@@ -64,6 +64,9 @@ public struct ArgumentParser: Sendable {
                 } else {
                     throw UsageError("Missing value for '\(option.synopsis)'.", path: path)
                 }
+                if let problem = option.problem?(value) {
+                    throw UsageError("Invalid value '\(value)' for '\(option.name)': \(problem)", path: path)
+                }
                 if !option.isRepeatable, invocation.values[option.name] != nil {
                     throw UsageError("'\(option.name)' was given more than once.", path: path)
                 }

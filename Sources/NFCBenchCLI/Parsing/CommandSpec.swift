@@ -7,16 +7,28 @@ public struct OptionSpec: Sendable {
     public let help: String
     public let isRequired: Bool
     public let isRepeatable: Bool
+    /// What a value must look like, for the usage error ("seconds > 0"); `nil` takes any text.
+    public let expected: String?
+    /// Checked by the parser for every value given, so a bad value is a usage error
+    /// (exit 64) before any command code runs: `nil` when the value is good, else what
+    /// is wrong with it (`expected` when there is nothing more specific to say).
+    let problem: (@Sendable (String) -> String?)?
 
-    public init(_ name: String, short: Character? = nil, value: String? = nil, help: String,
-                required: Bool = false, repeatable: Bool = false) {
+    public init(
+        _ name: String, short: Character? = nil, value: String? = nil, help: String,
+        required: Bool = false, repeatable: Bool = false, expected: String? = nil,
+        problem: (@Sendable (String) -> String?)? = nil
+    ) {
         precondition(name.hasPrefix("--"), "long option names start with --")
+        precondition((expected == nil) == (problem == nil), "a value check comes with the words that describe it")
         self.name = name
         self.short = short
         self.valueName = value
         self.help = help
         self.isRequired = required
         self.isRepeatable = repeatable
+        self.expected = expected
+        self.problem = problem
     }
 
     public var takesValue: Bool { valueName != nil }
@@ -26,7 +38,6 @@ public struct OptionSpec: Sendable {
 
     static let help = OptionSpec("--help", short: "h", help: "Show help information.")
     static let version = OptionSpec("--version", help: "Show the version.")
-    static let noColor = OptionSpec("--no-color", help: "Never colour the output (also: NO_COLOR=1).")
 }
 
 /// A positional argument.
@@ -56,8 +67,12 @@ public struct CommandSpec: Sendable {
     public let subcommands: [CommandSpec]
     public let handler: Handler?
 
-    public init(_ name: String, abstract: String, discussion: String? = nil, arguments: [ArgumentSpec] = [],
-                options: [OptionSpec] = [], subcommands: [CommandSpec] = [], handler: Handler? = nil) {
+    public init(
+        _ name: String, abstract: String, discussion: String? = nil, arguments: [ArgumentSpec] = [],
+        options: [OptionSpec] = [], subcommands: [CommandSpec] = [], handler: Handler? = nil
+    ) {
+        let names = options.map(\.name)
+        precondition(Set(names).count == names.count, "command '\(name)' declares an option twice")
         precondition(handler != nil || !subcommands.isEmpty, "command '\(name)' needs a handler or subcommands")
         self.name = name
         self.abstract = abstract
@@ -69,7 +84,7 @@ public struct CommandSpec: Sendable {
     }
 
     /// Declared options plus the ones every command accepts.
-    var allOptions: [OptionSpec] { options + [.noColor, .help] }
+    var allOptions: [OptionSpec] { options + GlobalOptions.all.map(\.spec) + [.help] }
 
     func option(named token: String) -> OptionSpec? {
         if token.hasPrefix("--") { return allOptions.first { $0.name == token } }
@@ -86,17 +101,65 @@ public struct ParsedInvocation: Sendable {
     public internal(set) var flags: Set<String> = []
     public internal(set) var positionals: [String] = []
 
-    public func value(_ name: String) -> String? { values[name]?.last }
-    public func allValues(_ name: String) -> [String] { values[name] ?? [] }
-    public func flag(_ name: String) -> Bool { flags.contains(name) }
+    /// The option's value (the last one given), converted; `nil` when not given. The
+    /// parser already checked it with the same conversion.
+    public subscript<Value>(_ option: Option<Value>) -> Value? {
+        values[option.spec.name]?.last.flatMap(option.convert)
+    }
 
-    /// The value converted by `transform`, or a usage error naming the option and
-    /// what it accepts.
-    public func value<T>(_ name: String, as what: String, _ transform: (String) -> T?) throws(UsageError) -> T? {
-        guard let raw = value(name) else { return nil }
-        guard let converted = transform(raw) else {
-            throw UsageError("Invalid value '\(raw)' for '\(name)': expected \(what).", path: path)
-        }
-        return converted
+    /// Every value of a repeatable option, in order.
+    public func all<Value>(_ option: Option<Value>) -> [Value] {
+        (values[option.spec.name] ?? []).compactMap(option.convert)
+    }
+
+    /// A required option's value: the parser refuses a command line without it.
+    public func required<Value>(_ option: Option<Value>) -> Value {
+        precondition(option.spec.isRequired, "\(option.spec.name) is not declared required")
+        guard let value = self[option] else { preconditionFailure("the parser let \(option.spec.name) through unchecked") }
+        return value
+    }
+
+    public subscript(_ flag: Flag) -> Bool { flags.contains(flag.spec.name) }
+}
+
+/// An option that takes a value, declared once with its conversion: help, parsing,
+/// validation and the typed accessor all read this one constant.
+public struct Option<Value>: Sendable {
+    public let spec: OptionSpec
+    let convert: @Sendable (String) -> Value?
+
+    /// `explain` says what is wrong with a value `convert` refused, when there is more
+    /// to say than `expected` (a reader spec's own hint, say).
+    public init(
+        _ name: String, short: Character? = nil, value: String, help: String, required: Bool = false,
+        repeatable: Bool = false, expected: String, convert: @escaping @Sendable (String) -> Value?,
+        explain: (@Sendable (String) -> String?)? = nil
+    ) {
+        self.convert = convert
+        spec = OptionSpec(
+            name, short: short, value: value, help: help, required: required, repeatable: repeatable,
+            expected: expected,
+            problem: { text in
+                convert(text) != nil ? nil : explain?(text) ?? "expected \(expected)."
+            })
+    }
+}
+
+extension Option where Value == String {
+    /// Free text: any value is accepted.
+    public init(
+        _ name: String, short: Character? = nil, value: String, help: String, required: Bool = false,
+        repeatable: Bool = false
+    ) {
+        convert = { $0 }
+        spec = OptionSpec(name, short: short, value: value, help: help, required: required, repeatable: repeatable)
+    }
+}
+
+/// An option without a value.
+public struct Flag: Sendable {
+    public let spec: OptionSpec
+    public init(_ name: String, short: Character? = nil, help: String) {
+        spec = OptionSpec(name, short: short, help: help)
     }
 }

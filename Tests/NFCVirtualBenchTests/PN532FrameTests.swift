@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import NFCReaders
 @testable import NFCVirtualBench
 
@@ -31,7 +32,8 @@ struct PN532FrameTests {
 
     @Test func skipsWakeUpPreambleAndSplitsAStream() {
         var decoder = PN532FrameDecoder()
-        let stream = [0x55, 0x55, 0x00, 0x00, 0x00] + PN532Frame.information(tfi: 0xD4, data: [0x14, 0x01]).encoded()
+        let stream =
+            [0x55, 0x55, 0x00, 0x00, 0x00] + PN532Frame.information(tfi: 0xD4, data: [0x14, 0x01]).encoded()
             + PN532Frame.ack.encoded() + PN532Frame.information(tfi: 0xD4, data: [0x02]).encoded()
         for byte in stream { decoder.append([byte]) }  // one byte at a time, as a UART delivers
         #expect(decoder.next() == .frame(.information(tfi: 0xD4, data: [0x14, 0x01])))
@@ -53,35 +55,42 @@ struct PN532FrameTests {
 
 @Suite("PN532 chip model")
 struct PN532ChipTests {
+    /// The chip and its phone live in virtual time: activation delays pass when the
+    /// test advances the clock, never by waiting.
+    let clock = VirtualBenchClock()
+    var now: Duration { clock.now }
+
     func chip(placed: Bool, technology: TargetTechnology = .iso14443A) -> (PN532Chip, PhoneOnBench) {
-        let bench = PhoneOnBench(phone: SimulatedPhone(antenna: (0, 0, 1, 1), technology: technology, missRate: 0), seed: 1)
+        let bench = PhoneOnBench(
+            phone: SimulatedPhone(antenna: (0, 0, 1, 1), technology: technology, missRate: 0), seed: 1,
+            clock: clock)
         if placed { bench.place(x: 0.5, y: 0.5) }
         return (PN532Chip(bench: bench), bench)
     }
 
     @Test func answersLibnfcHandshake() {
         var (c, _) = chip(placed: false)
-        #expect(c.receive([0x00, 0x00, 0x6C, 0x69, 0x62], now: .now) == .respond([0x00, 0x6C, 0x69, 0x62]))
-        #expect(c.receive([0x02], now: .now) == .respond([0x32, 0x01, 0x06, 0x07]))
-        #expect(c.receive([0x08, 0x63, 0x02, 0x80], now: .now) == .respond([]))
-        #expect(c.receive([0x06, 0x63, 0x02, 0x63, 0x03], now: .now) == .respond([0x80, 0x00]))
-        #expect(c.receive([0x8C], now: .now) == .syntaxError)
+        #expect(c.receive([0x00, 0x00, 0x6C, 0x69, 0x62], now: now) == .respond([0x00, 0x6C, 0x69, 0x62]))
+        #expect(c.receive([0x02], now: now) == .respond([0x32, 0x01, 0x06, 0x07]))
+        #expect(c.receive([0x08, 0x63, 0x02, 0x80], now: now) == .respond([]))
+        #expect(c.receive([0x06, 0x63, 0x02, 0x63, 0x03], now: now) == .respond([0x80, 0x00]))
+        #expect(c.receive([0x8C], now: now) == .syntaxError)
     }
 
     @Test func autoPollEndsItselfAtItsDeadline() {
         var (c, _) = chip(placed: false)
-        let now = ContinuousClock.now
+        let now = clock.now
         guard case .pending(let pending) = c.receive([0x60, 0x01, 0x02, 0x20, 0x10, 0x23], now: now) else {
             Issue.record("InAutoPoll should wait"); return
         }
-        #expect(c.poll(pending, now: now + .milliseconds(899)) == nil)   // 1 x 2 x 150 ms x 3 types
+        #expect(c.poll(pending, now: now + .milliseconds(899)) == nil)  // 1 x 2 x 150 ms x 3 types
         #expect(c.poll(pending, now: now + .milliseconds(900)) == [0x00])
     }
 
     @Test func autoPollReportsTheTargetWithATS() throws {
         var (c, bench) = chip(placed: true)
         try waitUntilVisible(bench)
-        guard case .respond(let data) = c.receive([0x60, 0x01, 0x01, 0x20, 0x10, 0x23], now: .now) else {
+        guard case .respond(let data) = c.receive([0x60, 0x01, 0x01, 0x20, 0x10, 0x23], now: now) else {
             Issue.record("expected an answer"); return
         }
         let uid = bench.snapshot.target!.uid
@@ -92,11 +101,13 @@ struct PN532ChipTests {
     @Test func typeBTargetsAnswerOnlyTypeBPolls() throws {
         var (c, bench) = chip(placed: true, technology: .iso14443B)
         try waitUntilVisible(bench)
-        #expect(c.receive([0x4A, 0x01, 0x00], now: .now) == .respond([0x00]) || {
-            if case .pending = c.receive([0x4A, 0x01, 0x00], now: .now) { return true }
-            return false
-        }())
-        guard case .respond(let data) = c.receive([0x4A, 0x01, 0x03, 0x00], now: .now) else {
+        #expect(
+            c.receive([0x4A, 0x01, 0x00], now: now) == .respond([0x00])
+                || {
+                    if case .pending = c.receive([0x4A, 0x01, 0x00], now: now) { return true }
+                    return false
+                }())
+        guard case .respond(let data) = c.receive([0x4A, 0x01, 0x03, 0x00], now: now) else {
             Issue.record("expected a type B answer"); return
         }
         #expect(data.prefix(3) == [0x01, 0x01, 0x50] && data.count == 1 + 1 + 12 + 2)
@@ -105,20 +116,19 @@ struct PN532ChipTests {
     @Test func presenceFollowsTheFieldEntry() throws {
         var (c, bench) = chip(placed: true)
         try waitUntilVisible(bench)
-        _ = c.receive([0x60, 0x01, 0x01, 0x20], now: .now)
-        #expect(c.receive([0x42, 0xB2], now: .now) == .respond([0x00, 0xA2]))
+        _ = c.receive([0x60, 0x01, 0x01, 0x20], now: now)
+        #expect(c.receive([0x42, 0xB2], now: now) == .respond([0x00, 0xA2]))
         bench.lift()
-        #expect(c.receive([0x42, 0xB2], now: .now) == .respond([0x01]))
+        #expect(c.receive([0x42, 0xB2], now: now) == .respond([0x01]))
         bench.place(x: 0.5, y: 0.5)  // back, but a new field entry: a new target
         try waitUntilVisible(bench)
-        #expect(c.receive([0x00, 0x06], now: .now) == .respond([0x01]))
+        #expect(c.receive([0x00, 0x06], now: now) == .respond([0x01]))
     }
 
+    /// Lets the simulated activation (15-60 ms) pass in virtual time.
     func waitUntilVisible(_ bench: PhoneOnBench) throws {
-        let deadline = ContinuousClock.now + .seconds(1)
-        while bench.visibleTarget() == nil {
-            guard ContinuousClock.now < deadline else { throw BenchError(description: "target never became visible") }
-            usleep(2_000)  // the simulated activation takes 15-60 ms; do not spin a pool thread meanwhile
-        }
+        #expect(bench.visibleTarget() == nil, "activation is not instantaneous")
+        clock.advance(by: .milliseconds(60))
+        guard bench.visibleTarget() != nil else { throw BenchError(description: "target never became visible") }
     }
 }

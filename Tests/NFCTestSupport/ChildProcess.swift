@@ -1,41 +1,46 @@
 import Foundation
 
 /// Runs the built `nfcbench` binary as a separate process.
-struct BuiltBinary {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+public struct BuiltBinary {
+    public static let root = Checkout.root
 
     /// `$NFCBENCH_BIN`, else the debug build next to the tests.
-    static var path: String {
+    public static var path: String {
         if let explicit = ProcessInfo.processInfo.environment["NFCBENCH_BIN"] { return explicit }
         return root.appendingPathComponent(".build/debug/nfcbench").path
     }
 
-    struct Result {
-        let status: Int32
-        let stdout: String
-        let stderr: String
+    public struct Result: Sendable {
+        public let status: Int32
+        public let stdout: String
+        public let stderr: String
     }
 
     /// Runs to completion without holding a cooperative thread: Swift Testing runs many
     /// tests at once on a pool as wide as the machine (2 threads here), and a test that
     /// blocked a thread on a child process would stall unrelated timing-sensitive tests.
-    static func run(_ arguments: [String], environment: [String: String] = [:],
-                    currentDirectory: URL? = nil, binary: String = path) async throws -> Result {
+    public static func run(
+        _ arguments: [String], environment: [String: String] = [:],
+        currentDirectory: URL? = nil, binary: String = path
+    ) async throws -> Result {
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "NFCBENCH_RESOURCES")
         env.merge(environment) { $1 }
-        let (status, stdout, stderr) = try await ChildProcess.run(binary, arguments, environment: env,
-                                                                 currentDirectory: currentDirectory)
+        let (status, stdout, stderr) = try await ChildProcess.run(
+            binary, arguments, environment: env,
+            currentDirectory: currentDirectory)
         return Result(status: status, stdout: stdout, stderr: stderr)
     }
 }
 
 /// A child process awaited through its termination handler, pipes drained off the pool.
-enum ChildProcess {
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String],
-                    currentDirectory: URL? = nil, mergeErrors: Bool = false, timeout: TimeInterval? = nil)
-        async throws -> (status: Int32, stdout: String, stderr: String) {
+public enum ChildProcess {
+    public static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String],
+        currentDirectory: URL? = nil, mergeErrors: Bool = false, timeout: TimeInterval? = nil
+    )
+        async throws -> (status: Int32, stdout: String, stderr: String)
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -55,7 +60,7 @@ enum ChildProcess {
         return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
     }
 
-    static func drain(_ pipe: Pipe) async -> Data {
+    public static func drain(_ pipe: Pipe) async -> Data {
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async { continuation.resume(returning: pipe.fileHandleForReading.readDataToEndOfFile()) }
         }
@@ -64,7 +69,7 @@ enum ChildProcess {
     /// Reads `pipe` off the pool until `needle` appears (true) or the writer closes it
     /// (false): a child's own words that it is ready, instead of a guessed sleep that a
     /// loaded machine overruns.
-    static func waitForText(_ pipe: Pipe, _ needle: String) async -> Bool {
+    public static func waitForText(_ pipe: Pipe, _ needle: String) async -> Bool {
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 var text = ""
@@ -78,7 +83,7 @@ enum ChildProcess {
         }
     }
 
-    static func exit(of process: Process) async {
+    public static func exit(of process: Process) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             DispatchQueue.global().async {
                 process.waitUntilExit()

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import NFCBenchCLI
+
+@testable import NFCBench
 
 @Suite("CSV cell formatting")
 struct CSVFormatTests {
@@ -10,21 +11,27 @@ struct CSVFormatTests {
         #expect(CSVFormat.iso8601(date) == date.formatted(.iso8601))
     }
 
-    @Test(arguments: [(0.0, 4, "0.0000"), (0.5, 4, "0.5000"), (0.16666, 4, "0.1667"), (1, 4, "1.0000"),
-                      (42.55, 1, "42.5"), (0.125, 2, "0.12"), (2.675, 2, "2.67"), (0.04, 1, "0.0"), (123.0, 1, "123.0"), (0.99996, 4, "1.0000")])
+    @Test(arguments: [
+        (0.0, 4, "0.0000"), (0.5, 4, "0.5000"), (0.16666, 4, "0.1667"), (1, 4, "1.0000"),
+        (42.55, 1, "42.5"), (0.125, 2, "0.12"), (2.675, 2, "2.67"), (0.04, 1, "0.0"), (123.0, 1, "123.0"), (0.99996, 4, "1.0000"),
+    ])
     func fixedPoint(value: Double, digits: Int, text: String) {
         #expect(CSVFormat.fixed(value, digits) == text)
         #expect(CSVFormat.fixed(value, digits) == String(format: "%.\(digits)f", value))
     }
 
-    @Test(arguments: [("=1+1", "'=1+1"), ("+49", "'+49"), ("-x", "'-x"), ("@a", "'@a"), ("\tx", "'\tx"), ("\rx", "'\rx"),
-                      ("ok", "ok"), ("", "")])
+    @Test(arguments: [
+        ("=1+1", "'=1+1"), ("+49", "'+49"), ("-x", "'-x"), ("@a", "'@a"), ("\tx", "'\tx"), ("\rx", "'\rx"),
+        ("ok", "ok"), ("", ""),
+    ])
     func formulaPrefixesAreNeutralised(input: String, output: String) {
         #expect(CSVFormat.text(input) == output)
     }
 
-    @Test(arguments: [("a,b", "\"a,b\""), ("say \"hi\"", "\"say \"\"hi\"\"\""), ("two\nlines", "\"two\nlines\""),
-                      ("cr\r", "\"cr\r\""), ("plain", "plain")])
+    @Test(arguments: [
+        ("a,b", "\"a,b\""), ("say \"hi\"", "\"say \"\"hi\"\"\""), ("two\nlines", "\"two\nlines\""),
+        ("cr\r", "\"cr\r\""), ("plain", "plain"),
+    ])
     func rfc4180Quoting(input: String, output: String) {
         #expect(CSVFormat.quote(input) == output)
     }

@@ -1,6 +1,8 @@
 import Foundation
+import NFCHost
 import NFCReaderLibNFC
 import NFCReaders
+import NFCTestSupport
 import NFCVirtualBench
 import Testing
 
@@ -124,21 +126,28 @@ struct LibNFCEndToEndTests {
 
 @Suite("libnfc open diagnosis on fake system trees")
 struct LibNFCDiagnosisTests {
+    let scratch: TemporaryDirectory
+    init() throws { scratch = try TemporaryDirectory("diag") }
+
     func tree(driver: String?, mode: Int = 0o664, group: UInt32 = 0) throws -> (sys: String, dev: String) {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("diag-\(UUID().uuidString)").path
+        let root = scratch.path
         let device = root + "/sys/bus/usb/devices/1-1"
         try FileManager.default.createDirectory(atPath: device + "/1-1:1.0", withIntermediateDirectories: true)
         for (name, value) in [("idVendor", "072f"), ("idProduct", "2200"), ("busnum", "1"), ("devnum", "5")] {
             try (value + "\n").write(toFile: device + "/" + name, atomically: true, encoding: .utf8)
         }
         if let driver {
-            try FileManager.default.createDirectory(atPath: root + "/sys/bus/usb/drivers/" + driver, withIntermediateDirectories: true)
-            try FileManager.default.createSymbolicLink(atPath: device + "/1-1:1.0/driver",
-                                                       withDestinationPath: root + "/sys/bus/usb/drivers/" + driver)
+            try FileManager.default.createDirectory(
+                atPath: root + "/sys/bus/usb/drivers/" + driver, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(
+                atPath: device + "/1-1:1.0/driver",
+                withDestinationPath: root + "/sys/bus/usb/drivers/" + driver)
         }
         try FileManager.default.createDirectory(atPath: root + "/dev/bus/usb/001", withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: root + "/dev/bus/usb/001/005", contents: nil,
-                                       attributes: [.posixPermissions: mode, .groupOwnerAccountID: group])
+        #expect(
+            FileManager.default.createFile(
+                atPath: root + "/dev/bus/usb/001/005", contents: nil,
+                attributes: [.posixPermissions: mode, .groupOwnerAccountID: group]))
         return (root + "/sys", root + "/dev")
     }
 
@@ -158,21 +167,8 @@ struct LibNFCDiagnosisTests {
     }
 
     @Test func noSupportedDeviceIsNoReader() async throws {
-        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("diag-\(UUID().uuidString)").path
+        let empty = scratch.file("empty")
         let error = LibNFCDiagnosis(sysRoot: empty, devRoot: empty).openFailure(connstring: "pn53x_usb:")
         #expect(error.code == .noReader && error.hint!.contains("lsusb"))
     }
-}
-
-/// Starts a long wait, cancels it after `delay`, and checks it ends with `.cancelled`
-/// within 300 ms of the cancel.
-func expectCancellationWithin300ms(of reader: any Reader, after delay: Duration) async throws {
-    let wait = Task { try await reader.waitForTarget(timeout: .seconds(30)) }
-    try await Task.sleep(for: delay)
-    let start = ContinuousClock.now
-    wait.cancel()
-    let result = await wait.result
-    #expect(ContinuousClock.now - start < .milliseconds(300))
-    guard case .failure(let error as ReaderError) = result else { Issue.record("not cancelled: \(result)"); return }
-    #expect(error.code == .cancelled)
 }

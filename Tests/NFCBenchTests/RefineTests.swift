@@ -1,38 +1,21 @@
 import Foundation
 import NFCBench
+import NFCBenchRecords
 import NFCLocatorCore
 import NFCReaders
-import NFCStore
+import NFCTestSupport
 import Testing
 
 /// The shipped seed catalog, read from the repository.
-let seedCatalog = Catalog(document: try! CatalogDocumentDecoder.load(
-    contentsOf: BuiltBinary.root.appendingPathComponent("Resources/seed_catalog.json")))
+let seedCatalog = Catalog(
+    document: try! CatalogDocumentDecoder.load(
+        contentsOf: Checkout.seedCatalog))
 
 /// The seed entry a model resolves to (regional variants to their family's).
 func seedProfile(_ model: String) -> DeviceAntennaProfile {
     let fingerprint = ModelIdentifierFingerprintProvider(modelIdentifier: model).fingerprint()
     return AntennaZoneResolver(remote: nil, seed: seedCatalog)
         .resolve(fingerprint, signals: .inferred(from: fingerprint, model: model)).profile!
-}
-
-/// gematik's SM-S921B rectangle, read at run time from the shared reference data.
-func gematikS24() throws -> NormalizedRect {
-    let url = BuiltBinary.root.deletingLastPathComponent().appendingPathComponent("shared/reference/gematik_nfc_positions.json")
-    let rows = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [[String: Any]]
-    let row = try #require(rows.first { ($0["modelNames"] as? [String])?.contains("SM-S921B") == true })
-    let p = row["nfcPos"] as! [String: Double]
-    return try NormalizedRect(x0: p["x0"]!, y0: p["y0"]!, x1: p["x1"]!, y1: p["y1"]!)
-}
-
-/// Runs CPU-bound work on a thread of its own: not on Swift Testing's cooperative pool
-/// (two threads here), where it would starve tests awaiting processes, and not on GCD's
-/// global queue, whose Linux pool adds no thread while its workers are busy computing,
-/// which would stall every process helper parked there.
-func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try work() }) }.start()
-    }
 }
 
 @Suite("Zone estimation")
@@ -81,7 +64,8 @@ struct ZoneEstimationTests {
         let passes = (0..<3).map { GridPlan(around: nil, pass: $0).order }
         #expect(passes[0].contains(Probe(x: 0.5, y: 0.5)))
         // Three passes tap 9 distinct columns and 15 distinct rows each.
-        let xs = Set(passes.flatMap { $0.map { ($0.x * 1000).rounded() } }), ys = Set(passes.flatMap { $0.map { ($0.y * 1000).rounded() } })
+        let xs = Set(passes.flatMap { $0.map { ($0.x * 1000).rounded() } }),
+            ys = Set(passes.flatMap { $0.map { ($0.y * 1000).rounded() } })
         #expect(xs.count == 9 && ys.count == 15)
         #expect(passes.allSatisfy { $0.count == 15 && $0.allSatisfy { (0...1).contains($0.x) && (0...1).contains($0.y) } })
     }
@@ -109,10 +93,11 @@ struct RefinementTests {
 
     func lab(_ c: Case, plan: PlanKind, seed: UInt64, units: [String] = ["unit-A", "unit-B"]) -> SimulatedLab {
         let profile = seedProfile(c.model)
-        return SimulatedLab(model: c.model, phone: SimulatedPhone(antenna: c.truth, aspectRatio: profile.aspectRatio), plan: plan,
-                            seed: seedCatalog, units: units,
-                            refiner: CatalogRefiner(resolver: AntennaZoneResolver(remote: nil, seed: seedCatalog), reachMm: Self.reach(c.model)),
-                            randomSeed: seed)
+        return SimulatedLab(
+            model: c.model, phone: SimulatedPhone(antenna: c.truth, aspectRatio: profile.aspectRatio), plan: plan,
+            seed: seedCatalog, units: units,
+            refiner: CatalogRefiner(resolver: AntennaZoneResolver(remote: nil, seed: seedCatalog), reachMm: Self.reach(c.model)),
+            randomSeed: seed)
     }
 
     /// Mean IoU with the truth over simulated labs after each session (index n-1 for n
@@ -181,7 +166,9 @@ struct RefinementTests {
         var near = lab(Case(name: "near", model: "SM-S911B", truth: (0.1, 0.36, 0.8, 0.38)), plan: .grid, seed: 2)
         for _ in 0..<3 { far.runSession(); near.runSession() }
         let disagreeing = far.refine().entries[0], agreeing = near.refine().entries[0]
-        #expect(disagreeing.outcome == .verifiedDisagrees && (disagreeing.iouWithPrevious ?? 1) < 0.5 && disagreeing.patchedEntry == nil)
+        #expect(
+            disagreeing.outcome == .verifiedDisagrees && (disagreeing.iouWithPrevious ?? 1) < 0.5
+                && disagreeing.patchedEntry == nil)
         #expect(agreeing.outcome == .verifiedAgrees && agreeing.patchedEntry == nil)
         #expect(far.patch?.entries.isEmpty == true && near.patch?.entries.isEmpty == true)
         #expect(far.resolution.zone == seedProfile("SM-S911B").zone)
@@ -212,14 +199,19 @@ struct RefinementTests {
         let widest = ZoneEdge.allCases.map { estimate.edges[$0]!.widthInBodyHeights }.max()!
         let worstDeviance = entry.sessionDeviance.max()!
         func outcome(_ policy: PromotionPolicy, _ items: [SessionEvidence]) -> EntryRefinement.Outcome {
-            CatalogRefiner(resolver: AntennaZoneResolver(remote: nil, seed: seedCatalog), promote: true, policy: policy,
-                           reachMm: Self.reach(right.model)).refine(items).entries[0].outcome
+            CatalogRefiner(
+                resolver: AntennaZoneResolver(remote: nil, seed: seedCatalog), promote: true, policy: policy,
+                reachMm: Self.reach(right.model)
+            ).refine(items).entries[0].outcome
         }
-        let atThresholds = PromotionPolicy(minimumSessions: 3, minimumUnits: 2, maximumSessionDeviance: worstDeviance,
-                                           maximumEdgeUncertainty: widest)
+        let atThresholds = PromotionPolicy(
+            minimumSessions: 3, minimumUnits: 2, maximumSessionDeviance: worstDeviance,
+            maximumEdgeUncertainty: widest)
         #expect(outcome(atThresholds, evidence) == .refined(promoted: true, unmet: []))
         // One session short.
-        guard case .refined(false, let fewer) = outcome(atThresholds, Array(evidence.prefix(2))) else { Issue.record("promoted"); return }
+        guard case .refined(false, let fewer) = outcome(atThresholds, Array(evidence.prefix(2))) else {
+            Issue.record("promoted"); return
+        }
         #expect(fewer.contains { $0.contains("2 session(s), needs 3") })
         // One unit: the three sessions relabelled to the same phone.
         let oneUnit = evidence.map { e in
@@ -234,14 +226,19 @@ struct RefinementTests {
         strict.maximumSessionDeviance = worstDeviance - 0.001
         strict.maximumEdgeUncertainty = widest - 0.001
         guard case .refined(false, let unmet) = outcome(strict, evidence) else { Issue.record("promoted"); return }
-        #expect(unmet.count >= 2 && unmet.contains { $0.contains("disagrees with the others") } && unmet.contains { $0.contains("edge known only to") })
+        #expect(
+            unmet.count >= 2 && unmet.contains { $0.contains("disagrees with the others") }
+                && unmet.contains { $0.contains("edge known only to") })
         // A unit whose coil sits elsewhere breaks stability under the default policy.
         var other = lab(Case(name: "elsewhere", model: right.model, truth: (0.1, 0.05, 0.8, 0.2)), plan: .grid, seed: 6)
         for _ in 0..<3 { other.runSession() }
         let mixed = Array(evidence.prefix(2)) + [other.evidence[2]]
-        let defaultPolicy = CatalogRefiner(resolver: AntennaZoneResolver(remote: nil, seed: seedCatalog), promote: true,
-                                           reachMm: Self.reach(right.model)).refine(mixed).entries[0]
-        #expect(defaultPolicy.sessionDeviance.max()! > PromotionPolicy().maximumSessionDeviance, "\(defaultPolicy.sessionDeviance)")
+        let defaultPolicy = CatalogRefiner(
+            resolver: AntennaZoneResolver(remote: nil, seed: seedCatalog), promote: true,
+            reachMm: Self.reach(right.model)
+        ).refine(mixed).entries[0]
+        #expect(
+            defaultPolicy.sessionDeviance.max()! > PromotionPolicy().maximumSessionDeviance, "\(defaultPolicy.sessionDeviance)")
         // Without --promote nothing is promoted, whatever the evidence.
         let plain = CatalogRefiner(resolver: AntennaZoneResolver(remote: nil, seed: seedCatalog), policy: atThresholds)
         #expect(plain.refine(evidence).entries[0].outcome == .refined(promoted: false, unmet: []))
@@ -288,7 +285,8 @@ struct RefinementTests {
         // Laid over the seed: the refined zone, fresh (lastVerifiedAt refreshed), other models untouched.
         let resolver = AntennaZoneResolver(remote: Catalog(document: document), seed: seedCatalog)
         let fp = ModelIdentifierFingerprintProvider(modelIdentifier: "SM-S921U").fingerprint()
-        let r = resolver.resolve(fp, signals: .inferred(from: fp, model: "SM-S921U"), now: l.evidence.last!.session.endedAt! + 86_400)
+        let r = resolver.resolve(
+            fp, signals: .inferred(from: fp, model: "SM-S921U"), now: l.evidence.last!.session.endedAt! + 86_400)
         #expect(r.zone == refined && r.source == .remoteCatalog && r.confidence == .approximate && !r.isStale)
         let other = ModelIdentifierFingerprintProvider(modelIdentifier: "Pixel 8").fingerprint()
         #expect(resolver.resolve(other, signals: .inferred(from: other, model: "Pixel 8")).source == .seedCatalog)

@@ -21,7 +21,8 @@ public struct SystemRoots: Sendable, Equatable {
     }
 
     public static func fromEnvironment(_ env: [String: String]) -> SystemRoots {
-        SystemRoots(sys: env["NFCBENCH_SYSFS_ROOT"] ?? "/sys", dev: env["NFCBENCH_DEV_ROOT"] ?? "/dev",
-                    proc: env["NFCBENCH_PROC_ROOT"] ?? "/proc", etc: env["NFCBENCH_ETC_ROOT"] ?? "/etc")
+        SystemRoots(
+            sys: env["NFCBENCH_SYSFS_ROOT"] ?? "/sys", dev: env["NFCBENCH_DEV_ROOT"] ?? "/dev",
+            proc: env["NFCBENCH_PROC_ROOT"] ?? "/proc", etc: env["NFCBENCH_ETC_ROOT"] ?? "/etc")
     }
 }

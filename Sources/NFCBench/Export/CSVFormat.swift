@@ -1,0 +1,94 @@
+import Foundation
+import NFCBenchRecords
+
+/// The export's columns and cell rules.
+public enum CSVFormat {
+    public static let columns = [
+        "session_id", "session_status", "model_input", "lookup_key", "display_name", "unit", "operator",
+        "reader", "reader_firmware", "plan", "verdict", "predicted_x", "predicted_y", "predicted_width", "predicted_height",
+        "confidence", "source", "stale", "catalog_version", "session_started_at", "session_ended_at",
+        "probe_index", "attempt", "probe_x", "probe_y", "inside_predicted", "result", "latency_ms",
+        "technology", "uid", "atqa", "sak", "ats", "atr", "timestamp",
+    ]
+
+    public static var header: String { columns.joined(separator: ",") + "\r\n" }
+
+    /// The first 21 cells, ending with a comma.
+    static func sessionCells(_ s: SessionRecord) -> String {
+        let cells: [String] = [
+            text(s.id), s.status.rawValue, text(s.modelInput), text(s.lookupKey), text(s.displayName), text(s.unit),
+            text(s.operatorName), text(s.reader.description), text(s.readerFirmware), s.plan.rawValue,
+            s.verdict?.rawValue ?? "", fixed(s.predicted?.x, 4), fixed(s.predicted?.y, 4), fixed(s.predicted?.width, 4),
+            fixed(s.predicted?.height, 4), s.confidence.rawValue, s.source.rawValue, s.stale ? "true" : "false",
+            text(s.catalogVersion), iso8601(s.startedAt), iso8601(s.endedAt),
+        ]
+        return cells.map(quote).joined(separator: ",") + ","
+    }
+
+    public static func row(_ s: SessionRecord, _ t: TapRecord) -> String {
+        let sink = ExportSink.memory()
+        try? appendRow(prefix: Array(sessionCells(s).utf8), t, to: sink)
+        return sink.text
+    }
+
+    /// One row, appended as bytes: the hot loop of a million-row export.
+    static func appendRow(prefix: [UInt8], _ t: TapRecord, to sink: ExportSink) throws {
+        try sink.append(prefix)
+        let cells: [String] = [
+            String(t.step), String(t.attempt), fixed(t.probeX, 4), fixed(t.probeY, 4), t.insidePredicted ? "true" : "false",
+            t.result.rawValue, fixed(t.latencyMs, 1), t.technology ?? "", text(t.uid), text(t.atqa), text(t.sak),
+            text(t.ats), text(t.atr), iso8601(t.timestamp),
+        ]
+        for (i, cell) in cells.enumerated() {
+            if i > 0 { sink.append(UInt8(ascii: ",")) }
+            try sink.append(quote(cell))
+        }
+        sink.append(UInt8(ascii: "\r"))
+        sink.append(UInt8(ascii: "\n"))
+    }
+
+    /// `%.Nf` without Foundation's formatter, for non-negative values (all of ours are).
+    static func fixed(_ value: Double?, _ digits: Int) -> String {
+        guard let value, value.isFinite else { return "" }
+        let scale = digits == 4 ? 10_000.0 : digits == 1 ? 10.0 : pow(10, Double(digits))
+        let x = abs(value) * scale
+        // Near a half, scaling has already rounded; printf rounds the exact binary value.
+        if abs(x - x.rounded(.down) - 0.5) < 1e-6 { return String(format: "%.\(digits)f", value) }
+        let scaled = Int(x.rounded())
+        let whole = scaled / Int(scale), fraction = String(scaled % Int(scale))
+        return (value < 0 ? "-" : "") + "\(whole)." + String(repeating: "0", count: digits - fraction.count) + fraction
+    }
+
+    /// `2026-11-29T16:20:20Z` from the epoch with integer arithmetic (UTC; Howard
+    /// Hinnant's civil-from-days), far faster than a date formatter per cell.
+    static func iso8601(_ date: Date?) -> String {
+        guard let date else { return "" }
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : String(v) }
+        return
+            "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))Z"
+    }
+
+    /// Free text from operators and catalogs: neutralised against spreadsheet formulas.
+    static func text(_ value: String?) -> String {
+        guard let value, let first = value.unicodeScalars.first else { return "" }
+        return "=+-@\t\r".unicodeScalars.contains(first) ? "'" + value : value
+    }
+
+    /// RFC 4180: quote cells containing a comma, quote, CR or LF; double inner quotes.
+    static func quote(_ cell: String) -> String {
+        guard cell.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else { return cell }
+        return "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Buffered bytes to a file descriptor (64 KiB at a time), so a million rows stream in
+/// flat memory. Every failed write throws with its reason (a full disk, a closed pipe),
+/// never passes silently. With no descriptor it only collects (single rows, tests).
+public final class ExportSink {
+    private let descriptor: Int32?
+    private let name: String
+    private var buffer: [UInt8] = []
+    public private(set) var bytesWritten = 0
+
+    /// `name` is how errors call the destination ("standard output", a path).
+    public init(descriptor: Int32?, name: String) {
+        self.descriptor = descriptor
+        self.name = name
+        buffer.reserveCapacity(70_000)
+    }
+
+    /// Collects in memory only.
+    public static func memory() -> ExportSink { ExportSink(descriptor: nil, name: "memory") }
+
+    public func write(_ text: String) throws { try append(Array(text.utf8)) }
+    public func append(_ bytes: [UInt8]) throws { buffer.append(contentsOf: bytes); try flushIfFull() }
+    public func append(_ byte: UInt8) { buffer.append(byte) }
+    public func append(_ text: String) throws { buffer.append(contentsOf: text.utf8); try flushIfFull() }
+
+    /// What was collected, for a memory sink.
+    public var text: String { String(decoding: buffer, as: UTF8.self) }
+
+    private func flushIfFull() throws { if buffer.count >= 65_536 { try flush() } }
+
+    public func flush() throws {
+        guard let descriptor, !buffer.isEmpty else { return }
+        var offset = 0
+        while offset < buffer.count {
+            let n = buffer[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw ExportError.writeFailed(name, String(cString: strerror(errno)))
+            }
+            offset += n
+            bytesWritten += n
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+public enum ExportError: Error, Sendable, CustomStringConvertible, Equatable {
+    case writeFailed(String, String)
+
+    public var description: String {
+        switch self {
+        case .writeFailed(let name, let reason): "Cannot write \(name): \(reason)."
+        }
+    }
+}

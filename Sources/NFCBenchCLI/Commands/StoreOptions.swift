@@ -1,0 +1,35 @@
+import Foundation
+import NFCBenchRecords
+import NFCBenchStoreSQLite
+
+/// The bench database options the session commands share, and opening the store.
+enum StoreOptions {
+    static let database = Option<String>(
+        "--db", value: "path", help: "Session database (default NFCBENCH_DB or $XDG_DATA_HOME/nfcbench/bench.sqlite).")
+
+    static func path(_ invocation: ParsedInvocation, _ context: CommandContext) -> String {
+        DatabaseLocation.path(option: invocation[database], context: context)
+    }
+
+    /// The bench store at `path`, created (with its folder) when missing.
+    static func open(_ path: String) async throws -> any BenchStoring {
+        do { return try await SQLiteBenchStore.open(path: path) } catch {
+            throw CommandFailure(
+                "Cannot open the session database \(path): \(error)",
+                hint: "Use --db PATH or NFCBENCH_DB with a writable location; 'nfcbench doctor' checks it.")
+        }
+    }
+}
+
+/// Where bench results live: `--db`, else `NFCBENCH_DB`, else
+/// `$XDG_DATA_HOME/nfcbench/bench.sqlite`, else `~/.local/share/nfcbench/bench.sqlite`.
+enum DatabaseLocation {
+    static func path(option: String?, context: CommandContext) -> String {
+        if let option { return context.url(forPath: option).path }
+        if let env = context.environment["NFCBENCH_DB"], !env.isEmpty { return context.url(forPath: env).path }
+        let base =
+            context.environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (context.environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
+        return base + "/nfcbench/bench.sqlite"
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import NFCLocatorCore
+
+/// Where sessions and taps live. The runner and the `sessions`, `show`, `export`,
+/// `refine` and report paths see only this, so another backend (a lab's PostgreSQL)
+/// plugs in without touching them. Implementations do their blocking I/O on their own
+/// threads, never on Swift's cooperative pool.
+public protocol BenchStoring: Sendable {
+    /// Where the store is, for messages ("no session 'X' in <location>").
+    var location: String { get }
+
+    func insert(_ session: SessionRecord) async throws
+    /// Ends a session with its outcome.
+    func finish(
+        _ id: String, status: SessionRecord.Status, at: Date, verdict: SessionVerdict?, measured: NormalizedRect?,
+        iou: Double?) async throws
+    /// Marks a session resumable again (after Ctrl-C, a positioner failure, a lost reader).
+    func suspend(_ id: String) async throws
+    func session(_ id: String) async throws -> SessionRecord?
+    /// Every session, oldest first.
+    func sessions() async throws -> [SessionRecord]
+
+    /// Durable when it returns. A tap already recorded at the same step and attempt is
+    /// an error, never a silent duplicate.
+    func record(_ tap: TapRecord) async throws
+    /// Removes the most recent tap of a session (operator "undo") and returns it.
+    func undoLastTap(_ sessionID: String) async throws -> TapRecord?
+    func taps(_ sessionID: String) async throws -> [TapRecord]
+    /// Streams the taps of `sessions` (all when `nil`) in session, step, attempt order,
+    /// a batch at a time, so exports stay flat in memory however many taps there are.
+    func tapBatches(sessions: [String]?) async throws -> any TapBatches
+}
+
+/// A forward-only read of many taps, from one consistent snapshot of the store.
+public protocol TapBatches: Sendable {
+    /// The next batch, or an empty array when there are no more taps.
+    func next() async throws -> [TapRecord]
+}

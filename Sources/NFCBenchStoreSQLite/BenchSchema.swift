@@ -1,0 +1,115 @@
+import Foundation
+import NFCStore
+
+/// The bench database's schema: ordered, recorded migrations (docs/store.md).
+///
+/// Policy: the schema only moves forward, each migration applied once in its own
+/// transaction; nothing is ever dropped. A database that lists a migration this binary
+/// does not know was written by a newer nfcbench and is refused rather than guessed at.
+enum BenchSchema {
+    /// Ordered; append only. The id is recorded when applied.
+    static let migrations: [(id: String, sql: String)] = [
+        (
+            "001-sessions-and-taps",
+            """
+            CREATE TABLE session (
+                id TEXT PRIMARY KEY,
+                model_input TEXT NOT NULL,
+                lookup_key TEXT NOT NULL,
+                display_name TEXT,
+                zone_x REAL, zone_y REAL, zone_width REAL, zone_height REAL,
+                confidence TEXT NOT NULL,
+                source TEXT NOT NULL,
+                stale INTEGER NOT NULL,
+                catalog_version TEXT,
+                aspect_ratio REAL NOT NULL,
+                reader_backend TEXT NOT NULL,
+                reader_name TEXT NOT NULL,
+                reader_firmware TEXT,
+                unit TEXT,
+                operator TEXT,
+                plan_kind TEXT NOT NULL,
+                plan_json TEXT NOT NULL,
+                repeats INTEGER NOT NULL,
+                tap_timeout REAL NOT NULL,
+                status TEXT NOT NULL,
+                started_at REAL NOT NULL,
+                ended_at REAL
+            );
+            CREATE TABLE tap (
+                session_id TEXT NOT NULL REFERENCES session(id) ON DELETE CASCADE,
+                step INTEGER NOT NULL,
+                attempt INTEGER NOT NULL,
+                probe_x REAL NOT NULL,
+                probe_y REAL NOT NULL,
+                inside_predicted INTEGER NOT NULL,
+                result TEXT NOT NULL,
+                latency_ms REAL,
+                technology TEXT,
+                uid TEXT,
+                atqa TEXT,
+                sak TEXT,
+                ats TEXT,
+                atr TEXT,
+                timestamp REAL NOT NULL,
+                PRIMARY KEY (session_id, step, attempt)
+            );
+            CREATE INDEX session_by_model ON session(lookup_key, started_at);
+            """
+        ),
+        (
+            "002-session-score",
+            """
+            ALTER TABLE session ADD COLUMN verdict TEXT;
+            ALTER TABLE session ADD COLUMN measured_x REAL;
+            ALTER TABLE session ADD COLUMN measured_y REAL;
+            ALTER TABLE session ADD COLUMN measured_width REAL;
+            ALTER TABLE session ADD COLUMN measured_height REAL;
+            ALTER TABLE session ADD COLUMN iou REAL;
+            """
+        ),
+        (
+            "003-grid-pass",
+            """
+            ALTER TABLE session ADD COLUMN plan_pass INTEGER NOT NULL DEFAULT 0;
+            """
+        ),
+    ]
+
+    /// Applies missing migrations in order; refuses a database from a newer nfcbench.
+    static func migrate(_ db: SQLiteDatabase) throws {
+        try db.execute("CREATE TABLE IF NOT EXISTS schema_migration (id TEXT PRIMARY KEY, applied_at REAL NOT NULL)")
+        let known = Set(migrations.map(\.id))
+        let applied = try appliedMigrations(db)
+        if let unknown = applied.first(where: { !known.contains($0) }) {
+            throw BenchStoreError.newerSchema(migration: unknown, path: db.path)
+        }
+        for migration in migrations where !applied.contains(migration.id) {
+            try db.transaction {
+                // Checked under the write lock: another process may have applied it meanwhile.
+                guard try !appliedMigrations(db).contains(migration.id) else { return }
+                try db.execute(migration.sql)
+                try db.prepare("INSERT INTO schema_migration (id, applied_at) VALUES (?1, ?2)")
+                    .run([.text(migration.id), .real(Date().timeIntervalSince1970)])
+            }
+        }
+    }
+
+    static func appliedMigrations(_ db: SQLiteDatabase) throws -> [String] {
+        let statement = try db.prepare("SELECT id FROM schema_migration ORDER BY id")
+        var ids: [String] = []
+        while try statement.step() { if let id = statement.text(0) { ids.append(id) } }
+        return ids
+    }
+}
+
+public enum BenchStoreError: Error, Sendable, CustomStringConvertible {
+    case newerSchema(migration: String, path: String)
+
+    public var description: String {
+        switch self {
+        case .newerSchema(let migration, let path):
+            "\(path) was written by a newer nfcbench (migration '\(migration)'); upgrade nfcbench to read it"
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import NFCBenchRecords
+import NFCLocatorCore
+import NFCReaders
+import NFCStore
+
+/// Session and tap rows: the columns in the order the SELECTs list them, and the
+/// validated decoding of each.
+enum RecordRows {
+    static let sessionSelect = """
+        SELECT id, model_input, lookup_key, display_name, zone_x, zone_y, zone_width, zone_height, confidence, source,
+            stale, catalog_version, aspect_ratio, reader_backend, reader_name, reader_firmware, unit, operator, plan_kind,
+            plan_json, repeats, tap_timeout, status, started_at, ended_at, verdict, measured_x, measured_y, measured_width,
+            measured_height, iou, plan_pass FROM session
+        """
+
+    static let tapSelect = """
+        SELECT session_id, step, attempt, probe_x, probe_y, inside_predicted, result, latency_ms, technology, uid, atqa,
+            sak, ats, atr, timestamp FROM tap
+        """
+
+    static let fraction: ClosedRange<Double> = 0...1
+
+    static func session(from s: SQLiteStatement) throws(RecordDecodingError) -> SessionRecord {
+        var v = StoredValues(statement: s, table: "session", row: "rowid ?")
+        let id = try v.text((0, "id"))
+        v.row = id
+        let readerText = try v.text((14, "reader_name"))
+        let reader: ReaderSpec
+        do { reader = try ReaderSpec.parse(readerText) } catch {
+            throw v.fail((14, "reader_name"), expected: "a reader spec (libnfc:..., pcsc:... or sim)")
+        }
+        let planText = try v.text((19, "plan_json"))
+        guard let probes = try? JSONDecoder().decode([[Double]].self, from: Data(planText.utf8)),
+            let planned = try? probes.map({ pair throws(RecordDecodingError) -> Probe in
+                guard pair.count == 2, pair.allSatisfy({ $0.isFinite && fraction.contains($0) }) else {
+                    throw v.fail((19, "plan_json"), expected: "a JSON list of [x, y] fractions")
+                }
+                return Probe(x: pair[0], y: pair[1])
+            })
+        else {
+            throw v.fail((19, "plan_json"), expected: "a JSON list of [x, y] fractions")
+        }
+        return SessionRecord(
+            id: id, modelInput: try v.text((1, "model_input")), lookupKey: try v.text((2, "lookup_key")),
+            displayName: try v.optionalText((3, "display_name")),
+            predicted: try rect(v, first: 4, names: ["zone_x", "zone_y", "zone_width", "zone_height"]),
+            confidence: try v.name((8, "confidence"), as: Confidence.self),
+            source: try v.name((9, "source"), as: DataSource.self),
+            stale: try v.bool((10, "stale")), catalogVersion: try v.optionalText((11, "catalog_version")),
+            aspectRatio: try v.number((12, "aspect_ratio"), in: 0.05...20), reader: reader,
+            readerFirmware: try v.optionalText((15, "reader_firmware")), unit: try v.optionalText((16, "unit")),
+            operatorName: try v.optionalText((17, "operator")), plan: try v.name((18, "plan_kind"), as: PlanKind.self),
+            planPass: try v.integer((31, "plan_pass"), in: 0...1_000_000), plannedProbes: planned,
+            repeats: try v.integer(
+                (20, "repeats"), in: Int64(SessionRecord.repeatCounts.lowerBound)...Int64(SessionRecord.repeatCounts.upperBound)),
+            tapTimeout: try v.number((21, "tap_timeout"), in: SessionRecord.tapTimeouts),
+            status: try v.name((22, "status"), as: SessionRecord.Status.self), startedAt: try v.date((23, "started_at")),
+            endedAt: try v.optionalDate((24, "ended_at")), verdict: try v.optionalName((25, "verdict"), as: SessionVerdict.self),
+            measured: try rect(v, first: 26, names: ["measured_x", "measured_y", "measured_width", "measured_height"]),
+            iou: try v.optionalNumber((30, "iou"), in: fraction))
+    }
+
+    /// Four columns that are all NULL (no zone) or a valid rectangle.
+    static func rect(_ v: StoredValues, first: Int32, names: [String]) throws(RecordDecodingError) -> NormalizedRect? {
+        let columns = (0..<4).map { (first + Int32($0), names[$0]) }
+        if columns.allSatisfy({ v.statement.type($0.0) == .null }) { return nil }
+        var values: [Double] = []
+        for c in columns { values.append(try v.number(c, in: fraction)) }
+        do { return try NormalizedRect(x: values[0], y: values[1], width: values[2], height: values[3]) } catch {
+            let bad = columns.first { $0.1.hasSuffix(error.field) } ?? columns[0]
+            throw v.fail(bad, expected: "a rectangle inside the unit square (\(error))")
+        }
+    }
+
+    static func sessionValues(_ s: SessionRecord) -> [SQLiteStatement.Value] {
+        [
+            .text(s.id), .text(s.modelInput), .text(s.lookupKey), .optionalText(s.displayName),
+            .optionalReal(s.predicted?.x), .optionalReal(s.predicted?.y), .optionalReal(s.predicted?.width),
+            .optionalReal(s.predicted?.height), .text(s.confidence.rawValue), .text(s.source.rawValue), .integer(s.stale ? 1 : 0),
+            .optionalText(s.catalogVersion), .real(s.aspectRatio), .text(s.readerBackend.rawValue), .text(s.reader.description),
+            .optionalText(s.readerFirmware), .optionalText(s.unit), .optionalText(s.operatorName), .text(s.plan.rawValue),
+            .text(planJSON(s.plannedProbes)), .integer(Int64(s.repeats)), .real(s.tapTimeout), .text(s.status.rawValue),
+            .real(s.startedAt.timeIntervalSince1970), .integer(Int64(s.planPass)),
+        ]
+    }
+
+    /// `[[x, y], ...]` with 4 decimals, as earlier versions stored it.
+    static func planJSON(_ probes: [Probe]) -> String {
+        "[" + probes.map { "[" + format($0.x) + "," + format($0.y) + "]" }.joined(separator: ",") + "]"
+    }
+
+    static func format(_ value: Double) -> String { String(format: "%.4f", value) }
+
+    static func tap(from s: SQLiteStatement) throws(RecordDecodingError) -> TapRecord {
+        var v = StoredValues(statement: s, table: "tap", row: "?")
+        let sessionID = try v.text((0, "session_id"))
+        v.row = sessionID
+        let step = try v.integer((1, "step"), in: 0...100_000)
+        let attempt = try v.integer((2, "attempt"), in: 0...1000)
+        v.row = "\(sessionID) step \(step) attempt \(attempt)"
+        return TapRecord(
+            sessionID: sessionID, step: step, attempt: attempt,
+            probe: Probe(x: try v.number((3, "probe_x"), in: fraction), y: try v.number((4, "probe_y"), in: fraction)),
+            insidePredicted: try v.bool((5, "inside_predicted")), result: try v.name((6, "result"), as: TapRecord.Result.self),
+            latencyMs: try v.optionalNumber((7, "latency_ms"), in: 0...86_400_000),
+            technology: try v.optionalText((8, "technology")),
+            uid: try v.optionalText((9, "uid")), atqa: try v.optionalText((10, "atqa")), sak: try v.optionalText((11, "sak")),
+            ats: try v.optionalText((12, "ats")), atr: try v.optionalText((13, "atr")), timestamp: try v.date((14, "timestamp")))
+    }
+
+    static func tapValues(_ t: TapRecord) -> [SQLiteStatement.Value] {
+        [
+            .text(t.sessionID), .integer(Int64(t.step)), .integer(Int64(t.attempt)), .real(t.probe.x), .real(t.probe.y),
+            .integer(t.insidePredicted ? 1 : 0), .text(t.result.rawValue), .optionalReal(t.latencyMs),
+            .optionalText(t.technology), .optionalText(t.uid), .optionalText(t.atqa), .optionalText(t.sak),
+            .optionalText(t.ats), .optionalText(t.atr), .real(t.timestamp.timeIntervalSince1970),
+        ]
+    }
+}
+
+extension SQLiteStatement.Value {
+    static func optionalText(_ s: String?) -> Self { s.map { .text($0) } ?? .null }
+    static func optionalReal(_ d: Double?) -> Self { d.map { .real($0) } ?? .null }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import NFCBenchRecords
+import NFCLocatorCore
+import NFCStore
+
+/// Bench results in SQLite: records, not a cache. The first `BenchStoring` backend.
+///
+/// Journal mode WAL with `synchronous=FULL`: every tap is durable on disk when
+/// `record(_:)` returns, so a pulled power cord, not only a killed process, loses no
+/// committed tap. The actor runs on a serial queue of its own (`SerialQueueExecutor`),
+/// so fsync'd commits and the 5 s busy timeout block that queue, never a cooperative
+/// thread.
+public actor SQLiteBenchStore: BenchStoring {
+    private let database: SQLiteDatabase
+    private let executor: SerialQueueExecutor
+    public nonisolated let path: String
+    public nonisolated var location: String { path }
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    private init(database: sending SQLiteDatabase, executor: SerialQueueExecutor, path: String) {
+        self.database = database
+        self.executor = executor
+        self.path = path
+    }
+
+    /// Opens (creating the file and its folder) and migrates, off the caller's thread.
+    public static func open(path: String) async throws -> SQLiteBenchStore {
+        let executor = SerialQueueExecutor(label: "nfcbench.store")
+        let database = try await executor.run { () throws -> sending SQLiteDatabase in
+            let db = try SQLiteDatabase.openCreatingFolder(path)
+            try db.execute("PRAGMA synchronous=FULL")
+            try BenchSchema.migrate(db)
+            return db
+        }
+        return SQLiteBenchStore(database: database, executor: executor, path: path)
+    }
+
+    public func appliedMigrations() throws -> [String] { try BenchSchema.appliedMigrations(database) }
+
+    // MARK: - Sessions
+
+    public func insert(_ s: SessionRecord) throws {
+        try database.transaction {
+            try database.prepare(
+                """
+                INSERT INTO session (id, model_input, lookup_key, display_name, zone_x, zone_y, zone_width, zone_height,
+                    confidence, source, stale, catalog_version, aspect_ratio, reader_backend, reader_name, reader_firmware,
+                    unit, operator, plan_kind, plan_json, repeats, tap_timeout, status, started_at, plan_pass)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)
+                """
+            ).run(RecordRows.sessionValues(s))
+        }
+    }
+
+    public func finish(
+        _ id: String, status: SessionRecord.Status, at: Date, verdict: SessionVerdict?, measured: NormalizedRect?,
+        iou: Double?
+    ) throws {
+        try database.prepare(
+            """
+            UPDATE session SET status = ?2, ended_at = ?3, verdict = ?4, measured_x = ?5, measured_y = ?6,
+                measured_width = ?7, measured_height = ?8, iou = ?9 WHERE id = ?1
+            """
+        ).run([
+            .text(id), .text(status.rawValue), .real(at.timeIntervalSince1970), .optionalText(verdict?.rawValue),
+            .optionalReal(measured?.x), .optionalReal(measured?.y), .optionalReal(measured?.width),
+            .optionalReal(measured?.height), .optionalReal(iou),
+        ])
+    }
+
+    public func suspend(_ id: String) throws {
+        try database.prepare("UPDATE session SET status = 'in_progress', ended_at = NULL WHERE id = ?1").run([.text(id)])
+    }
+
+    public func session(_ id: String) throws -> SessionRecord? {
+        let statement = try database.prepare(RecordRows.sessionSelect + " WHERE id = ?1")
+        try statement.bind([.text(id)])
+        return try statement.step() ? RecordRows.session(from: statement) : nil
+    }
+
+    public func sessions() throws -> [SessionRecord] {
+        let statement = try database.prepare(RecordRows.sessionSelect + " ORDER BY started_at, id")
+        var out: [SessionRecord] = []
+        while try statement.step() { out.append(try RecordRows.session(from: statement)) }
+        return out
+    }
+
+    // MARK: - Taps
+
+    public func record(_ t: TapRecord) throws {
+        try database.prepare(
+            """
+            INSERT INTO tap (session_id, step, attempt, probe_x, probe_y, inside_predicted, result, latency_ms,
+                technology, uid, atqa, sak, ats, atr, timestamp)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
+            """
+        ).run(RecordRows.tapValues(t))
+    }
+
+    public func undoLastTap(_ sessionID: String) throws -> TapRecord? {
+        guard let last = try taps(sessionID).max(by: { ($0.step, $0.attempt) < ($1.step, $1.attempt) }) else { return nil }
+        try database.prepare("DELETE FROM tap WHERE session_id = ?1 AND step = ?2 AND attempt = ?3")
+            .run([.text(sessionID), .integer(Int64(last.step)), .integer(Int64(last.attempt))])
+        return last
+    }
+
+    public func taps(_ sessionID: String) throws -> [TapRecord] {
+        let statement = try database.prepare(RecordRows.tapSelect + " WHERE session_id = ?1 ORDER BY step, attempt")
+        try statement.bind([.text(sessionID)])
+        var out: [TapRecord] = []
+        while try statement.step() { out.append(try RecordRows.tap(from: statement)) }
+        return out
+    }
+
+    public nonisolated func tapBatches(sessions: [String]?) async throws -> any TapBatches {
+        try await SQLiteTapBatches.open(path: path, sessions: sessions)
+    }
+}

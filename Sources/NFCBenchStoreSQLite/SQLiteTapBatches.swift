@@ -1,0 +1,61 @@
+import Foundation
+import NFCBenchRecords
+import NFCStore
+
+/// A long read (exports, reports) on its own connection and queue beside the store's
+/// one writer: WAL lets it read one consistent snapshot while sessions keep committing.
+/// The statement lives inside the actor, so it is only ever touched on that queue.
+actor SQLiteTapBatches: TapBatches {
+    static let batchSize = 4096
+
+    private let database: SQLiteDatabase
+    private let executor: SerialQueueExecutor
+    /// One scan of every tap, or one per session, in the order asked for.
+    private var pendingScans: [String?]
+    private var statement: SQLiteStatement?
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    private init(database: sending SQLiteDatabase, executor: SerialQueueExecutor, sessions: [String]?) {
+        self.database = database
+        self.executor = executor
+        pendingScans = sessions ?? [nil]
+    }
+
+    static func open(path: String, sessions: [String]?) async throws -> SQLiteTapBatches {
+        let executor = SerialQueueExecutor(label: "nfcbench.store.read")
+        let database = try await executor.run { () throws -> sending SQLiteDatabase in
+            let db = try SQLiteDatabase(path: path)
+            // One snapshot for the whole read: a deferred BEGIN takes it at the first read,
+            // so read at once, before any batch is asked for.
+            try db.execute("BEGIN")
+            try db.execute("SELECT count(*) FROM sqlite_schema")
+            return db
+        }
+        return SQLiteTapBatches(database: database, executor: executor, sessions: sessions)
+    }
+
+    func next() throws -> [TapRecord] {
+        var batch: [TapRecord] = []
+        batch.reserveCapacity(Self.batchSize)
+        while batch.count < Self.batchSize {
+            if statement == nil {
+                guard !pendingScans.isEmpty else { break }
+                if let id = pendingScans.removeFirst() {
+                    let s = try database.prepare(RecordRows.tapSelect + " WHERE session_id = ?1 ORDER BY step, attempt")
+                    try s.bind([.text(id)])
+                    statement = s
+                } else {
+                    statement = try database.prepare(RecordRows.tapSelect + " ORDER BY session_id, step, attempt")
+                }
+            }
+            guard let current = statement else { break }
+            if try current.step() {
+                batch.append(try RecordRows.tap(from: current))
+            } else {
+                statement = nil
+            }
+        }
+        return batch
+    }
+}

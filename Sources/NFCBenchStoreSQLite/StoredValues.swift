@@ -1,0 +1,85 @@
+import Foundation
+import NFCBenchRecords
+import NFCStore
+
+/// Reads one row's columns as the values they mean, throwing `RecordDecodingError`
+/// (naming table, column, row and value) for anything out of range, of the wrong type
+/// or not finite. Never traps, never substitutes a default.
+struct StoredValues {
+    let statement: SQLiteStatement
+    let table: String
+    var row: String
+
+    /// Plausible instants: the Unix epoch to the year 9999, so date arithmetic and
+    /// formatting can never overflow.
+    static let instants: ClosedRange<Double> = 0...253_402_300_799
+
+    func fail(_ column: (Int32, String), expected: String) -> RecordDecodingError {
+        RecordDecodingError(table: table, column: column.1, row: row, value: describe(column.0), expected: expected)
+    }
+
+    func describe(_ index: Int32) -> String {
+        switch statement.type(index) {
+        case .null: "NULL"
+        case .integer: String(statement.int(index))
+        case .real: String(statement.double(index))
+        case .text: "'" + String((statement.text(index) ?? "").prefix(80)) + "'"
+        case .blob: "a blob of \(statement.blob(index).count) bytes"
+        }
+    }
+
+    func text(_ c: (Int32, String)) throws(RecordDecodingError) -> String {
+        guard statement.type(c.0) == .text, let value = statement.text(c.0) else { throw fail(c, expected: "text") }
+        return value
+    }
+
+    func optionalText(_ c: (Int32, String)) throws(RecordDecodingError) -> String? {
+        statement.type(c.0) == .null ? nil : try text(c)
+    }
+
+    func integer(_ c: (Int32, String), in range: ClosedRange<Int64>) throws(RecordDecodingError) -> Int {
+        guard statement.type(c.0) == .integer, range.contains(statement.int(c.0)) else {
+            throw fail(c, expected: "a whole number in \(range.lowerBound)...\(range.upperBound)")
+        }
+        return Int(statement.int(c.0))
+    }
+
+    func bool(_ c: (Int32, String)) throws(RecordDecodingError) -> Bool {
+        try integer(c, in: 0...1) == 1
+    }
+
+    /// A finite number in `range`; SQLite may hand back a whole number for a REAL column.
+    func number(_ c: (Int32, String), in range: ClosedRange<Double>) throws(RecordDecodingError) -> Double {
+        let type = statement.type(c.0)
+        let value = statement.double(c.0)
+        guard type == .real || type == .integer, value.isFinite, range.contains(value) else {
+            throw fail(c, expected: "a finite number in \(range.lowerBound)...\(range.upperBound)")
+        }
+        return value
+    }
+
+    func optionalNumber(_ c: (Int32, String), in range: ClosedRange<Double>) throws(RecordDecodingError) -> Double? {
+        statement.type(c.0) == .null ? nil : try number(c, in: range)
+    }
+
+    func date(_ c: (Int32, String)) throws(RecordDecodingError) -> Date {
+        Date(timeIntervalSince1970: try number(c, in: Self.instants))
+    }
+
+    func optionalDate(_ c: (Int32, String)) throws(RecordDecodingError) -> Date? {
+        statement.type(c.0) == .null ? nil : try date(c)
+    }
+
+    func name<T: RawRepresentable & CaseIterable>(_ c: (Int32, String), as: T.Type) throws(RecordDecodingError) -> T
+    where T.RawValue == String {
+        guard let value = T(rawValue: try text(c)) else {
+            throw fail(c, expected: "one of " + T.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        return value
+    }
+
+    func optionalName<T: RawRepresentable & CaseIterable>(_ c: (Int32, String), as type: T.Type) throws(RecordDecodingError) -> T?
+    where T.RawValue == String {
+        statement.type(c.0) == .null ? nil : try name(c, as: type)
+    }
+}

@@ -1,0 +1,35 @@
+import Dispatch
+import NFCBench
+import NFCBenchRecords
+
+/// Moves the phone of a running virtual bench (`nfcbench sim serve`) over its control
+/// socket. The socket calls block, so they run on a queue of their own, never on a
+/// cooperative thread.
+public struct VirtualBenchPositioner: Positioner {
+    public let client: VirtualBenchClient
+    private let queue = DispatchQueue(label: "nfcbench.virtual-bench.positioner")
+
+    public init(directory: String) { client = VirtualBenchClient(socketPath: directory + "/control.sock") }
+    public var needsOperator: Bool { false }
+
+    public func place(_ probe: Probe, index: Int) async throws(PositionerError) {
+        try await send("place \(probe.x) \(probe.y)", action: "place")
+    }
+
+    public func lift(index: Int) async throws(PositionerError) { try await send("lift", action: "lift") }
+
+    private func send(_ command: String, action: String) async throws(PositionerError) {
+        let client = self.client
+        let failure: String? = await withCheckedContinuation { continuation in
+            queue.async {
+                do {
+                    _ = try client.request(command)
+                    continuation.resume(returning: nil)
+                } catch {
+                    continuation.resume(returning: "\(error)")
+                }
+            }
+        }
+        if let failure { throw PositionerError("virtual bench did not take '\(action)': \(failure)") }
+    }
+}

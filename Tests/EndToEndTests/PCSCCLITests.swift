@@ -1,0 +1,136 @@
+import Foundation
+import Glibc
+import NFCReaders
+import NFCTestSupport
+import NFCVirtualBench
+import Testing
+
+@testable import NFCReaderPCSC
+
+/// The built binary against the real pcscd (a private one, started by scripts/test.sh)
+/// and the shared virtual reader, one test at a time (`SharedVirtualReader.exclusive`).
+@Suite(
+    "PC/SC through the CLI", .serialized,
+    .enabled(if: SharedVirtualReader.isAvailable, "needs pcscd and the virtual bench: run scripts/test.sh"))
+struct PCSCCLITests {
+    let scratch: TemporaryDirectory
+    init() throws { scratch = try TemporaryDirectory("pcsc-cli") }
+
+    var readerName: String { SharedVirtualReader.readerName }
+    var client: VirtualBenchClient { SharedVirtualReader.client }
+    func status() throws -> [String: Any] { try client.request("status") }
+
+    @Test func ctrlCThroughTheCLIRestoresThePICCParameter() async throws {
+        try await SharedVirtualReader.exclusive {
+            _ = try client.request("place 0.5 0.3")
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: BuiltBinary.path)
+            process.arguments = ["poll", "--reader", "pcsc:\(readerName)", "--count", "3", "--timeout", "20", "--json"]
+            let out = Pipe(), err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            try process.run()
+            // First target printed; the run now waits for the phone to be lifted.
+            let handle = out.fileHandleForReading
+            let firstLine = await withCheckedContinuation { continuation in
+                DispatchQueue.global().async { continuation.resume(returning: handle.availableLine(timeout: 10)) }
+            }
+            #expect(firstLine?.contains("\"kind\":\"phone (card emulation)\"") == true)
+            let during = try status()["picc"] as? String
+            #expect(during == "E3")
+            process.interrupt()  // SIGINT, as Ctrl-C
+            await ChildProcess.exit(of: process)
+            #expect(process.terminationStatus == 130)
+            let stderr = String(decoding: await ChildProcess.drain(err), as: UTF8.self)
+            #expect(stderr.contains("Interrupted; the reader was closed and restored."))
+            let final = try status()["picc"] as? String
+            #expect(final == "FF")
+        }
+    }
+
+    @Test func ledFeedbackOnHitAndSwitchOff() async throws {
+        try await SharedVirtualReader.exclusive {
+            _ = try client.request("place 0.5 0.3")
+            let before = (try status()["leds"] as! [String]).count
+            let on = try await BuiltBinary.run(["poll", "--reader", "pcsc:\(readerName)", "--timeout", "5"])
+            #expect(on.status == 0)
+            let leds = try status()["leds"] as! [String]
+            #expect(leds.count == before + 1 && leds.last == "FF00402E0401010101")
+            let off = try await BuiltBinary.run(["poll", "--reader", "pcsc:\(readerName)", "--timeout", "5", "--no-feedback"])
+            let ledsAfter = try status()["leds"] as! [String]
+            #expect(off.status == 0 && ledsAfter.count == before + 1)
+        }
+    }
+
+    @Test func cardHeldExclusivelyElsewhereIsBusy() async throws {
+        try await SharedVirtualReader.exclusive {
+            _ = try client.request("place 0.5 0.3")
+            try await SharedVirtualReader.waitForPCSCD(cardPresent: true)
+            let context = try PCSCContext()
+            let holder = try PCSCCard(context: context, reader: readerName, exclusive: true)
+            let r = try await BuiltBinary.run(["poll", "--reader", "pcsc:\(readerName)", "--timeout", "3"])
+            #expect(r.status == 1)
+            #expect(r.stderr.contains("is in use by another process") && r.stderr.contains("Hint:"))
+            _ = holder
+        }
+    }
+
+    @Test func noSuchReaderAndNoServiceThroughTheCLI() async throws {
+        try await SharedVirtualReader.exclusive {
+            let none = try await BuiltBinary.run(["poll", "--reader", "pcsc:no such reader", "--timeout", "1"])
+            #expect(none.status == 1 && none.stderr.contains("No PC/SC reader matches 'no such reader'"))
+            #expect(none.stderr.contains("Readers present: 'nfcbench virtual 00 00'"))
+            // The client library finds pcscd through this socket; pointing it elsewhere is
+            // exactly what a stopped pcscd looks like (SCARD_E_NO_SERVICE).
+            let down = try await BuiltBinary.run(
+                ["poll", "--reader", "pcsc:virtual", "--timeout", "1"],
+                environment: ["PCSCLITE_CSOCK_NAME": "/tmp/nfcbench-no-pcscd.comm"])
+            #expect(down.status == 1)
+            #expect(down.stderr.contains("pcscd is not running") && down.stderr.contains("systemctl start pcscd"))
+        }
+    }
+
+    @Test func aGuidedSessionOverPCSC() async throws {
+        try await SharedVirtualReader.exclusive {
+            let db = scratch.file("bench.sqlite")
+            let r = try await BuiltBinary.run([
+                "run", "--model", "SM-S921B", "--reader", "pcsc:\(readerName)", "--positioner", "sim",
+                "--sim-bench", SharedVirtualReader.benchDirectory, "--plan", "adaptive", "--auto",
+                "--tap-timeout", "2", "--db", db, "--json",
+            ])
+            #expect(r.status == 0, "\(r.stderr)")
+            let o = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
+            #expect(o["status"] as? String == "completed" && (o["hits"] as? Int ?? 0) > 0)
+            #expect((o["reader"] as? String)?.hasPrefix("pcsc:nfcbench virtual") == true)
+            // The bench's true zone (0.1, 0.1, 0.8, 0.4, from scripts/test.sh) is above the seed's S24 guess.
+            #expect(o["verdict"] as? String == "SHIFTED")
+            // The session ends with the phone lifted: vpcd has no escape channel, so the PICC
+            // restore is journaled, said, and done by the next session that sees a card.
+            if try status()["picc"] as? String == "E3" {
+                #expect(r.stderr.contains("will be restored the next time nfcbench opens it"))
+                _ = try client.request("place 0.5 0.3")
+                let poll = try await BuiltBinary.run(["poll", "--reader", "pcsc:\(readerName)", "--timeout", "5"])
+                #expect(poll.status == 0)
+            }
+            let restored = try status()["picc"] as? String
+            #expect(restored == "FF")
+        }
+    }
+}
+
+extension FileHandle {
+    /// The first line that arrives within `timeout` seconds.
+    func availableLine(timeout: TimeInterval) -> String? {
+        var data = Data()
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            var pfd = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&pfd, 1, 100) == 1 else { continue }
+            var byte: UInt8 = 0
+            guard Glibc.read(fileDescriptor, &byte, 1) == 1 else { return nil }
+            if byte == UInt8(ascii: "\n") { return String(decoding: data, as: UTF8.self) }
+            data.append(byte)
+        }
+        return nil
+    }
+}

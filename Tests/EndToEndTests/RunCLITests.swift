@@ -1,0 +1,209 @@
+import Foundation
+import Glibc
+import NFCBenchRecords
+import NFCBenchStoreSQLite
+import NFCStore
+import NFCTestSupport
+import Testing
+
+@Suite("nfcbench run through the virtual bench")
+struct RunEndToEndTests {
+    let scratch: TemporaryDirectory
+    init() throws { scratch = try TemporaryDirectory("e2e") }
+
+    func json(_ text: String) throws -> [String: Any] {
+        try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any]
+    }
+
+    @Test func simulatedSessionJSONSummary() async throws {
+        let db = scratch.database()
+        let r = try await BuiltBinary.run([
+            "run", "--model", "SM-S921B", "--reader", "sim", "--auto", "--tap-timeout", "0.3",
+            "--sim-antenna", "0.03,0.07,0.67,0.27", "--sim-seed", "3", "--db", db, "--json",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        let o = try json(r.stdout)
+        for key in ["sessionId", "model", "lookupKey", "verdict", "predictedZone", "measuredZone", "iou", "taps", "hits"] {
+            #expect(o[key] != nil, "\(key) missing")
+        }
+        #expect(o["verdict"] as? String == "SHIFTED" && o["taps"] as? Int == 15 && o["lookupKey"] as? String == "sm_s921b")
+        #expect((o["predictedZone"] as? [String: Double])?["y"] == 0.36)
+    }
+
+    @Test func sessionsOfAModelIncludeEveryRegionalVariant() async throws {
+        let db = scratch.database()
+        for model in ["SM-S921B", "SM-S921U2", "SM-S911B"] {
+            let r = try await BuiltBinary.run([
+                "run", "--model", model, "--reader", "sim", "--auto", "--tap-timeout", "0.05",
+                "--plan", "adaptive", "--db", db, "--json",
+            ])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        let listed = try await BuiltBinary.run(["sessions", "--model", "SM-S921N", "--db", db, "--json"])
+        let keys = (try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as! [[String: Any]]).map {
+            $0["lookupKey"] as! String
+        }
+        #expect(keys.sorted() == ["sm_s921b", "sm_s921u2"])
+        let csv = try await BuiltBinary.run(["export", "--model", "SM-S921B", "--db", db])
+        #expect(csv.stdout.contains(",sm_s921u2,") && !csv.stdout.contains(",sm_s911b,"))
+    }
+
+    @Test func overLibnfcWithTheSimPositioner() async throws {
+        let bench = try TestBench(antenna: (0.1, 0.36, 0.8, 0.38))
+        let db = scratch.database()
+        let r = try await BuiltBinary.run([
+            "run", "--model", "SM-S921B", "--reader", bench.spec, "--positioner", "sim",
+            "--plan", "adaptive", "--auto", "--tap-timeout", "1", "--db", db, "--json",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        let o = try json(r.stdout)
+        #expect(o["verdict"] as? String == "CONFIRMED" && (o["iou"] as? Double ?? 0) > 0.7)
+        #expect((o["reader"] as? String)?.hasPrefix("libnfc:pn532_uart:") == true)
+        let sessions = try await BuiltBinary.run(["sessions", "--db", db, "--json"])
+        #expect(sessions.stdout.contains("\"status\": \"completed\""))
+    }
+
+    @Test func anExecPositionerDrivesTheVirtualBench() async throws {
+        let bench = try TestBench(antenna: (0.1, 0.36, 0.8, 0.38))
+        let db = scratch.database()
+        let log = bench.directory + "/moves.log"
+        let template =
+            "exec:echo {action} {index} {x} {y} >> \(log) && \(BuiltBinary.path) sim ctl --dir \(bench.directory) {action} {x} {y} > /dev/null"
+        let r = try await BuiltBinary.run([
+            "run", "--model", "SM-S921B", "--reader", bench.spec, "--positioner", template,
+            "--auto", "--tap-timeout", "1", "--db", db, "--json",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try json(r.stdout)["verdict"] as? String == "CONFIRMED")
+        let moves = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        #expect(moves.first == "place 0 0.5000 0.5000" && moves.contains("lift 0"))
+        #expect(moves.filter { $0.hasPrefix("place") }.count == 15)
+    }
+
+    @Test func aFailingPositionerStopsCleanlyAndTheSessionResumes() async throws {
+        let db = scratch.database()
+        let r = try await BuiltBinary.run([
+            "run", "--model", "SM-S921B", "--reader", "sim", "--positioner", "exec:test {index} -lt 3",
+            "--auto", "--tap-timeout", "0.2", "--db", db,
+        ])
+        #expect(r.status == 1 && r.stderr.contains("Positioner failed") && r.stderr.contains("--resume"))
+        let list =
+            try json("{\"s\":" + (try await BuiltBinary.run(["sessions", "--db", db, "--json"])).stdout + "}")["s"]
+            as! [[String: Any]]
+        #expect(list.count == 1 && list[0]["status"] as? String == "in_progress" && list[0]["taps"] as? Int == 3)
+        let id = list[0]["id"] as! String
+        let resumed = try await BuiltBinary.run([
+            "run", "--resume", id, "--reader", "sim", "--positioner", "sim", "--auto",
+            "--tap-timeout", "0.2", "--db", db, "--json",
+        ])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(try json(resumed.stdout)["taps"] as? Int == 15)
+    }
+
+    @Test func aReaderUnpluggedMidRunSavesTheSessionAsResumable() async throws {
+        let bench = try TestBench(antenna: (0.1, 0.36, 0.8, 0.38))
+        let db = scratch.database()
+        // The positioner pulls the cable at the fourth position.
+        let unplug = "[ {index} -eq 3 ] && \(BuiltBinary.path) sim ctl --dir \(bench.directory) fault unplug > /dev/null; "
+        let move = "\(BuiltBinary.path) sim ctl --dir \(bench.directory) {action} {x} {y} > /dev/null"
+        let r = try await BuiltBinary.run([
+            "run", "--model", "SM-S921B", "--reader", bench.spec, "--positioner", "exec:\(unplug)\(move)",
+            "--auto", "--tap-timeout", "1", "--db", db,
+        ])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("disappeared (unplugged or powered off)") && r.stderr.contains("is saved"), "\(r.stderr)")
+        #expect(r.stderr.contains("nfcbench run --resume S-"))
+        let store = try await SQLiteBenchStore.open(path: db)
+        let s = try #require(try await store.sessions().first)
+        let taps = try await store.taps(s.id)
+        #expect(s.status == .inProgress && taps.count == 3)
+    }
+
+    @Test func ctrlCSavesTheSessionAndSaysHowToResume() async throws {
+        let db = scratch.database()
+        let process = try BuiltBinary.start([
+            "run", "--model", "SM-S921B", "--reader", "sim", "--positioner", "exec:sleep 0.1",
+            "--auto", "--tap-timeout", "0.3", "--db", db,
+        ])
+        // Interrupt while it waits for the phone: after the session exists, before it ends.
+        #expect(await ChildProcess.waitForText(process.standardOutput as! Pipe, "waiting up to"))
+        process.interrupt()
+        let stderr = String(decoding: await ChildProcess.drain(process.standardError as! Pipe), as: UTF8.self)
+        await ChildProcess.exit(of: process)
+        #expect(process.terminationStatus == 130)
+        #expect(stderr.contains("saved (interrupted); resume with: nfcbench run --resume S-"), "\(stderr)")
+        let store = try await SQLiteBenchStore.open(path: db)
+        #expect(try await store.sessions().first?.status == .inProgress)
+    }
+
+    @Test(arguments: [2, 6, 11])
+    func resumeAfterKill9LosesAndDuplicatesNothing(killAfter: Int) async throws {
+        let db = scratch.database()
+        // Each move takes 0.3 s, so the run cannot finish between two looks at the store.
+        let process = try BuiltBinary.start([
+            "run", "--model", "SM-S921B", "--reader", "sim", "--positioner", "exec:sleep 0.3",
+            "--auto", "--tap-timeout", "0.2", "--db", db,
+        ])
+        // Wait until `killAfter` taps are committed, then kill without warning.
+        var committed = 0
+        let deadline = Date().addingTimeInterval(60)
+        while committed < killAfter && Date() < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+            if FileManager.default.fileExists(atPath: db),
+                let count = try? SQLiteDatabase(path: db).prepare("SELECT count(*) FROM tap"),
+                (try? count.step()) == true
+            {
+                committed = Int(count.int(0))
+            }
+        }
+        kill(process.processIdentifier, SIGKILL)
+        await ChildProcess.exit(of: process)
+        let store = try await SQLiteBenchStore.open(path: db)
+        let session = try #require(try await store.sessions().first)
+        let before = try await store.taps(session.id)
+        #expect(before.count >= killAfter && session.status == .inProgress)
+        let resumed = try await BuiltBinary.run([
+            "run", "--resume", session.id, "--positioner", "sim", "--auto", "--db", db, "--json",
+        ])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        let after = try await store.taps(session.id)
+        #expect(after.count == 15 && Set(after.map(\.step)) == Set(0..<15))
+        for tap in before { #expect(after.contains(tap), "committed tap \(tap.step) changed or vanished") }
+    }
+}
+
+@Suite("CSV export and the store's schema")
+struct ExportAndSchemaTests {
+    let scratch: TemporaryDirectory
+    init() throws { scratch = try TemporaryDirectory("e2e") }
+
+    @Test func goldenHeaderAndInjectionNeutralised() async throws {
+        let db = scratch.database()
+        let r = try await BuiltBinary.run([
+            "run", "--model", "=HYPERLINK(\"x\")", "--reader", "sim", "--auto", "--tap-timeout", "0.1",
+            "--unit", "+1,\"unit\"\nB", "--operator", "@ops", "--sim-antenna", "0.1,0.1,0.8,0.4",
+            "--db", db, "--json",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        let id = try #require(
+            (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])?["sessionId"] as? String)
+        let csv = try await BuiltBinary.run(["export", "--session", id, "--format", "csv", "--db", db])
+        let lines = csv.stdout.components(separatedBy: "\r\n")
+        #expect(
+            lines[0]
+                == "session_id,session_status,model_input,lookup_key,display_name,unit,operator,reader,reader_firmware,plan,verdict,predicted_x,predicted_y,predicted_width,predicted_height,confidence,source,stale,catalog_version,session_started_at,session_ended_at,probe_index,attempt,probe_x,probe_y,inside_predicted,result,latency_ms,technology,uid,atqa,sak,ats,atr,timestamp"
+        )
+        #expect(
+            lines[1].hasPrefix(
+                "\(id),completed,\"'=HYPERLINK(\"\"x\"\")\",_hyperlink_x_,,\"'+1,\"\"unit\"\"\nB\",'@ops,sim,nfcbench-sim,grid,"))
+        #expect(csv.stdout.components(separatedBy: "\r\n").count == 17)  // header, 15 taps, trailing empty
+        let o = scratch.url.appendingPathComponent("export.csv")
+        #expect(try await BuiltBinary.run(["export", "--all", "-o", o.path, "--db", db]).status == 0)
+        #expect(try String(contentsOf: o, encoding: .utf8) == csv.stdout)
+    }
+
+    @Test func exportSelectionIsAUsageError() async throws {
+        let r = try await BuiltBinary.run(["export", "--db", scratch.database()])
+        #expect(r.status == 64 && r.stderr.contains("Choose what to export"))
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import NFCBench
+import NFCBenchRecords
+import NFCBenchStoreSQLite
+import NFCLocatorCore
+import NFCReaders
+import NFCTestSupport
+import Testing
+
+/// A session record as `run` would make it for the S24, on the simulated reader.
+func testSession(_ id: String, plan: PlanKind = .grid, predicted: NormalizedRect, repeats: Int = 1) -> SessionRecord {
+    SessionRecord(
+        id: id, modelInput: "SM-S921B", lookupKey: "sm_s921b", displayName: "Galaxy S24", predicted: predicted,
+        confidence: .approximate, source: .seedCatalog, stale: true, catalogVersion: "test", aspectRatio: 0.4803,
+        reader: .sim, readerFirmware: "nfcbench-sim", unit: "unit-1", operatorName: "t", plan: plan,
+        repeats: repeats, tapTimeout: 0.25, startedAt: Date(timeIntervalSince1970: 1_790_000_000))
+}
+
+@Suite("Guided runs")
+struct GuidedRunTests {
+    let scratch: TemporaryDirectory
+    /// Sessions run in virtual time: the simulated reader's 5 ms polls and 250 ms windows
+    /// advance this clock instead of waiting.
+    let clock = VirtualBenchClock()
+
+    init() throws { scratch = try TemporaryDirectory("guided") }
+
+    func store() async throws -> SQLiteBenchStore { try await SQLiteBenchStore.open(path: scratch.file("bench.sqlite")) }
+
+    func phone(_ antenna: (Double, Double, Double, Double), missRate: Double = 0, seed: UInt64) -> PhoneOnBench {
+        PhoneOnBench(phone: SimulatedPhone(antenna: antenna, aspectRatio: 0.4803, missRate: missRate), seed: seed, clock: clock)
+    }
+
+    @Test(arguments: [
+        ((0.1, 0.36, 0.8, 0.38), "CONFIRMED"),
+        ((0.03, 0.07, 0.67, 0.27), "SHIFTED"),
+    ])
+    func inProcessSessionScoresTheTruth(truth: (Double, Double, Double, Double), verdict: String) async throws {
+        let predicted = try NormalizedRect(x: 0.1, y: 0.36, width: 0.8, height: 0.38)
+        let store = try await store()
+        let bench = phone(truth, seed: 4)
+        let record = testSession("S-test", predicted: predicted)
+        try await store.insert(record)
+        let run = GuidedRun(
+            session: record, strategy: GridPlan(around: predicted), reader: SimulatedReader(bench: bench),
+            positioner: SimulatedPositioner(bench: bench), store: store)
+        let score = try #require(try await run.run { _ in })
+        #expect(score.verdict.rawValue == verdict && score.taps == 15)
+        let saved = try #require(try await store.session("S-test"))
+        #expect(saved.status == .completed && saved.verdict?.rawValue == verdict && saved.endedAt != nil)
+        #expect(saved.measured == score.measured && saved.iou == score.iou)
+        #expect(try await store.taps("S-test").count == 15)
+    }
+
+    @Test func repeatsTapEachPositionNTimes() async throws {
+        let predicted = try NormalizedRect(x: 0.1, y: 0.36, width: 0.8, height: 0.38)
+        let store = try await store()
+        let bench = phone((0.1, 0.36, 0.8, 0.38), seed: 9)
+        var record = testSession("S-repeats", predicted: predicted)
+        record.repeats = 2
+        try await store.insert(record)
+        let run = GuidedRun(
+            session: record, strategy: GridPlan(around: predicted), reader: SimulatedReader(bench: bench),
+            positioner: SimulatedPositioner(bench: bench), store: store)
+        let score = try #require(try await run.run { _ in })
+        let taps = try await store.taps("S-repeats")
+        #expect(taps.count == 30 && Set(taps.map { "\($0.step)-\($0.attempt)" }).count == 30)
+        #expect(score.taps == 15 && score.verdict == .confirmed)
+    }
+
+    @Test func noFieldWhenThePhoneNeverAnswers() async throws {
+        let predicted = try NormalizedRect(x: 0.1, y: 0.36, width: 0.8, height: 0.38)
+        let store = try await store()
+        let bench = phone((0.1, 0.36, 0.8, 0.38), missRate: 1, seed: 1)
+        let record = testSession("S-nofield", predicted: predicted)
+        try await store.insert(record)
+        let run = GuidedRun(
+            session: record, strategy: GridPlan(around: predicted), reader: SimulatedReader(bench: bench),
+            positioner: SimulatedPositioner(bench: bench), store: store)
+        #expect(try await run.run { _ in }?.verdict == .noField)
+    }
+
+    @Test func operatorSkipUndoAndQuit() async throws {
+        let predicted = try NormalizedRect(x: 0.1, y: 0.36, width: 0.8, height: 0.38)
+        let store = try await store()
+        let bench = phone((0.1, 0.36, 0.8, 0.38), seed: 2)
+        let record = testSession("S-keys", predicted: predicted)
+        try await store.insert(record)
+        // The manual operator never places the phone: every wait is ended by a key.
+        let (stream, keys) = AsyncStream<OperatorCommand>.makeStream()
+        for key in [OperatorCommand.skip, .skip, .undo, .retry, .quit] { keys.yield(key) }
+        let run = GuidedRun(
+            session: record, strategy: GridPlan(around: predicted), reader: SimulatedReader(bench: bench),
+            positioner: ManualPositioner(), store: store)
+        let score = try await run.run(commands: stream) { _ in }
+        #expect(score == nil)  // quit: saved, not scored
+        let taps = try await store.taps("S-keys")
+        #expect(taps.map(\.result) == [.skipped] && taps[0].step == 0)
+        #expect(try await store.session("S-keys")?.status == .inProgress)
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import NFCLocatorCore
+import NFCStore
+import NFCTestSupport
+import Synchronization
+import Testing
+
+@testable import NFCCatalogRemote
+
+/// Answers each fetch with the next scripted outcome and records the ETag it was sent:
+/// the policy under test is the caching layer's, not HTTP's (the end-to-end tests
+/// drive the real helper against a real local server).
+final class ScriptedFetcher: CatalogFetching {
+    let limits = FetchLimits()
+    private let script: Mutex<[Result<FetchOutcome, RemoteCatalogError>]>
+    private let sent = Mutex<[String?]>([])
+
+    init(_ script: [Result<FetchOutcome, RemoteCatalogError>]) { self.script = Mutex(script) }
+
+    var etagsSent: [String?] { sent.withLock { $0 } }
+
+    func fetch(_ endpoint: CatalogEndpoint, etag: String?) async throws(RemoteCatalogError) -> FetchOutcome {
+        sent.withLock { $0.append(etag) }
+        let next = script.withLock { $0.isEmpty ? .failure(.transport("script ran out")) : $0.removeFirst() }
+        return try next.get()
+    }
+}
+
+@Suite("Remote catalog layer and its cache")
+struct CachingRemoteCatalogTests {
+    let scratch: TemporaryDirectory
+    let endpoint: CatalogEndpoint
+    let seedBody: Data
+
+    init() throws {
+        scratch = try TemporaryDirectory("cache")
+        endpoint = try CatalogEndpoint("https://catalog.example.invalid")
+        seedBody = try Data(contentsOf: Checkout.seedCatalog)
+    }
+
+    func cache() async throws -> CatalogCache { try await CatalogCache.open(path: scratch.file("cache.sqlite")) }
+
+    @Test func freshThenNotModifiedThenCacheWhenTheServerFails() async throws {
+        let cache = try await cache()
+        let t0 = Date(timeIntervalSince1970: 1_790_000_000)
+        let fetcher = ScriptedFetcher([
+            .success(.fetched(body: seedBody, etag: "\"v1\"")), .success(.notModified), .failure(.httpStatus(503)),
+        ])
+        let remote = CachingRemoteCatalog(endpoint: endpoint, fetcher: fetcher, cache: cache)
+        let first = await remote.load(now: t0)
+        #expect(first.served == .network && first.etag == "\"v1\"" && first.document != nil)
+        let second = await remote.load(now: t0 + 60)
+        #expect(second.served == .notModified && second.fetchedAt == t0 + 60)
+        let third = await remote.load(now: t0 + 120)
+        #expect(third.served == .cache && third.error == .httpStatus(503) && third.cacheAge(now: t0 + 120) == 60)
+        #expect(fetcher.etagsSent == [nil, "\"v1\"", "\"v1\""])
+    }
+
+    @Test func aBodyThatIsNotACatalogFallsBackAndIsNotCached() async throws {
+        let cache = try await cache()
+        let fetcher = ScriptedFetcher([.success(.fetched(body: Data("{\"nope\":1}".utf8), etag: "\"bad\""))])
+        let load = await CachingRemoteCatalog(endpoint: endpoint, fetcher: fetcher, cache: cache).load()
+        #expect(load.served == .none && load.document == nil)
+        if case .notACatalog = load.error {} else { Issue.record("expected notACatalog, got \(String(describing: load.error))") }
+        #expect(try await cache.all().isEmpty)
+    }
+
+    @Test func noCacheAtAllStillServesTheNetwork() async throws {
+        let fetcher = ScriptedFetcher([.success(.fetched(body: seedBody, etag: nil)), .failure(.timedOut(seconds: 1))])
+        let remote = CachingRemoteCatalog(endpoint: endpoint, fetcher: fetcher, cache: nil)
+        #expect(await remote.load().served == .network)
+        let failed = await remote.load()
+        #expect(failed.served == .none && failed.error == .timedOut(seconds: 1))
+    }
+
+    @Test func theCacheSurvivesReopeningAndClears() async throws {
+        let body = Data("{}".utf8)
+        do {
+            let cache = try await cache()
+            try await cache.store(
+                CachedCatalog(
+                    url: "https://a.invalid/v1/catalog", etag: "\"e\"",
+                    fetchedAt: Date(timeIntervalSince1970: 100), body: body))
+        }
+        let reopened = try await cache()
+        let loaded = try #require(try await reopened.load(url: "https://a.invalid/v1/catalog"))
+        #expect(loaded.etag == "\"e\"" && loaded.body == body && loaded.fetchedAt == Date(timeIntervalSince1970: 100))
+        try await reopened.clear()
+        #expect(try await reopened.all().isEmpty)
+    }
+
+    @Test(arguments: [
+        ("https://catalog.example.invalid", true),
+        ("http://127.0.0.1:8080", true),
+        ("http://[::1]:8080", true),
+        ("http://catalog.example.invalid", false),
+        ("ftp://catalog.example.invalid", false),
+        ("not a url", false),
+    ])
+    func onlyHTTPSOrLoopbackIsAccepted(text: String, accepted: Bool) {
+        #expect(((try? CatalogEndpoint(text)) != nil) == accepted)
+    }
+
+    @Test func theHelpersAnswerIsDecodedWithoutGuessing() throws {
+        let limits = FetchLimits(totalTimeout: 2)
+        let fetched = try HelperProcessFetcher.decode(
+            Data("{\"status\":\"fetched\",\"etag\":\"\\\"x\\\"\"}\nBODY".utf8), limits: limits)
+        #expect(fetched == .fetched(body: Data("BODY".utf8), etag: "\"x\""))
+        #expect(try HelperProcessFetcher.decode(Data("{\"status\":\"notModified\"}\n".utf8), limits: limits) == .notModified)
+        #expect(throws: RemoteCatalogError.httpStatus(500)) {
+            try HelperProcessFetcher.decode(
+                Data("{\"status\":\"failed\",\"kind\":\"httpStatus\",\"detail\":\"500\"}\n".utf8), limits: limits)
+        }
+        // Nothing readable: the helper was killed by the watchdog or died.
+        #expect(throws: RemoteCatalogError.timedOut(seconds: 2)) { try HelperProcessFetcher.decode(Data(), limits: limits) }
+    }
+}

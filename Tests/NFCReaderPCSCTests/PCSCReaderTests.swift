@@ -1,0 +1,146 @@
+import Foundation
+import NFCReaders
+import NFCTestSupport
+import NFCVirtualBench
+import Testing
+
+@testable import NFCReaderPCSC
+
+/// Real pcscd with the vpcd driver, and the shared virtual bench that scripts/test.sh
+/// starts (a private pcscd, never the operator's). The reader is one for the whole run,
+/// so each test takes it through `SharedVirtualReader.exclusive`.
+@Suite(
+    "PC/SC reader", .serialized,
+    .enabled(if: SharedVirtualReader.isAvailable, "needs pcscd and the virtual bench: run scripts/test.sh"))
+struct PCSCReaderTests {
+    let scratch: TemporaryDirectory
+    /// Each test keeps its own PICC journal, never the operator's.
+    let journal: PICCJournal
+
+    init() throws {
+        scratch = try TemporaryDirectory("picc")
+        journal = PICCJournal(directory: scratch.url)
+    }
+
+    var readerName: String { SharedVirtualReader.readerName }
+    var client: VirtualBenchClient { SharedVirtualReader.client }
+    func status() throws -> [String: Any] { try client.request("status") }
+    func open() async throws -> PCSCReader { try await PCSCReader.open(readerName, journal: journal) }
+
+    @Test func detectsATRUIDAndATS() async throws {
+        try await SharedVirtualReader.exclusive {
+            _ = try client.request("place 0.5 0.3")
+            let reader = try await PCSCReader.open("virtual 00 00", journal: journal)
+            let target = try #require(try await reader.waitForTarget(timeout: .seconds(5)))
+            #expect(target.atr == [0x3B, 0x80, 0x80, 0x01, 0x01])
+            #expect(target.atrInfo?.summary == "ISO 14443-4, no historical bytes")
+            let benchUID = try status()["uid"] as? String
+            #expect(Hex.string(target.uid) == benchUID)
+            #expect(target.uid.first == 0x08 && target.ats == [0x78, 0x80, 0x70, 0x02])
+            #expect(target.kind == .phoneCardEmulation)
+            await reader.close()
+        }
+    }
+
+    @Test func removalAndTimeout() async throws {
+        try await SharedVirtualReader.exclusive {
+            let reader = try await open()
+            #expect(try await reader.waitForTarget(timeout: .milliseconds(600)) == nil)
+            _ = try client.request("place 0.5 0.3")
+            _ = try #require(try await reader.waitForTarget(timeout: .seconds(5)))
+            #expect(try await reader.waitForRemoval(timeout: .milliseconds(500)) == false)
+            _ = try client.request("lift")
+            #expect(try await reader.waitForRemoval(timeout: .seconds(5)))
+            // Close with the phone on the reader, so the PICC parameter can be put back.
+            _ = try client.request("place 0.5 0.3")
+            _ = try #require(try await reader.waitForTarget(timeout: .seconds(5)))
+            await reader.close()
+            #expect(reader.closingWarnings.isEmpty)
+        }
+    }
+
+    @Test func cancellationEndsAWaitWithin300ms() async throws {
+        try await SharedVirtualReader.exclusive {
+            let reader = try await open()
+            try await expectCancellationWithin300ms(of: reader, after: .milliseconds(300))
+            await reader.close()
+        }
+    }
+
+    @Test func piccParameterIsNarrowedThenRestored() async throws {
+        try await SharedVirtualReader.exclusive {
+            _ = try client.request("place 0.5 0.3")
+            let before = try status()["piccWrites"] as! [String]
+            let reader = try await open()
+            _ = try #require(try await reader.waitForTarget(timeout: .seconds(5)))
+            let during = try status()["picc"] as? String
+            #expect(during == "E3")
+            await reader.close()
+            let after = try status()
+            #expect(after["picc"] as? String == "FF")
+            #expect(Array((after["piccWrites"] as! [String]).dropFirst(before.count)) == ["E3", "FF"])
+            #expect(reader.piccReport == .init(original: 0xFF, applied: 0xE3, restored: true))
+        }
+    }
+
+    @Test func aRestoreThatCannotHappenIsJournaledAndDoneNextTime() async throws {
+        try await SharedVirtualReader.exclusive {
+            _ = try client.request("place 0.5 0.3")
+            let first = try await open()
+            _ = try #require(try await first.waitForTarget(timeout: .seconds(5)))
+            _ = try client.request("lift")  // no card and no escape channel on vpcd: nothing to send the restore through
+            _ = try await first.waitForRemoval(timeout: .seconds(5))
+            await first.close()
+            let stuck = try status()["picc"] as? String
+            #expect(stuck == "E3" && journal.original(for: readerName) == 0xFF)
+            #expect(first.closingWarnings.first?.contains("restored the next time") == true)
+
+            _ = try client.request("place 0.5 0.3")
+            let second = try await open()
+            _ = try #require(try await second.waitForTarget(timeout: .seconds(5)))
+            await second.close()
+            let restored = try status()["picc"] as? String
+            #expect(restored == "FF" && journal.original(for: readerName) == nil)
+            #expect(second.piccReport == .init(original: 0xFF, applied: 0xE3, restored: true))
+        }
+    }
+
+    @Test func garbageFromTheReaderIsTyped() async throws {
+        try await SharedVirtualReader.exclusive {
+            _ = try client.request("fault garbage")
+            _ = try client.request("place 0.5 0.3")
+            let reader = try await open()
+            await #expect { try await reader.waitForTarget(timeout: .seconds(5)) } throws: { error in
+                (error as? ReaderError)?.code == .garbage
+            }
+            await reader.close()
+        }
+    }
+
+    /// pcsc-tools' own client sees what the virtual card does, step by step.
+    @Test func pcscScanSeesTheCardAppearAndDisappear() async throws {
+        try await SharedVirtualReader.exclusive {
+            let scan = Process()
+            // Line-buffered: pcsc_scan writes through stdio, which a pipe would buffer away.
+            scan.executableURL = URL(fileURLWithPath: "/usr/bin/stdbuf")
+            scan.arguments = ["-oL", "/usr/bin/pcsc_scan", "-t", "5"]
+            let out = Pipe()
+            scan.standardOutput = out
+            scan.standardError = out
+            let watcher = OutputWatcher(out)
+            try scan.run()
+            #expect(await watcher.wait(for: "Card removed"), "pcsc_scan never reported the empty reader: \(watcher.output)")
+            _ = try client.request("place 0.5 0.3")
+            #expect(await watcher.wait(for: "Card inserted"), "\(watcher.output)")
+            _ = try client.request("lift")
+            #expect(await watcher.wait(for: "Card removed", count: 2), "\(watcher.output)")
+            scan.terminate()
+            await ChildProcess.exit(of: scan)
+            let text = watcher.output.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
+            #expect(text.contains("Reader 0: \(readerName)"), "\(text)")
+            #expect(text.contains("Card inserted") && text.contains("ATR: 3B 80 80 01 01"), "\(text)")
+            let lastInsert = try #require(text.range(of: "Card inserted", options: .backwards))
+            #expect(text[lastInsert.upperBound...].contains("Card removed"))
+        }
+    }
+}

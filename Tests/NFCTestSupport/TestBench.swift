@@ -1,0 +1,56 @@
+import Foundation
+import NFCReaders
+import NFCVirtualBench
+
+/// A private virtual bench (own pty, own control socket) for one test.
+public final class TestBench {
+    public let bench: VirtualBench
+    public let directory: String
+
+    public init(
+        antenna: (Double, Double, Double, Double) = (0.1, 0.1, 0.8, 0.4), technology: TargetTechnology = .iso14443A,
+        seed: UInt64 = 1, vpcdPort: UInt16? = nil
+    ) throws {
+        // Short path: Unix socket names are limited to 107 bytes.
+        directory = "/tmp/nfcb-" + String(UUID().uuidString.prefix(8))
+        bench = VirtualBench(
+            .init(
+                directory: directory,
+                phone: SimulatedPhone(antenna: antenna, technology: technology, missRate: 0),
+                seed: seed, pn532: true, vpcdPort: vpcdPort))
+        try bench.start()
+    }
+
+    public var connstring: String { bench.connstring! }
+    public var spec: String { "libnfc:" + connstring }
+
+    /// Places the phone squarely over its coil and waits until it answers.
+    public func placeOverCoil() {
+        let a = bench.bench.snapshot.phone.antenna
+        precondition(bench.bench.place(x: a.x + a.width / 2, y: a.y + a.height / 2), "phone did not couple")
+        while bench.bench.visibleTarget() == nil { usleep(1000) }
+    }
+
+    public func lift() { bench.bench.lift() }
+
+    public func fault(_ fault: BenchFault) { bench.controls.fault = fault }
+
+    deinit {
+        bench.stop()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
+
+/// Outside clients' environment: libnfc reads LIBNFC_* variables.
+public func libnfcEnvironment(_ connstring: String) -> [String: String] {
+    ["LIBNFC_AUTO_SCAN": "false", "LIBNFC_DEVICE": connstring, "LIBNFC_LOG_LEVEL": "0"]
+}
+
+public func runTool(_ path: String, _ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = 20)
+    async throws -> (status: Int32, output: String)
+{
+    let r = try await ChildProcess.run(
+        path, arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+        mergeErrors: true, timeout: timeout)
+    return (r.status, r.stdout)
+}
