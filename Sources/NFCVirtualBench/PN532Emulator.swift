@@ -11,6 +11,11 @@ public final class PN532Emulator: Sendable {
     private let bench: PhoneOnBench
     private let controls: BenchControls
     private let worker = BenchWorker(name: "pn532-emulator")
+    private let polls = Atomic<Int>(0)
+
+    /// How many polls (InAutoPoll, InListPassiveTarget) the host has started waiting on:
+    /// tests wait for it to grow instead of guessing when a poll is under way.
+    public var pollsStarted: Int { polls.load(ordering: .acquiring) }
 
     public init(bench: PhoneOnBench, controls: BenchControls, linkPath: String) {
         self.bench = bench
@@ -60,10 +65,27 @@ public final class PN532Emulator: Sendable {
                 decoder = PN532FrameDecoder()
                 trace("replugged as \(link.slavePath)")
             }
-            guard let bytes = link.read(timeoutMs: 5) else { continue }
+            guard var bytes = link.read(timeoutMs: 5) else { continue }
             if !bytes.isEmpty {
+                // Take everything the host has sent so far before answering anything.
+                while let more = link.read(timeoutMs: 0), !more.isEmpty { bytes += more }
                 decoder.append(bytes)
-                while let event = decoder.next() {
+                var events: [PN532FrameDecoder.Event] = []
+                while let event = decoder.next() { events.append(event) }
+                // libnfc sends a command only after the previous one was answered or given
+                // up on (its own timeout, or an ACK to abort). So when this thread wakes up
+                // late and finds two commands waiting, the host has abandoned the first:
+                // answering it now would put a valid ACK and a stale answer in front of the
+                // second command's reply ("Command Code verification failed"). The chip
+                // answers in time; its emulation answers only the command the host still
+                // waits for, and a new command or an ACK cancels a pending poll.
+                var current = events.lastIndex { event in
+                    if case .frame(.information(let tfi, _)) = event { return tfi == PN532Frame.hostToChip }
+                    return false
+                }
+                // An ACK after it means the host aborted that one too.
+                if let last = current, events[(last + 1)...].contains(.frame(.ack)) { current = nil }
+                for (index, event) in events.enumerated() {
                     switch event {
                     case .corrupt(let reason):
                         trace("host frame dropped: \(reason)")
@@ -77,6 +99,14 @@ public final class PN532Emulator: Sendable {
                     case .frame(.information(let tfi, let data)):
                         guard tfi == PN532Frame.hostToChip, let command = data.first else { continue }
                         trace("<- \(Hex.string(data, separator: " "))")
+                        if let superseded = pending {
+                            trace("command \(Hex.string([superseded.command])) superseded by a new command")
+                            pending = nil
+                        }
+                        guard index == current else {
+                            trace("command \(Hex.string([command])) abandoned by the host before it was read")
+                            continue
+                        }
                         link.write(PN532Frame.ack.encoded())
                         switch chip.receive(data, now: bench.clock.now) {
                         case .respond(let reply):
@@ -86,9 +116,11 @@ public final class PN532Emulator: Sendable {
                             link.write(lastResponse)
                         case .pending(let waiting):
                             pending = waiting
+                            polls.add(1, ordering: .releasing)
                         }
                     }
                 }
+                continue  // look for more input before answering anything still pending
             }
             if let waiting = pending, let reply = chip.poll(waiting, now: bench.clock.now) {
                 pending = nil

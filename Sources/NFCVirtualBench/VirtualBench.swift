@@ -41,6 +41,8 @@ public final class VirtualBench: Sendable {
     public var controlPath: String { configuration.directory + "/control.sock" }
     public var pn532Link: String? { emulator?.linkPath }
     public var connstring: String? { emulator?.connstring }
+    /// Polls the emulated PN532 has started waiting on (see `PN532Emulator.pollsStarted`).
+    public var pn532PollsStarted: Int { emulator?.pollsStarted ?? 0 }
 
     public init(_ configuration: Configuration) {
         self.configuration = configuration

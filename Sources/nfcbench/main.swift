@@ -3,7 +3,7 @@ import NFCBenchCLI
 
 SignalWaiter.install()
 let context = CommandContext(
-    environment: ProcessInfo.processInfo.environment,
+    environment: CommandContext.processEnvironment(),
     output: StandardStream.output, errors: StandardStream.error)
 let status = await NFCBench.main(arguments: Array(CommandLine.arguments.dropFirst()), context: context)
 exit(status)

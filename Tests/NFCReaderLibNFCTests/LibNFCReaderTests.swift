@@ -63,8 +63,9 @@ struct LibNFCEndToEndTests {
     @Test func unplugDuringAPollIsATypedError() async throws {
         let bench = try TestBench()
         let reader = try await LibNFCReader.open(connstring: bench.connstring)
+        let polls = bench.bench.pn532PollsStarted
         let wait = Task { try await reader.waitForTarget(timeout: .seconds(20)) }
-        try await Task.sleep(for: .milliseconds(300))
+        try await bench.waitForPoll(after: polls)  // pull the cable while the chip polls
         bench.fault(.unplug)
         let result = await wait.result
         guard case .failure(let error as ReaderError) = result else { Issue.record("expected an error: \(result)"); return }

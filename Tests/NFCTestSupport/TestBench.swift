@@ -33,6 +33,15 @@ public final class TestBench {
 
     public func lift() { bench.bench.lift() }
 
+    /// Waits until the emulated chip holds a poll from the host (up to 10 s).
+    public func waitForPoll(after count: Int) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while bench.pn532PollsStarted <= count {
+            guard ContinuousClock.now < deadline else { throw BenchError(description: "the host never started a poll") }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
     public func fault(_ fault: BenchFault) { bench.controls.fault = fault }
 
     deinit {

@@ -47,23 +47,14 @@ public enum CSVFormat {
         sink.append(UInt8(ascii: "\n"))
     }
 
-    /// `%.Nf` without Foundation's formatter, for non-negative values (all of ours are).
-    static func fixed(_ value: Double?, _ digits: Int) -> String {
-        guard let value, value.isFinite else { return "" }
-        let scale = digits == 4 ? 10_000.0 : digits == 1 ? 10.0 : pow(10, Double(digits))
-        let x = abs(value) * scale
-        // Near a half, scaling has already rounded; printf rounds the exact binary value.
-        if abs(x - x.rounded(.down) - 0.5) < 1e-6 { return String(format: "%.\(digits)f", value) }
-        let scaled = Int(x.rounded())
-        let whole = scaled / Int(scale), fraction = String(scaled % Int(scale))
-        return (value < 0 ? "-" : "") + "\(whole)." + String(repeating: "0", count: digits - fraction.count) + fraction
-    }
+    static func fixed(_ value: Double?, _ digits: Int) -> String { FixedPoint.format(value, digits) }
 
     /// `2026-11-29T16:20:20Z` from the epoch with integer arithmetic (UTC; Howard
     /// Hinnant's civil-from-days), far faster than a date formatter per cell.
     static func iso8601(_ date: Date?) -> String {
         guard let date else { return "" }
-        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        // Out of Int's range (a damaged record) is no instant to print, and must not trap.
+        guard let seconds = Int(exactly: date.timeIntervalSince1970.rounded(.down)), abs(seconds) < 1 << 50 else { return "" }
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
         let z = days + 719_468

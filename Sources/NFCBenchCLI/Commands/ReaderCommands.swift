@@ -154,7 +154,7 @@ enum TargetJSON {
         if let atqb = t.atqb { parts.append("ATQB \(Hex.string(atqb, separator: " "))") }
         if let atr = t.atr { parts.append("ATR \(Hex.string(atr, separator: " "))") }
         parts.append("\(t.kind.rawValue)")
-        parts.append(String(format: "%.1f ms", t.latencyMilliseconds))
+        parts.append(FixedPoint.format(t.latencyMilliseconds, 1) + " ms")
         return parts.joined(separator: "  ")
     }
 }
