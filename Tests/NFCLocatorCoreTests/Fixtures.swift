@@ -7,7 +7,6 @@ enum Checkout {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
     static let resources = ResourceLocator(directory: root.appendingPathComponent("Resources"))
-    static let reference = root.deletingLastPathComponent().appendingPathComponent("shared/reference")
 }
 
 /// A valid wire row to mutate in tests.
