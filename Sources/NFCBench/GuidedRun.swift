@@ -3,60 +3,84 @@ import NFCBenchRecords
 import NFCLocatorCore
 import NFCReaders
 
-/// What the runner tells its front end, in order. The CLI prints these; tests read them.
-public enum RunEvent: Sendable {
-    case started(SessionRecord, resumedTaps: Int)
-    case position(step: Int, total: Int?, probe: Probe, attempt: Int)
-    case waitingForTap(seconds: Double)
-    case tap(TapRecord)
-    case undone(TapRecord)
-    case waitingForLift
-    case readerLost(ReaderError)
-    case finished(SessionRecord, SessionScore)
-    case suspended(SessionRecord, reason: String)
-}
-
-/// What the operator asked for while the runner waited.
-public enum OperatorCommand: Sendable { case retry, skip, undo, quit }
-
 /// A guided bench run: for each probe of the plan, position the phone, wait for the
-/// field to be clear, poll until the phone answers or the tap timeout passes, record HIT
-/// or MISS durably, wait for the phone to be lifted, and score the session at the end.
+/// field to be clear, poll for the whole tap window, record HIT or MISS durably, wait
+/// for the phone to be lifted, and score the session at the end.
+///
+/// Evidence is sacred: a MISS is recorded only for a window the reader polled cleanly
+/// to its end (`TapWindow.clean`). A window with a reader fault records nothing: the
+/// run tells the operator, waits until the reader answers again (reopening one that was
+/// unplugged and plugged back), and taps the position again.
 ///
 /// Every tap is committed before the next position is shown. Cancellation (Ctrl-C), a
-/// failing positioner or a lost reader leave the session `in_progress`, resumable with
-/// `nfcbench run --resume ID`; a resumed run replays the stored taps through the plan,
-/// so no committed tap is lost or repeated.
+/// quit, a failing positioner or a reader that stays faulty leave the session
+/// `in_progress`, resumable with `nfcbench run --resume ID`; a resumed run replays the
+/// stored taps through the plan, so no committed tap is lost or repeated.
 public struct GuidedRun: Sendable {
     public var session: SessionRecord
     public let strategy: any ProbeStrategy
-    public let reader: any Reader
+    public let readers: ReaderHolder
     public let positioner: any Positioner
     public let store: any BenchStoring
     public let liftTimeout: Duration
+    /// `--confirm-each`: the operator confirms every placement before its window opens.
+    public let confirmEach: Bool
+    public let faultPolicy: FaultPolicy
 
     public init(
-        session: SessionRecord, strategy: any ProbeStrategy, reader: any Reader, positioner: any Positioner,
-        store: any BenchStoring, liftTimeout: Duration = .seconds(10)
+        session: SessionRecord, strategy: any ProbeStrategy, readers: ReaderHolder, positioner: any Positioner,
+        store: any BenchStoring, liftTimeout: Duration = .seconds(10), confirmEach: Bool = false,
+        faultPolicy: FaultPolicy = FaultPolicy()
     ) {
         self.session = session
         self.strategy = strategy
-        self.reader = reader
+        self.readers = readers
         self.positioner = positioner
         self.store = store
         self.liftTimeout = liftTimeout
+        self.confirmEach = confirmEach
+        self.faultPolicy = faultPolicy
+    }
+
+    public init(
+        session: SessionRecord, strategy: any ProbeStrategy, reader: any Reader, positioner: any Positioner,
+        store: any BenchStoring, liftTimeout: Duration = .seconds(10), confirmEach: Bool = false,
+        faultPolicy: FaultPolicy = FaultPolicy()
+    ) {
+        self.init(
+            session: session, strategy: strategy, readers: ReaderHolder(reader), positioner: positioner, store: store,
+            liftTimeout: liftTimeout, confirmEach: confirmEach, faultPolicy: faultPolicy)
     }
 
     var predicted: NormalizedRect? { session.predicted }
 
-    /// History per probe: a probe hit when any attempt there hit. Skipped probes count as visited.
+    /// History per probe, for the plan: a probe hit when any attempt there hit. Skipped
+    /// probes count as visited, so the plan moves on.
     static func history(_ taps: [TapRecord]) -> [(probe: Probe, hit: Bool)] {
         var byStep: [Int: (probe: Probe, hit: Bool)] = [:]
         for t in taps {
             let previous = byStep[t.step]?.hit ?? false
             byStep[t.step] = (t.probe, previous || t.result == .hit)
         }
-        return byStep.keys.sorted().map { byStep[$0]! }
+        return byStep.keys.sorted().compactMap { byStep[$0] }
+    }
+
+    /// History per probe, for the score: positions skipped at every attempt are no
+    /// evidence, so they are left out and counted apart.
+    static func evidence(_ taps: [TapRecord]) -> (history: [(probe: Probe, hit: Bool)], skipped: Int) {
+        let steps = Dictionary(grouping: taps, by: \.step)
+        var history: [(probe: Probe, hit: Bool)] = []
+        var skipped = 0
+        for step in steps.keys.sorted() {
+            guard let attempts = steps[step], let first = attempts.first else { continue }
+            let tapped = attempts.filter { $0.result != .skipped }
+            if tapped.isEmpty {
+                skipped += 1
+            } else {
+                history.append((first.probe, tapped.contains { $0.result == .hit }))
+            }
+        }
+        return (history, skipped)
     }
 
     public func run(
@@ -68,6 +92,15 @@ public struct GuidedRun: Sendable {
         let inbox = CommandInbox(commands)
         defer { inbox.close() }
         do {
+            // The ready gate: nothing is timed until the operator says the phone is ready.
+            if positioner.needsOperator, inbox.isOpen {
+                events(.readyCheck(session))
+                if await nextCommand(inbox, accepting: [.proceed, .quit]) == .quit {
+                    try await store.suspend(session.id)
+                    events(.suspended(session, reason: "quit by the operator"))
+                    return nil
+                }
+            }
             while true {
                 let history = Self.history(taps)
                 let completeSteps = Set(taps.filter { $0.attempt == session.repeats - 1 || $0.result == .skipped }.map(\.step))
@@ -87,7 +120,7 @@ public struct GuidedRun: Sendable {
                     .position(
                         step: step, total: strategy.kind == .grid ? GridPlanLength.of(strategy) : nil,
                         probe: probe, attempt: attempt))
-                switch try await tap(at: probe, step: step, attempt: attempt, inbox: inbox, events: events) {
+                switch try await tapOrRecover(at: probe, step: step, attempt: attempt, inbox: inbox, events: events) {
                 case .recorded(let record):
                     taps.append(record)
                 case .undo:
@@ -103,64 +136,116 @@ public struct GuidedRun: Sendable {
                     return nil
                 }
             }
-        } catch let error as ReaderError where error.code == .cancelled {
-            try? await positioner.lift(index: taps.count)
-            try await store.suspend(session.id)
-            events(.suspended(session, reason: "interrupted"))
-            throw error
-        } catch let error as PositionerError where error.isInterruption {
-            try await store.suspend(session.id)
-            events(.suspended(session, reason: "interrupted"))
-            throw error
-        } catch let error as PositionerError {
-            try await store.suspend(session.id)
-            events(.suspended(session, reason: "positioner failed: \(error.message)"))
-            throw error
-        } catch let error as ReaderError {
-            try await store.suspend(session.id)
-            events(.suspended(session, reason: error.description))
+        } catch {
+            try await saveAfter(error, step: taps.count, events: events)
             throw error
         }
+        let (history, skipped) = Self.evidence(taps)
         let score = SessionScore(
-            predicted: predicted, history: Self.history(taps), strategy: strategy,
-            aspectRatio: session.aspectRatio)
+            predicted: predicted, history: history, skipped: skipped, strategy: strategy, aspectRatio: session.aspectRatio)
         let now = Date()
         try await store.finish(
-            session.id, status: .completed, at: now, verdict: score.verdict, measured: score.measured,
-            iou: score.iou)
+            session.id, status: .completed, at: now, verdict: score.verdict, verdictReason: score.reason,
+            measured: score.measured, iou: score.iou)
         var finished = session
         finished.status = .completed
         finished.endedAt = now
         finished.verdict = score.verdict
+        finished.verdictReason = score.reason
         finished.measured = score.measured
         finished.iou = score.iou
         events(.finished(finished, score))
         return score
     }
 
+    /// Leaves the session resumable after `error`, saying why.
+    private func saveAfter(_ error: any Error, step: Int, events: @Sendable (RunEvent) -> Void) async throws {
+        let reason: String
+        if Self.isInterruption(error) {
+            try? await positioner.lift(index: step)
+            reason = "interrupted"
+        } else if let error = error as? PositionerError {
+            reason = "positioner failed: \(error.message)"
+        } else {
+            reason = String(describing: error)
+        }
+        try await store.suspend(session.id)
+        events(.suspended(session, reason: reason))
+    }
+
+    /// Ctrl-C, in whichever wait it arrived.
+    static func isInterruption(_ error: any Error) -> Bool {
+        if error is CancellationError { return true }
+        if let error = error as? ReaderError { return error.code == .cancelled }
+        if let error = error as? PositionerError { return error.isInterruption }
+        return false
+    }
+
     enum TapOutcome { case recorded(TapRecord), undo, retry, quit }
+
+    /// One position; a reader that vanished meanwhile is waited for (and reopened), and
+    /// the position is tapped again.
+    private func tapOrRecover(
+        at probe: Probe, step: Int, attempt: Int, inbox: CommandInbox,
+        events: @Sendable (RunEvent) -> Void
+    ) async throws -> TapOutcome {
+        do {
+            return try await tap(at: probe, step: step, attempt: attempt, inbox: inbox, events: events)
+        } catch let error as ReaderError where error.code == .unplugged {
+            try? await positioner.lift(index: step)
+            events(.readerLost(error))
+            try await recover(from: error)
+            events(.readerRecovered(step: step))
+            return .retry
+        }
+    }
 
     private func tap(
         at probe: Probe, step: Int, attempt: Int, inbox: CommandInbox,
         events: @Sendable (RunEvent) -> Void
     ) async throws -> TapOutcome {
+        let reader = readers.current
         // The field must be clear first, so a phone left on the reader cannot count as a hit here.
         if try await !reader.waitForRemoval(timeout: liftTimeout) {
             events(.waitingForLift)
             _ = try await reader.waitForRemoval(timeout: .seconds(3600))
         }
         try await positioner.place(probe, index: step)
-        events(.waitingForTap(seconds: session.tapTimeout))
-        let target = try await waitForTapOrCommand(inbox: inbox)
-        let result: TapRecord.Result
-        let detected: DetectedTarget?
-        switch target {
-        case .command(.skip): result = .skipped; detected = nil
-        case .command(.undo): try await positioner.lift(index: step); return .undo
-        case .command(.retry): try await positioner.lift(index: step); return .retry
-        case .command(.quit): try await positioner.lift(index: step); return .quit
-        case .target(let t): result = t == nil ? .miss : .hit; detected = t
+        if confirmEach, inbox.isOpen {
+            events(.confirmPlacement(step: step))
+            switch await nextCommand(inbox, accepting: [.proceed, .skip, .undo, .retry, .quit]) {
+            case .skip: return try await record(.skipped, nil, probe: probe, step: step, attempt: attempt, events: events)
+            case .undo: try await positioner.lift(index: step); return .undo
+            case .retry: try await positioner.lift(index: step); return .retry
+            case .quit: try await positioner.lift(index: step); return .quit
+            case .proceed, nil: break
+            }
         }
+        events(.waitingForTap(seconds: session.tapTimeout))
+        switch try await waitForTapOrCommand(inbox: inbox, reader: reader) {
+        case .command(.skip):
+            return try await record(.skipped, nil, probe: probe, step: step, attempt: attempt, events: events)
+        case .command(.undo): try await positioner.lift(index: step); return .undo
+        case .command(.retry), .command(.proceed): try await positioner.lift(index: step); return .retry
+        case .command(.quit): try await positioner.lift(index: step); return .quit
+        case .window(.faulty(let error)):
+            // No evidence either way: record nothing, wait for the reader, tap again.
+            try await positioner.lift(index: step)
+            events(.readerFault(error, step: step))
+            try await recover(from: error)
+            events(.readerRecovered(step: step))
+            return .retry
+        case .window(.clean):
+            return try await record(.miss, nil, probe: probe, step: step, attempt: attempt, events: events)
+        case .window(.target(let target)):
+            return try await record(.hit, target, probe: probe, step: step, attempt: attempt, events: events)
+        }
+    }
+
+    private func record(
+        _ result: TapRecord.Result, _ detected: DetectedTarget?, probe: Probe, step: Int, attempt: Int,
+        events: @Sendable (RunEvent) -> Void
+    ) async throws -> TapOutcome {
         let record = TapRecord(
             sessionID: session.id, step: step, attempt: attempt, probe: probe,
             insidePredicted: predicted?.contains(x: probe.x, y: probe.y) ?? false, result: result,
@@ -170,7 +255,8 @@ public struct GuidedRun: Sendable {
             ats: detected?.ats.map { Hex.string($0) }, atr: detected?.atr.map { Hex.string($0) }, timestamp: Date())
         try await store.record(record)  // durable before anything else happens
         events(.tap(record))
-        await reader.signal(result == .hit ? .hit : .miss)
+        let reader = readers.current
+        if result != .skipped { await reader.signal(result == .hit ? .hit : .miss) }
         try await positioner.lift(index: step)
         if result == .hit, try await !reader.waitForRemoval(timeout: liftTimeout) {
             events(.waitingForLift)
@@ -179,22 +265,78 @@ public struct GuidedRun: Sendable {
         return .recorded(record)
     }
 
-    enum WaitResult { case target(DetectedTarget?), command(OperatorCommand) }
+    /// Waits until the reader answers again: a clean window or a target (the phone may
+    /// still be on it). An unplugged reader is reopened first. Throws `ReaderStayedFaulty`
+    /// after `faultPolicy.patience`, `CancellationError` on Ctrl-C.
+    private func recover(from error: ReaderError) async throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var state = RecoveryState(last: error, needsReopen: error.code == .unplugged)
+        while clock.now - start < faultPolicy.patience {
+            try await Task.sleep(for: faultPolicy.interval)
+            state = try await probeReader(state)
+            if state.answered { return }
+        }
+        throw ReaderStayedFaulty(last: state.last, waited: faultPolicy.patience)
+    }
 
-    /// Polls for the tap; an operator command ends the wait early.
-    private func waitForTapOrCommand(inbox: CommandInbox) async throws -> WaitResult {
-        let timeout = Duration.milliseconds(Int(session.tapTimeout * 1000))
-        guard inbox.isOpen else { return .target(try await reader.waitForTarget(timeout: timeout)) }
-        let reader = self.reader
+    struct RecoveryState {
+        var last: ReaderError
+        var needsReopen: Bool
+        var answered = false
+    }
+
+    /// One look at the reader during recovery.
+    private func probeReader(_ state: RecoveryState) async throws -> RecoveryState {
+        var next = state
+        if next.needsReopen {
+            guard await readers.reopen() else { return next }
+            next.needsReopen = false
+        }
+        switch await probeWindow() {
+        case .success(.faulty(let fault)): next.last = fault
+        case .success(.clean), .success(.target): next.answered = true
+        case .failure(let error) where error.code == .unplugged:
+            next.last = error
+            next.needsReopen = true
+        case .failure(let error): throw error
+        }
+        return next
+    }
+
+    private func probeWindow() async -> Result<TapWindow, ReaderError> {
+        do throws(ReaderError) {
+            return .success(try await readers.current.pollWindow(faultPolicy.probeWindow))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The next operator command among `accepting` (others are ignored); `nil` when the
+    /// keyboard is gone, which lets the run go on.
+    private func nextCommand(_ inbox: CommandInbox, accepting: Set<OperatorCommand>) async -> OperatorCommand? {
+        while let command = await inbox.next() {
+            if accepting.contains(command) { return command }
+        }
+        return nil
+    }
+
+    enum WaitResult { case window(TapWindow), command(OperatorCommand) }
+
+    /// Polls for the whole tap window; an operator command ends the wait early.
+    private func waitForTapOrCommand(inbox: CommandInbox, reader: any Reader) async throws -> WaitResult {
+        let window = Duration.milliseconds(Int64(session.tapTimeout * 1000))
+        guard inbox.isOpen else { return .window(try await reader.pollWindow(window)) }
         return try await withThrowingTaskGroup(of: WaitResult.self) { group in
-            group.addTask { .target(try await reader.waitForTarget(timeout: timeout)) }
+            group.addTask { .window(try await reader.pollWindow(window)) }
             group.addTask {
-                guard let command = await inbox.next() else {
-                    try await Task.sleep(for: .seconds(86_400)); throw CancellationError()
+                while let command = await inbox.next() {
+                    if command != .proceed { return .command(command) }
                 }
-                return .command(command)
+                try await Task.sleep(for: .seconds(86_400))
+                throw CancellationError()
             }
-            let first = try await group.next()!
+            guard let first = try await group.next() else { throw CancellationError() }
             group.cancelAll()
             return first
         }

@@ -57,7 +57,14 @@ public struct GridPlan: ProbeStrategy {
             let dx = (p.x - centre.x) * aspectRatio, dy = p.y - centre.y
             return dx * dx + dy * dy
         }
-        order = cells.sorted { (distance($0), $0.y, $0.x) < (distance($1), $1.y, $1.x) }
+        // The predicted zone's own probes first, so even a coil smaller than a cell is
+        // probed inside (a shifted pass may put no cell point in it); cell points that
+        // would repeat one of them are dropped.
+        let inner = zone.map { ProbePlans.innerProbes(of: $0, aspectRatio: aspectRatio) } ?? []
+        let outer = cells.sorted { (distance($0), $0.y, $0.x) < (distance($1), $1.y, $1.x) }.filter { cell in
+            !inner.contains { ProbePlans.bodyDistance($0, cell, aspectRatio) < ProbePlans.minimumSpacing }
+        }
+        order = inner + outer
     }
 
     /// Where in its cell (0...1) pass `n` taps: 1/2, 5/6, 1/6, 11/18, ...
@@ -160,8 +167,10 @@ public struct AdaptivePlan: ProbeStrategy {
 
     public func next(after history: [(probe: Probe, hit: Bool)]) -> Probe? {
         guard let anchor = firstHit(history) else {
+            // No hit yet: the predicted centre, the rest of the predicted zone (a miss at
+            // its centre may be the phone's, not the zone's), then the coarse grid outward
+            // until something answers.
             if !history.contains(where: { $0.probe == start }) { return start }
-            // No hit yet: walk the coarse grid outward until something answers.
             return fallback.order.first { cell in !history.contains { $0.probe == cell } }
         }
         for d in Direction.allCases {
@@ -187,6 +196,26 @@ public struct AdaptivePlan: ProbeStrategy {
 }
 
 public enum ProbePlans {
+    /// Probes closer than this (body heights) add nothing to each other.
+    static let minimumSpacing = 0.03
+
+    /// The predicted centre, then two points a quarter of the zone's longer side away
+    /// from it along that side: probes inside even a small coil.
+    public static func innerProbes(of zone: NormalizedRect, aspectRatio: Double) -> [Probe] {
+        let centre = Probe(x: zone.midX, y: zone.midY)
+        if zone.width * aspectRatio >= zone.height {
+            return [
+                centre, Probe(x: zone.midX - zone.width / 4, y: zone.midY), Probe(x: zone.midX + zone.width / 4, y: zone.midY),
+            ]
+        }
+        return [centre, Probe(x: zone.midX, y: zone.midY - zone.height / 4), Probe(x: zone.midX, y: zone.midY + zone.height / 4)]
+    }
+
+    static func bodyDistance(_ a: Probe, _ b: Probe, _ aspectRatio: Double) -> Double {
+        let dx = (a.x - b.x) * aspectRatio, dy = a.y - b.y
+        return (dx * dx + dy * dy).squareRoot()
+    }
+
     /// `pass`: how many sessions of this model came before (grid plans interleave by it).
     public static func make(
         _ kind: PlanKind, around zone: NormalizedRect?, aspectRatio: Double,

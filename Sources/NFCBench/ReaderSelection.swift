@@ -33,7 +33,8 @@ public struct ReaderSelection: Sendable {
                 throw ReaderError(
                     .noReader, "No reader found.",
                     hint: (found.problems.first.map { "\($0.message) " } ?? "")
-                        + "Plug one in, give --reader, or try --reader sim; 'nfcbench doctor' checks the setup.")
+                        + "Plug one in or give --reader; 'nfcbench doctor' checks the setup. "
+                        + "(--reader sim only simulates a phone: its sessions are marked simulated and never count as evidence.)")
             default:
                 throw ReaderError(
                     .ambiguousReader, "Several readers found; choose one with --reader.",

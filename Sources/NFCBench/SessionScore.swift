@@ -1,28 +1,50 @@
 import NFCBenchRecords
 import NFCLocatorCore
 
-/// How a session's hits compare with the prediction.
+/// How a session's taps compare with the prediction, and why.
+///
+/// The verdict rests on evidence the taps can actually give (`ZoneEvidence`):
+/// - CONFIRMED: the predicted core reads (at most the misses a phone makes anyway),
+///   nothing reads far outside it, and at least two positions around it stay silent;
+/// - SHIFTED: something read, and the prediction is contradicted: the core stays silent
+///   beyond chance, or taps far outside it read;
+/// - NO_FIELD: no tap read, and taps inside *and* around the predicted zone were all
+///   clean misses: the phone is not answering at all;
+/// - INCONCLUSIVE otherwise, with the reason: too few taps, no prediction, or no tap
+///   where it would tell. "No probe could see it" is never taken for "it isn't there".
 public struct SessionScore: Sendable, Equatable {
     public typealias Verdict = SessionVerdict
 
+    /// Positions tapped and not skipped.
     public let taps: Int
     public let hits: Int
-    /// Whether the probe nearest the predicted centre hit; `nil` without a prediction.
+    public let skipped: Int
+    /// Whether the predicted centre (the probe nearest it, inside the zone) read; `nil`
+    /// without a prediction or without a tap there.
     public let centreHit: Bool?
     public let measured: NormalizedRect?
     public let iou: Double?
     /// Distance between predicted and measured centres, in body heights.
     public let centreOffset: Double?
+    /// Measured centre minus predicted centre, in body heights (x scaled by the aspect
+    /// ratio; y grows downwards).
+    public let shift: (dx: Double, dy: Double)?
+    public let evidence: ZoneEvidence?
     public let verdict: Verdict
+    /// Why, in one sentence for the technician.
+    public let reason: String
 
     public static let minimumTaps = 3
 
+    /// `history`: every position tapped with whether it read; `skipped`: positions the
+    /// operator skipped, which are neither hits nor misses.
     public init(
-        predicted: NormalizedRect?, history: [(probe: Probe, hit: Bool)], strategy: any ProbeStrategy,
+        predicted: NormalizedRect?, history: [(probe: Probe, hit: Bool)], skipped: Int = 0, strategy: any ProbeStrategy,
         aspectRatio: Double
     ) {
         taps = history.count
         hits = history.filter(\.hit).count
+        self.skipped = skipped
         measured = strategy.measuredZone(from: history)
         if let predicted,
             let nearest = history.min(by: {
@@ -31,26 +53,55 @@ public struct SessionScore: Sendable, Equatable {
         {
             centreHit = nearest.hit
         } else {
-            centreHit = predicted == nil ? nil : false
+            centreHit = nil
         }
         if let predicted, let measured {
             iou = predicted.iou(with: measured)
             centreOffset = predicted.centreDistance(to: measured, aspectRatio: aspectRatio)
+            shift = ((measured.midX - predicted.midX) * aspectRatio, measured.midY - predicted.midY)
         } else {
             iou = nil
             centreOffset = nil
+            shift = nil
         }
-        if taps < Self.minimumTaps {
-            verdict = .inconclusive
-        } else if hits == 0 {
-            verdict = .noField
-        } else if predicted == nil {
-            verdict = .inconclusive
-        } else if centreHit == true, (iou ?? 0) >= 0.5 {
-            verdict = .confirmed
-        } else {
-            verdict = .shifted
+        evidence = predicted.map { ZoneEvidence(predicted: $0, taps: history, aspectRatio: aspectRatio) }
+        (verdict, reason) = Self.judge(taps: taps, hits: hits, evidence: evidence)
+    }
+
+    static func judge(taps: Int, hits: Int, evidence: ZoneEvidence?) -> (Verdict, String) {
+        guard taps >= minimumTaps else {
+            return (.inconclusive, "only \(taps) position(s) tapped; at least \(minimumTaps) are needed")
         }
+        guard let e = evidence else {
+            return (.inconclusive, "no predicted zone to compare with")
+        }
+        if hits == 0 {
+            guard e.insideTaps >= 2, e.coreTaps >= 1, e.outsideTaps >= 2 else {
+                return (
+                    .inconclusive, "nothing read, but too few positions inside and around the predicted zone were tapped to tell"
+                )
+            }
+            return (.noField, "nothing read at \(e.insideTaps) positions inside the predicted zone or \(e.outsideTaps) around it")
+        }
+        if e.farHits > 0 {
+            return (.shifted, "\(e.farHits) position(s) well outside the predicted zone read")
+        }
+        if e.coreTaps > 0, e.coreMisses > e.allowedCoreMisses {
+            return (.shifted, "\(e.coreMisses) of \(e.coreTaps) positions in the middle of the predicted zone did not read")
+        }
+        guard e.coreHits > 0 else {
+            return (.inconclusive, "no position in the middle of the predicted zone read or was tapped")
+        }
+        guard e.outsideMisses >= 2 else {
+            return (.inconclusive, "too few silent positions around the predicted zone to rule out a larger or shifted antenna")
+        }
+        return (.confirmed, "the predicted zone reads and nothing well outside it does")
+    }
+
+    public static func == (a: SessionScore, b: SessionScore) -> Bool {
+        a.taps == b.taps && a.hits == b.hits && a.skipped == b.skipped && a.centreHit == b.centreHit
+            && a.measured == b.measured && a.iou == b.iou && a.centreOffset == b.centreOffset && a.evidence == b.evidence
+            && a.verdict == b.verdict && a.reason == b.reason
     }
 
     static func distance(_ p: Probe, _ zone: NormalizedRect, _ aspect: Double) -> Double {

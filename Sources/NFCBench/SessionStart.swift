@@ -9,8 +9,8 @@ extension SessionRecord {
     /// scored against the catalog it was run with.
     public init(
         id: String, model: String, resolution r: AntennaResolution, plan: PlanKind, planPass: Int = 0,
-        reader: ReaderSpec, readerFirmware: String?, unit: String?, operatorName: String?, repeats: Int,
-        tapTimeout: Double, startedAt: Date, defaultAspectRatio: Double = 0.48
+        reader: ReaderSpec, readerFirmware: String?, simulated: Bool, unit: String?, operatorName: String?,
+        repeats: Int, tapTimeout: Double, startedAt: Date, defaultAspectRatio: Double = 0.48
     ) {
         let aspectRatio = r.profile?.aspectRatio ?? defaultAspectRatio
         let strategy = ProbePlans.make(plan, around: r.zone, aspectRatio: aspectRatio, pass: planPass)
@@ -19,7 +19,7 @@ extension SessionRecord {
             confidence: r.confidence, source: r.source, stale: r.isStale, catalogVersion: r.catalogVersion,
             aspectRatio: aspectRatio, reader: reader, readerFirmware: readerFirmware, unit: unit, operatorName: operatorName,
             plan: plan, planPass: planPass, plannedProbes: strategy.expectedProbes(for: r.zone), repeats: repeats,
-            tapTimeout: tapTimeout, startedAt: startedAt)
+            tapTimeout: tapTimeout, startedAt: startedAt, bodyHeightMm: r.profile?.bodyHeightMm, simulated: simulated)
     }
 
     /// The plan this session follows, rebuilt from what it stored.

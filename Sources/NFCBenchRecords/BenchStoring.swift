@@ -12,8 +12,14 @@ public protocol BenchStoring: Sendable {
     func insert(_ session: SessionRecord) async throws
     /// Ends a session with its outcome.
     func finish(
-        _ id: String, status: SessionRecord.Status, at: Date, verdict: SessionVerdict?, measured: NormalizedRect?,
-        iou: Double?) async throws
+        _ id: String, status: SessionRecord.Status, at: Date, verdict: SessionVerdict?, verdictReason: String?,
+        measured: NormalizedRect?, iou: Double?
+    ) async throws
+    /// Marks a session void, with the reason: kept, listed, and left out of refine,
+    /// reports and exports by default. Voiding again replaces the reason.
+    func void(_ id: String, reason: String, at: Date) async throws
+    /// A resumed session's new tap window, applied to the positions still to come.
+    func setTapTimeout(_ id: String, seconds: Double) async throws
     /// Marks a session resumable again (after Ctrl-C, a positioner failure, a lost reader).
     func suspend(_ id: String) async throws
     func session(_ id: String) async throws -> SessionRecord?

@@ -38,8 +38,20 @@ public struct SessionRecord: Sendable, Equatable {
     public var startedAt: Date
     public var endedAt: Date?
     public var verdict: SessionVerdict?
+    /// The verdict's reason, in words.
+    public var verdictReason: String?
     public var measured: NormalizedRect?
     public var iou: Double?
+    /// Body height in millimetres, when the catalog publishes it: positions and shifts
+    /// are told in millimetres with it.
+    public var bodyHeightMm: Double?
+    /// Taken with a simulated reader (`--reader sim`) or a virtual bench: never bench
+    /// evidence, so refine and promotion leave it out unless asked.
+    public var simulated: Bool
+    /// Why the session was voided (`nfcbench void`); `nil` for a valid session. Void
+    /// sessions are kept and listed, and left out of refine, reports and exports.
+    public var voidReason: String?
+    public var voidedAt: Date?
 
     public init(
         id: String, modelInput: String, lookupKey: String, displayName: String?, predicted: NormalizedRect?,
@@ -47,10 +59,11 @@ public struct SessionRecord: Sendable, Equatable {
         reader: ReaderSpec, readerFirmware: String?, unit: String?, operatorName: String?, plan: PlanKind,
         planPass: Int = 0, plannedProbes: [Probe] = [], repeats: Int, tapTimeout: Double,
         status: Status = .inProgress, startedAt: Date, endedAt: Date? = nil, verdict: SessionVerdict? = nil,
-        measured: NormalizedRect? = nil, iou: Double? = nil
+        measured: NormalizedRect? = nil, iou: Double? = nil, bodyHeightMm: Double? = nil, simulated: Bool = false,
+        verdictReason: String? = nil, voidReason: String? = nil, voidedAt: Date? = nil
     ) {
         precondition(Self.repeatCounts.contains(repeats), "taps per position are within SessionRecord.repeatCounts")
-        precondition(Self.tapTimeouts.contains(tapTimeout), "a tap window is within SessionRecord.tapTimeouts")
+        precondition(Self.storedTapTimeouts.contains(tapTimeout), "a tap window is within SessionRecord.storedTapTimeouts")
         precondition(planPass >= 0, "grid passes count from 0")
         self.id = id; self.modelInput = modelInput; self.lookupKey = lookupKey; self.displayName = displayName
         self.predicted = predicted; self.confidence = confidence; self.source = source; self.stale = stale
@@ -59,15 +72,24 @@ public struct SessionRecord: Sendable, Equatable {
         self.planPass = planPass; self.plannedProbes = plannedProbes; self.repeats = repeats
         self.tapTimeout = tapTimeout; self.status = status; self.startedAt = startedAt; self.endedAt = endedAt
         self.verdict = verdict; self.measured = measured; self.iou = iou
+        self.bodyHeightMm = bodyHeightMm; self.simulated = simulated; self.verdictReason = verdictReason
+        self.voidReason = voidReason; self.voidedAt = voidedAt
     }
 
-    /// Tap windows a session may have, in seconds: long enough for any reader to poll,
-    /// short enough that a stuck position is noticed and every clock computation stays
-    /// in range. Options and stored rows are checked against it.
-    public static let tapTimeouts: ClosedRange<Double> = 0.05...3600
+    /// Tap windows a session may have, in seconds: at least a phone's activation and one
+    /// reader poll (a shorter window records misses that are the window's, not the
+    /// phone's), short enough that a stuck position is noticed and every clock
+    /// computation stays in range. Options and stored rows are checked against it.
+    public static let tapTimeouts: ClosedRange<Double> = 0.1...3600
+
+    /// What a stored session may hold: anything earlier versions accepted that keeps the
+    /// clock arithmetic in range. New sessions take `tapTimeouts`.
+    public static let storedTapTimeouts: ClosedRange<Double> = 0.001...86_400
 
     /// Taps per position a session may ask for.
     public static let repeatCounts: ClosedRange<Int> = 1...10
+
+    public var isVoid: Bool { voidReason != nil }
 
     /// The backend the reader spec names.
     public var readerBackend: ReaderBackend {

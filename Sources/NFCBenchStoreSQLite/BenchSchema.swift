@@ -74,6 +74,23 @@ enum BenchSchema {
             ALTER TABLE session ADD COLUMN plan_pass INTEGER NOT NULL DEFAULT 0;
             """
         ),
+        // Provenance and voiding. Earlier sessions are marked simulated when their reader
+        // can only have been one: the in-process simulated reader, a virtual bench's
+        // emulated PN532 (its pty link is always named .../pn532, and a pseudo-terminal is
+        // no real reader) or its vpcd card ("nfcbench virtual", or vpcd's "Virtual PCD").
+        (
+            "004-evidence",
+            """
+            ALTER TABLE session ADD COLUMN simulated INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE session ADD COLUMN body_height_mm REAL;
+            ALTER TABLE session ADD COLUMN verdict_reason TEXT;
+            ALTER TABLE session ADD COLUMN void_reason TEXT;
+            ALTER TABLE session ADD COLUMN voided_at REAL;
+            UPDATE session SET simulated = 1 WHERE reader_backend = 'sim'
+                OR reader_name LIKE 'libnfc:pn532_uart:%/pn532' OR reader_name LIKE 'libnfc:pn532_uart:/dev/pts/%'
+                OR reader_name LIKE 'pcsc:%nfcbench virtual%' OR reader_name LIKE 'pcsc:%Virtual PCD%';
+            """
+        ),
     ]
 
     /// Applies missing migrations in order; refuses a database from a newer nfcbench.

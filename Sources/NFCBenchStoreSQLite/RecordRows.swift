@@ -11,7 +11,7 @@ enum RecordRows {
         SELECT id, model_input, lookup_key, display_name, zone_x, zone_y, zone_width, zone_height, confidence, source,
             stale, catalog_version, aspect_ratio, reader_backend, reader_name, reader_firmware, unit, operator, plan_kind,
             plan_json, repeats, tap_timeout, status, started_at, ended_at, verdict, measured_x, measured_y, measured_width,
-            measured_height, iou, plan_pass FROM session
+            measured_height, iou, plan_pass, simulated, body_height_mm, verdict_reason, void_reason, voided_at FROM session
         """
 
     static let tapSelect = """
@@ -54,11 +54,14 @@ enum RecordRows {
             planPass: try v.integer((31, "plan_pass"), in: 0...1_000_000), plannedProbes: planned,
             repeats: try v.integer(
                 (20, "repeats"), in: Int64(SessionRecord.repeatCounts.lowerBound)...Int64(SessionRecord.repeatCounts.upperBound)),
-            tapTimeout: try v.number((21, "tap_timeout"), in: SessionRecord.tapTimeouts),
+            tapTimeout: try v.number((21, "tap_timeout"), in: SessionRecord.storedTapTimeouts),
             status: try v.name((22, "status"), as: SessionRecord.Status.self), startedAt: try v.date((23, "started_at")),
             endedAt: try v.optionalDate((24, "ended_at")), verdict: try v.optionalName((25, "verdict"), as: SessionVerdict.self),
             measured: try rect(v, first: 26, names: ["measured_x", "measured_y", "measured_width", "measured_height"]),
-            iou: try v.optionalNumber((30, "iou"), in: fraction))
+            iou: try v.optionalNumber((30, "iou"), in: fraction),
+            bodyHeightMm: try v.optionalNumber((33, "body_height_mm"), in: 20...1000), simulated: try v.bool((32, "simulated")),
+            verdictReason: try v.optionalText((34, "verdict_reason")), voidReason: try v.optionalText((35, "void_reason")),
+            voidedAt: try v.optionalDate((36, "voided_at")))
     }
 
     /// Four columns that are all NULL (no zone) or a valid rectangle.
@@ -81,7 +84,8 @@ enum RecordRows {
             .optionalText(s.catalogVersion), .real(s.aspectRatio), .text(s.readerBackend.rawValue), .text(s.reader.description),
             .optionalText(s.readerFirmware), .optionalText(s.unit), .optionalText(s.operatorName), .text(s.plan.rawValue),
             .text(planJSON(s.plannedProbes)), .integer(Int64(s.repeats)), .real(s.tapTimeout), .text(s.status.rawValue),
-            .real(s.startedAt.timeIntervalSince1970), .integer(Int64(s.planPass)),
+            .real(s.startedAt.timeIntervalSince1970), .integer(Int64(s.planPass)), .integer(s.simulated ? 1 : 0),
+            .optionalReal(s.bodyHeightMm),
         ]
     }
 

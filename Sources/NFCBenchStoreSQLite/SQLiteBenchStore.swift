@@ -46,27 +46,37 @@ public actor SQLiteBenchStore: BenchStoring {
                 """
                 INSERT INTO session (id, model_input, lookup_key, display_name, zone_x, zone_y, zone_width, zone_height,
                     confidence, source, stale, catalog_version, aspect_ratio, reader_backend, reader_name, reader_firmware,
-                    unit, operator, plan_kind, plan_json, repeats, tap_timeout, status, started_at, plan_pass)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)
+                    unit, operator, plan_kind, plan_json, repeats, tap_timeout, status, started_at, plan_pass, simulated,
+                    body_height_mm)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27)
                 """
             ).run(RecordRows.sessionValues(s))
         }
     }
 
     public func finish(
-        _ id: String, status: SessionRecord.Status, at: Date, verdict: SessionVerdict?, measured: NormalizedRect?,
-        iou: Double?
+        _ id: String, status: SessionRecord.Status, at: Date, verdict: SessionVerdict?, verdictReason: String?,
+        measured: NormalizedRect?, iou: Double?
     ) throws {
         try database.prepare(
             """
             UPDATE session SET status = ?2, ended_at = ?3, verdict = ?4, measured_x = ?5, measured_y = ?6,
-                measured_width = ?7, measured_height = ?8, iou = ?9 WHERE id = ?1
+                measured_width = ?7, measured_height = ?8, iou = ?9, verdict_reason = ?10 WHERE id = ?1
             """
         ).run([
             .text(id), .text(status.rawValue), .real(at.timeIntervalSince1970), .optionalText(verdict?.rawValue),
             .optionalReal(measured?.x), .optionalReal(measured?.y), .optionalReal(measured?.width),
-            .optionalReal(measured?.height), .optionalReal(iou),
+            .optionalReal(measured?.height), .optionalReal(iou), .optionalText(verdictReason),
         ])
+    }
+
+    public func void(_ id: String, reason: String, at: Date) throws {
+        try database.prepare("UPDATE session SET void_reason = ?2, voided_at = ?3 WHERE id = ?1")
+            .run([.text(id), .text(reason), .real(at.timeIntervalSince1970)])
+    }
+
+    public func setTapTimeout(_ id: String, seconds: Double) throws {
+        try database.prepare("UPDATE session SET tap_timeout = ?2 WHERE id = ?1").run([.text(id), .real(seconds)])
     }
 
     public func suspend(_ id: String) throws {

@@ -34,7 +34,9 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
         self.queue = queue
         self.connstring = connstring
         self.diagnosis = diagnosis
-        info = ReaderInfo(backend: .libnfc, name: device.name, spec: "libnfc:\(connstring)", firmware: device.firmware)
+        info = ReaderInfo(
+            backend: .libnfc, name: device.name, spec: "libnfc:\(connstring)", firmware: device.firmware,
+            isSimulated: SerialPortLock.serialPath(of: connstring).map(Self.isPseudoTerminal) ?? false)
     }
 
     /// Opens and initialises the reader as an initiator.
@@ -87,6 +89,50 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
                     return .failure(self.failure(status))
                 }
             }
+        }
+    }
+
+    /// How long the last poll of a window may run past the window's end before the
+    /// window counts as faulty (a chip that never finishes its poll).
+    static let pollGrace = Duration.seconds(2)
+    /// Clean polls needed after an error before the window counts as clean again.
+    static let cleanPollsAfterFault = 2
+
+    /// Every poll runs to its end, so the polls cover the whole window, the last one
+    /// reaching past its end; an error is retried within the window.
+    public func pollWindow(_ window: Duration) async throws(ReaderError) -> TapWindow {
+        try await interruptible(timeout: window + Self.pollGrace) { _, start in
+            let windowEnd = start + window
+            var cleanPolls = 0
+            var fault: ReaderError?
+            while ContinuousClock.now < windowEnd || cleanPolls == 0 && fault == nil {
+                if self.cancelled.load(ordering: .relaxed) { return .failure(.cancelled(self.info.name)) }
+                switch self.device.pollOnce(pollNr: 1, period: 1) {
+                case .success(let target?):
+                    self.lastTarget = target
+                    return .success(
+                        .target(LibNFCDevice.detected(target, latency: ContinuousClock.now - start, reader: self.info.name)))
+                case .success(nil):
+                    cleanPolls += 1
+                    if cleanPolls >= Self.cleanPollsAfterFault { fault = nil }
+                case .failure(.aborted):
+                    if self.cancelled.load(ordering: .relaxed) { return .failure(.cancelled(self.info.name)) }
+                    return .success(
+                        .faulty(
+                            ReaderError(
+                                .failed,
+                                "Reader '\(self.info.name)' did not finish a poll within \(Int(Self.pollGrace.seconds)) s of the window's end.",
+                                hint: "Check the cable and power; unplug and replug the reader.")))
+                case .failure(let status):
+                    let error = self.failure(status)
+                    if error.code == .unplugged { return .failure(error) }
+                    fault = error
+                    cleanPolls = 0
+                    usleep(20_000)
+                }
+            }
+            if let fault { return .success(.faulty(fault)) }
+            return .success(.clean)
         }
     }
 
@@ -158,6 +204,15 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
         default:
             return .garbage(info.name, underlying: status.description)
         }
+    }
+
+    /// A serial reader on a pseudo-terminal is an emulation (the virtual bench), never a
+    /// reader: real PN532 boards sit on /dev/ttyUSB*, /dev/ttyACM*, /dev/ttyS* or
+    /// /dev/ttyAMA*. (A real reader forwarded through a pty would be taken as simulated:
+    /// the cautious side.)
+    static func isPseudoTerminal(_ path: String) -> Bool {
+        let resolved = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? path
+        return resolved.hasPrefix("/dev/pts/") || path.hasPrefix("/dev/pts/")
     }
 
     /// Connstrings libnfc can see now.

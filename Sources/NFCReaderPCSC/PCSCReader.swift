@@ -33,7 +33,8 @@ public final class PCSCReader: Reader, @unchecked Sendable {
         readerName = name
         feedbackEnabled = feedback
         picc = PICCParameterGuard(reader: name, journal: journal)
-        info = ReaderInfo(backend: .pcsc, name: name, spec: "pcsc:\(name)", firmware: nil)
+        info = ReaderInfo(
+            backend: .pcsc, name: name, spec: "pcsc:\(name)", firmware: nil, isSimulated: ReaderInfo.isVirtualPCSCName(name))
     }
 
     /// Opens the reader whose name equals or uniquely contains `nameOrSubstring`.
@@ -114,6 +115,59 @@ public final class PCSCReader: Reader, @unchecked Sendable {
                 states[0].current = event & ~DWORD(SCARD_STATE_CHANGED)
                 states[1].current = states[1].event & ~DWORD(SCARD_STATE_CHANGED)
             }
+        }
+    }
+
+    /// A clean window: pcscd reported the reader's state without error to the end, and at
+    /// the end the reader was empty (not mute: a card present that does not answer, or
+    /// a reader link that garbles, is no evidence). Errors are retried within the window.
+    public func pollWindow(_ window: Duration) async throws(ReaderError) -> TapWindow {
+        try await interruptible { [self] () throws(ReaderError) -> TapWindow in
+            let start = ContinuousClock.now
+            let deadline = start + window
+            var states = [
+                PCSCContext.ReaderState(name: readerName, current: DWORD(SCARD_STATE_UNAWARE)),
+                PCSCContext.ReaderState(name: PCSCContext.pnpReader, current: DWORD(SCARD_STATE_UNAWARE)),
+            ]
+            var fault: ReaderError?
+            while true {
+                if cancelled.load(ordering: .relaxed) { throw ReaderError.cancelled(readerName) }
+                let remaining = deadline - ContinuousClock.now
+                if remaining <= .zero { break }
+                do throws(PCSCStatus) {
+                    try context.waitForChange(&states, timeoutMs: UInt32(min(remaining, .seconds(1)).milliseconds))
+                } catch {
+                    if error == .timeout { continue }
+                    let failure = Self.failure(error, reader: readerName)
+                    if failure.code == .unplugged || failure.code == .serviceNotRunning { throw failure }
+                    fault = failure
+                    usleep(20_000)
+                    continue
+                }
+                let event = states[0].event
+                if event & DWORD(SCARD_STATE_UNKNOWN | SCARD_STATE_UNAVAILABLE) != 0 {
+                    throw ReaderError.unplugged(readerName)
+                }
+                if event & DWORD(SCARD_STATE_PRESENT) != 0 {
+                    if event & DWORD(SCARD_STATE_MUTE) != 0 {
+                        fault = ReaderError(
+                            .failed, "Reader '\(readerName)' reports a card that does not answer.",
+                            hint: "Lift the phone, check the reader's cable, and unplug and replug it if this persists.")
+                    } else {
+                        do throws(ReaderError) {
+                            if let target = try readTarget(start: start) { return .target(target) }
+                        } catch  where error.code == .garbage || error.code == .failed {
+                            fault = error
+                        }
+                    }
+                } else if event & DWORD(SCARD_STATE_EMPTY) != 0 {
+                    fault = nil  // the reader reports an empty field again: it is polling cleanly
+                }
+                states[0].current = event & ~DWORD(SCARD_STATE_CHANGED)
+                states[1].current = states[1].event & ~DWORD(SCARD_STATE_CHANGED)
+            }
+            if let fault { return .faulty(fault) }
+            return .clean
         }
     }
 

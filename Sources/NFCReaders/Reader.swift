@@ -12,12 +12,23 @@ public struct ReaderInfo: Sendable, Hashable {
     /// How to select it again: `libnfc:pn532_uart:/dev/ttyUSB0`, `pcsc:ACS ACR122U`, `sim`.
     public let spec: String
     public let firmware: String?
+    /// A simulation, not hardware: the in-process simulated reader, an emulated PN532 on
+    /// a pseudo-terminal, or a vpcd virtual card. Sessions record it; what a simulated
+    /// reader sees is never bench evidence.
+    public let isSimulated: Bool
 
-    public init(backend: ReaderBackend, name: String, spec: String, firmware: String?) {
+    public init(backend: ReaderBackend, name: String, spec: String, firmware: String?, isSimulated: Bool = false) {
         self.backend = backend
         self.name = name
         self.spec = spec
         self.firmware = firmware
+        self.isSimulated = isSimulated || backend == .sim
+    }
+
+    /// Reader names pcscd gives vpcd's virtual readers (`Virtual PCD`, the driver's own
+    /// name) and the virtual bench's (`nfcbench virtual`).
+    public static func isVirtualPCSCName(_ name: String) -> Bool {
+        name.localizedCaseInsensitiveContains("Virtual PCD") || name.localizedCaseInsensitiveContains("nfcbench virtual")
     }
 }
 
@@ -27,6 +38,17 @@ public enum TapFeedback: Sendable {
     case miss
 }
 
+/// What one tap window saw. Evidence is sacred: a MISS is recorded only for `.clean`.
+public enum TapWindow: Sendable {
+    /// A target answered.
+    case target(DetectedTarget)
+    /// The reader polled without error for the whole window, and nothing answered.
+    case clean
+    /// The reader failed inside the window and did not poll cleanly again before its
+    /// end: the window says nothing about the phone.
+    case faulty(ReaderError)
+}
+
 /// An open reader. Implementations own their C handles and release them in `deinit`;
 /// blocking calls run off Swift's cooperative threads and are cancellable: cancelling
 /// the calling task ends a wait within 300 ms with `ReaderError.Code.cancelled`.
@@ -34,6 +56,10 @@ public protocol Reader: AnyObject, Sendable {
     var info: ReaderInfo { get }
     /// Waits until a target enters the field, or `nil` when `timeout` passes first.
     func waitForTarget(timeout: Duration) async throws(ReaderError) -> DetectedTarget?
+    /// Polls for the whole of `window`: a target, a clean window, or a faulty one. Errors
+    /// inside the window are retried within it; only cancellation and a vanished reader
+    /// are thrown.
+    func pollWindow(_ window: Duration) async throws(ReaderError) -> TapWindow
     /// Waits until the present target leaves the field: `true` when it left, `false`
     /// when it was still there at `timeout`.
     func waitForRemoval(timeout: Duration) async throws(ReaderError) -> Bool
@@ -46,6 +72,19 @@ public protocol Reader: AnyObject, Sendable {
 }
 
 extension Reader {
+    /// For readers that cannot fail mid-window (the simulated one): any error ends the
+    /// window as faulty.
+    public func pollWindow(_ window: Duration) async throws(ReaderError) -> TapWindow {
+        do {
+            if let target = try await waitForTarget(timeout: window) { return .target(target) }
+            return .clean
+        } catch  where error.code == .cancelled || error.code == .unplugged {
+            throw error
+        } catch {
+            return .faulty(error)
+        }
+    }
+
     public func signal(_ feedback: TapFeedback) async {}
     public var closingWarnings: [String] { [] }
 }

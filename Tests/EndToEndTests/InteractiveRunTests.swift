@@ -12,30 +12,31 @@ struct InteractiveRunTests {
     let scratch: TemporaryDirectory
     init() throws { scratch = try TemporaryDirectory("e2e") }
 
-    @Test func promptsSkipUndoRetryAndQuit() async throws {
-        let name = "run"
-        let db = scratch.database()
-        // A private tmux server: never the developer's, and gone at the end of the test.
+    /// One private tmux server running one command in a 120x50 pane.
+    struct Tmux {
         let socket = "/tmp/nfcb-tmux-\(UUID().uuidString.prefix(8))"
-        let tmuxEnv = ["NO_COLOR": "1", "TERM": "xterm-256color"]
-        let command =
-            "\(BuiltBinary.path) run --model SM-S921B --reader sim --positioner manual --tap-timeout 20 --db \(db); sleep 30"
-        // The tmux server outlives this call: started through sh with its descriptors on
-        // /dev/null, so it holds none of ours, and sh (our child) reaps the tmux client.
-        // Foundation leaves a pipe's original descriptors open in children; close them all.
-        let launch = try await runTool(
-            "/bin/bash",
-            [
-                "-c",
-                "(for fd in $(ls /proc/$BASHPID/fd); do [ $fd -gt 2 ] && eval \"exec $fd>&-\"; done; "
-                    + "exec tmux -S \(socket) new-session -d -s \(name) -x 120 -y 50 '\(command)' </dev/null >/dev/null 2>&1); echo started $?",
-            ],
-            environment: tmuxEnv, timeout: 10)
-        #expect(launch.output.contains("started 0"), "\(launch.output)")
+        let name = "run"
+
+        /// The tmux server outlives this call: started through sh with its descriptors on
+        /// /dev/null, so it holds none of ours, and sh (our child) reaps the tmux client.
+        /// Foundation leaves a pipe's original descriptors open in children; close them all.
+        func start(_ command: String) async throws {
+            let launch = try await runTool(
+                "/bin/bash",
+                [
+                    "-c",
+                    "(for fd in $(ls /proc/$BASHPID/fd); do [ $fd -gt 2 ] && eval \"exec $fd>&-\"; done; "
+                        + "exec tmux -S \(socket) new-session -d -s \(name) -x 120 -y 50 '\(command)' </dev/null >/dev/null 2>&1); echo started $?",
+                ],
+                environment: ["NO_COLOR": "1", "TERM": "xterm-256color"], timeout: 10)
+            #expect(launch.output.contains("started 0"), "\(launch.output)")
+        }
 
         func screen() async throws -> String {
             try await runTool("/usr/bin/tmux", ["-S", socket, "capture-pane", "-p", "-t", name, "-S", "-200"]).output
         }
+
+        /// The screen once `text` is on it (waiting for it, up to 15 s).
         func waitFor(_ text: String) async throws -> String {
             let deadline = Date().addingTimeInterval(15)
             var last = ""
@@ -47,28 +48,72 @@ struct InteractiveRunTests {
             Issue.record("'\(text)' never appeared:\n\(last)")
             return last
         }
+
         func type(_ key: String) async throws {
             _ = try await runTool("/usr/bin/tmux", ["-S", socket, "send-keys", "-t", name, key, "Enter"])
         }
 
-        let first = try await waitFor("Position 1/15")
+        func press(_ key: String) async throws {
+            _ = try await runTool("/usr/bin/tmux", ["-S", socket, "send-keys", "-t", name, key])
+        }
+
+        func stop() async throws {
+            _ = try await runTool("/usr/bin/tmux", ["-S", socket, "kill-server"])
+            try? FileManager.default.removeItem(atPath: socket)
+        }
+    }
+
+    @Test func promptsSkipUndoRetryAndQuit() async throws {
+        let db = scratch.database()
+        let tmux = Tmux()
+        try await tmux.start(
+            "\(BuiltBinary.path) run --model SM-S921B --reader sim --positioner manual --tap-timeout 20 --db \(db); sleep 30")
+        // The ready gate: the preparation is on screen and nothing is timed until Enter.
+        let gate = try await tmux.waitFor("press Enter")
+        #expect(gate.contains("Nothing is timed yet") && !gate.contains("Position 1/"))
+        try await tmux.type("")
+        let total = RunEndToEndTests.s24GridPositions
+        let first = try await tmux.waitFor("Position 1/\(total)")
         #expect(first.contains("Galaxy S24 (sm_s921b)") && first.contains("turn NFC on"))
         #expect(first.contains("(r retry, s skip, u undo, q quit, then Enter)"))
         #expect(first.contains("waiting for the phone"))  // the live countdown
         #expect(first.contains("╭"))  // the silhouette is drawn on a terminal
-        try await type("s")
-        _ = try await waitFor("Position 2/15")
-        try await type("u")
-        _ = try await waitFor("undone: position 1 (SKIPPED)")
-        try await type("r")
-        try await type("q")
-        let last = try await waitFor("resume with: nfcbench run --resume")
+        try await tmux.type("s")
+        _ = try await tmux.waitFor("Position 2/\(total)")
+        try await tmux.type("u")
+        _ = try await tmux.waitFor("undone: position 1 (SKIPPED)")
+        try await tmux.type("r")
+        try await tmux.type("q")
+        let last = try await tmux.waitFor("resume with: nfcbench run --resume")
         #expect(last.contains("quit by the operator"))
         let store = try await SQLiteBenchStore.open(path: db)
         let session = try #require(try await store.sessions().first)
         #expect(session.status == .inProgress)
         #expect(try await store.taps(session.id).isEmpty)
-        _ = try await runTool("/usr/bin/tmux", ["-S", socket, "kill-server"])
-        try? FileManager.default.removeItem(atPath: socket)
+        try await tmux.stop()
+    }
+
+    /// Ctrl-C while the run waits for the phone: the session is saved, the resume command
+    /// (with --db) is printed, and the exit code is 130, as documented.
+    @Test func ctrlCDuringTheTapWaitInATerminal() async throws {
+        let db = scratch.database()
+        let tmux = Tmux()
+        try await tmux.start(
+            "\(BuiltBinary.path) run --model SM-S921B --reader sim --positioner manual --tap-timeout 30 --db \(db); "
+                + "echo \"exit status $?\"; sleep 30")
+        _ = try await tmux.waitFor("press Enter")
+        try await tmux.type("")
+        _ = try await tmux.waitFor("waiting for the phone")
+        try await tmux.press("C-c")
+        let screen = try await tmux.waitFor("exit status")
+        #expect(screen.contains("exit status 130"), "\(screen)")
+        let unwrapped = screen.replacingOccurrences(of: "\n", with: "")  // the pane wraps long lines
+        #expect(
+            unwrapped.contains("saved (interrupted); resume with: nfcbench run --resume S-") && unwrapped.contains("--db \(db)"))
+        #expect(!screen.contains("CancellationError"))
+        let store = try await SQLiteBenchStore.open(path: db)
+        let session = try #require(try await store.sessions().first)
+        #expect(session.status == .inProgress)
+        try await tmux.stop()
     }
 }

@@ -17,7 +17,7 @@ struct RefineCLITests {
     {
         let r = try await BuiltBinary.run(
             [
-                "run", "--model", model, "--reader", "sim", "--auto", "--tap-timeout", "0.05",
+                "run", "--model", model, "--reader", "sim", "--auto", "--tap-timeout", "0.1",
                 "--sim-antenna", antenna, "--sim-seed", "5", "--db", db, "--json",
             ]
                 + (unit.map { ["--unit", $0] } ?? []) + extra)
@@ -34,17 +34,24 @@ struct RefineCLITests {
         for (model, unit) in [("SM-S921B", "A"), ("SM-S921U", "B"), ("SM-S921B", "A")] {
             ids.append(try await simulatedRun(model, antenna: antenna, unit: unit, db: db)["sessionId"] as! String)
         }
-        // Consecutive grid sessions interleave instead of re-tapping the same points.
-        var positions: [Set<String>] = []
-        for id in ids.prefix(2) {
+        // Consecutive grid sessions interleave their cells instead of re-tapping the same
+        // points; the predicted zone's own three probes open every session.
+        var positions: [[String]] = []
+        for id in ids {
             let shown = try object(try await BuiltBinary.run(["show", id, "--db", db, "--json"]).stdout)
-            positions.append(Set((shown["tapList"] as! [[String: Any]]).map { "\($0["x"]!),\($0["y"]!)" }))
+            positions.append((shown["tapList"] as! [[String: Any]]).map { "\($0["x"]!),\($0["y"]!)" })
         }
-        #expect(positions[0].count == 15 && positions[0].isDisjoint(with: positions[1]))
+        let taps = positions.map(\.count).reduce(0, +)
+        #expect(positions[0].prefix(3) == positions[1].prefix(3))
+        #expect(Set(positions[0].dropFirst(3)).isDisjoint(with: Set(positions[1].dropFirst(3))))
+
+        // These are simulated sessions: refine leaves them out unless asked, and says why.
+        let left = try await BuiltBinary.run(["refine", "--model", "SM-S921B", "--db", db])
+        #expect(left.status == 1 && left.stderr.contains("Left out: 3 simulated session(s)"), "\(left.stderr)")
 
         let patch = directory.appendingPathComponent("patch.json").path
         let r = try await BuiltBinary.run([
-            "refine", "--model", "SM-S921N", "--reach-mm", "2.94", "--db", db, "-o", patch, "--json",
+            "refine", "--model", "SM-S921N", "--include-simulated", "--reach-mm", "2.94", "--db", db, "-o", patch, "--json",
         ])
         #expect(r.status == 0, "\(r.stderr)")
         let report = try object(r.stdout)
@@ -53,10 +60,10 @@ struct RefineCLITests {
             entry["key"] as? String == "sm_s921b" && entry["outcome"] as? String == "refined"
                 && entry["promoted"] as? Bool == false)
         #expect(
-            (entry["sessions"] as? [String]) == ids && entry["taps"] as? Int == 45 && entry["units"] as? [String] == ["A", "B"])
+            (entry["sessions"] as? [String]) == ids && entry["taps"] as? Int == taps && entry["units"] as? [String] == ["A", "B"])
         let tallies = try #require(entry["positions"] as? [[String: Any]])
         #expect(
-            tallies.count == 45
+            tallies.count == Set(positions.joined()).count
                 && tallies.allSatisfy {
                     ($0["low"] as! Double) <= ($0["rate"] as! Double) && ($0["rate"] as! Double) <= ($0["high"] as! Double)
                 })
@@ -65,8 +72,14 @@ struct RefineCLITests {
             x: measured["zoneX"]!, y: measured["zoneY"]!, width: measured["zoneWidth"]!, height: measured["zoneHeight"]!)
         #expect(zone.iou(with: truth) > 0.5, "refined \(zone) vs truth \(truth)")
         #expect(report["patch"] as? String == patch)
-        let text = try await BuiltBinary.run(["refine", "--model", "SM-S921B", "--reach-mm", "2.94", "--db", db])
-        #expect(text.status == 0 && text.stdout.contains("▓ measured zone") && text.stdout.contains("3 session(s), 45 taps"))
+        let written = try object(try String(contentsOfFile: patch, encoding: .utf8))
+        let provenance = try #require((written["entries"] as? [[String: Any]])?.first?["refinement"] as? [String: Any])
+        #expect(provenance["simulatedSessions"] as? Int == 3 && provenance["promoted"] as? Bool == false)
+        #expect((provenance["promotionUnmet"] as? [String])?.first?.contains("simulated") == true)
+        let text = try await BuiltBinary.run([
+            "refine", "--model", "SM-S921B", "--include-simulated", "--reach-mm", "2.94", "--db", db,
+        ])
+        #expect(text.status == 0 && text.stdout.contains("▓ measured zone") && text.stdout.contains("3 session(s), \(taps) taps"))
         #expect(text.stdout.contains("No patch written"), "\(text.stdout)")
 
         // The patch is the remote layer: resolve and run now predict the refined zone, fresh.
@@ -83,7 +96,8 @@ struct RefineCLITests {
         // Below --min-sessions nothing is patched, and refining against a patch carries its rows forward.
         let patch2 = directory.appendingPathComponent("patch2.json").path
         let again = try await BuiltBinary.run([
-            "refine", "--all", "--min-sessions", "5", "--catalog", patch, "--db", db, "-o", patch2, "--json",
+            "refine", "--all", "--include-simulated", "--min-sessions", "5", "--catalog", patch, "--db", db, "-o", patch2,
+            "--json",
         ])
         #expect(again.status == 0, "\(again.stderr)")
         let second = try #require((try object(again.stdout)["entries"] as? [[String: Any]])?.first)
@@ -100,7 +114,7 @@ struct RefineCLITests {
         _ = try await simulatedRun("SM-S911B", antenna: "0.05,0.05,0.5,0.15", unit: nil, db: db)
         _ = try await simulatedRun("Nokia-3310", antenna: "0.2,0.2,0.5,0.3", unit: nil, db: db)
         let patch = scratch.file("patch.json")
-        let r = try await BuiltBinary.run(["refine", "--all", "--db", db, "-o", patch])
+        let r = try await BuiltBinary.run(["refine", "--all", "--include-simulated", "--db", db, "-o", patch])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(
             r.stderr.contains("Warning: SM-S911B (Galaxy S23) is verified and was not changed") && r.stderr.contains("IoU 0.00"))
@@ -117,7 +131,11 @@ struct RefineCLITests {
             return Set((try object(r.stdout)["probes"] as! [[String: Double]]).map { "\($0["x"]!),\($0["y"]!)" })
         }
         let first = try await probes("0"), second = try await probes("1")
-        #expect(first.count == 15 && second.count == 15 && first.isDisjoint(with: second) && first.contains("0.5,0.5"))
+        // The predicted zone's own probes (centre 0.5, 0.55, and a quarter of its width either
+        // side) open every pass; the cells of pass 1 all differ from pass 0's.
+        let inner: Set<String> = ["0.5,0.55", "0.3,0.55", "0.7,0.55"]
+        #expect(inner.isSubset(of: first) && inner.isSubset(of: second))
+        #expect(first.subtracting(inner).isDisjoint(with: second.subtracting(inner)) && first.count >= 15)
         #expect(try await BuiltBinary.run(["plan", "--model", "SM-S921B", "--pass", "-1"]).status == 64)
     }
 
@@ -135,7 +153,7 @@ struct RefineCLITests {
                 && unknown.stderr.contains("Hint:"))
         let empty = try await BuiltBinary.run(["refine", "--model", "SM-S921B", "--db", db])
         #expect(
-            empty.status == 1 && empty.stderr.contains("No completed sessions of SM-S921B")
+            empty.status == 1 && empty.stderr.contains("No completed bench sessions of SM-S921B")
                 && empty.stderr.contains("nfcbench run"))
         let help = try await BuiltBinary.run(["refine", "--help"])
         #expect(help.status == 0 && help.stdout.contains("Promotion policy") && help.stdout.contains("--min-sessions"))

@@ -1,7 +1,9 @@
 import Foundation
 import Glibc
+import NFCBench
 import NFCBenchRecords
 import NFCBenchStoreSQLite
+import NFCLocatorCore
 import NFCStore
 import NFCTestSupport
 import Testing
@@ -15,6 +17,11 @@ struct RunEndToEndTests {
         try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any]
     }
 
+    /// Positions of the S24's first grid pass: its predicted zone's own probes, then the cells.
+    static let s24GridPositions = GridPlan(
+        around: try! NormalizedRect(x: 0.1, y: 0.36, width: 0.8, height: 0.38), aspectRatio: 0.4803
+    ).order.count
+
     @Test func simulatedSessionJSONSummary() async throws {
         let db = scratch.database()
         let r = try await BuiltBinary.run([
@@ -26,7 +33,9 @@ struct RunEndToEndTests {
         for key in ["sessionId", "model", "lookupKey", "verdict", "predictedZone", "measuredZone", "iou", "taps", "hits"] {
             #expect(o[key] != nil, "\(key) missing")
         }
-        #expect(o["verdict"] as? String == "SHIFTED" && o["taps"] as? Int == 15 && o["lookupKey"] as? String == "sm_s921b")
+        #expect(o["verdict"] as? String == "SHIFTED" && o["taps"] as? Int == Self.s24GridPositions)
+        #expect(o["lookupKey"] as? String == "sm_s921b" && o["simulated"] as? Bool == true)
+        #expect((o["verdictReason"] as? String)?.contains("predicted zone") == true, "\(o)")
         #expect((o["predictedZone"] as? [String: Double])?["y"] == 0.36)
     }
 
@@ -34,7 +43,7 @@ struct RunEndToEndTests {
         let db = scratch.database()
         for model in ["SM-S921B", "SM-S921U2", "SM-S911B"] {
             let r = try await BuiltBinary.run([
-                "run", "--model", model, "--reader", "sim", "--auto", "--tap-timeout", "0.05",
+                "run", "--model", model, "--reader", "sim", "--auto", "--tap-timeout", "0.1",
                 "--plan", "adaptive", "--db", db, "--json",
             ])
             #expect(r.status == 0, "\(r.stderr)")
@@ -76,8 +85,8 @@ struct RunEndToEndTests {
         #expect(r.status == 0, "\(r.stderr)")
         #expect(try json(r.stdout)["verdict"] as? String == "CONFIRMED")
         let moves = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
-        #expect(moves.first == "place 0 0.5000 0.5000" && moves.contains("lift 0"))
-        #expect(moves.filter { $0.hasPrefix("place") }.count == 15)
+        #expect(moves.first == "place 0 0.5000 0.5500" && moves.contains("lift 0"))  // the predicted centre first
+        #expect(moves.filter { $0.hasPrefix("place") }.count == Self.s24GridPositions)
     }
 
     @Test func aFailingPositionerStopsCleanlyAndTheSessionResumes() async throws {
@@ -97,21 +106,46 @@ struct RunEndToEndTests {
             "--tap-timeout", "0.2", "--db", db, "--json",
         ])
         #expect(resumed.status == 0, "\(resumed.stderr)")
-        #expect(try json(resumed.stdout)["taps"] as? Int == 15)
+        #expect(try json(resumed.stdout)["taps"] as? Int == Self.s24GridPositions)
     }
 
-    @Test func aReaderUnpluggedMidRunSavesTheSessionAsResumable() async throws {
+    /// The cable is pulled at the fourth position and plugged back a second later: the
+    /// run says so, records nothing while the reader is gone, reopens it and goes on.
+    @Test func aReaderUnpluggedMidRunPausesAndContinuesWhenItIsBack() async throws {
         let bench = try TestBench(antenna: (0.1, 0.36, 0.8, 0.38))
         let db = scratch.database()
-        // The positioner pulls the cable at the fourth position.
-        let unplug = "[ {index} -eq 3 ] && \(BuiltBinary.path) sim ctl --dir \(bench.directory) fault unplug > /dev/null; "
-        let move = "\(BuiltBinary.path) sim ctl --dir \(bench.directory) {action} {x} {y} > /dev/null"
+        let ctl = "\(BuiltBinary.path) sim ctl --dir \(bench.directory)"
+        let once = bench.directory + "/unplugged"
+        let unplug =
+            "[ {index} -eq 3 ] && [ ! -e \(once) ] && touch \(once) && \(ctl) fault unplug > /dev/null"
+            + " && (sleep 1; \(ctl) fault none > /dev/null) & "
         let r = try await BuiltBinary.run([
-            "run", "--model", "SM-S921B", "--reader", bench.spec, "--positioner", "exec:\(unplug)\(move)",
-            "--auto", "--tap-timeout", "1", "--db", db,
+            "run", "--model", "SM-S921B", "--reader", bench.spec, "--positioner",
+            "exec:\(unplug)\(ctl) {action} {x} {y} > /dev/null",
+            "--auto", "--tap-timeout", "1", "--fault-timeout", "30", "--db", db,
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("READER LOST") && r.stdout.contains("position 4 is tapped again"), "\(r.stdout)")
+        let store = try await SQLiteBenchStore.open(path: db)
+        let s = try #require(try await store.sessions().first)
+        let taps = try await store.taps(s.id)
+        #expect(s.status == .completed && taps.count == Self.s24GridPositions && Set(taps.map(\.step)).count == taps.count)
+        #expect(s.verdict == .confirmed, "\(s.verdictReason ?? "")")
+    }
+
+    /// A reader that stays gone: after --fault-timeout the session is saved, resumable,
+    /// with only the taps taken before.
+    @Test func aReaderThatStaysUnpluggedStopsTheRunResumable() async throws {
+        let bench = try TestBench(antenna: (0.1, 0.36, 0.8, 0.38))
+        let db = scratch.database()
+        let ctl = "\(BuiltBinary.path) sim ctl --dir \(bench.directory)"
+        let r = try await BuiltBinary.run([
+            "run", "--model", "SM-S921B", "--reader", bench.spec,
+            "--positioner", "exec:[ {index} -eq 3 ] && \(ctl) fault unplug > /dev/null; \(ctl) {action} {x} {y} > /dev/null",
+            "--auto", "--tap-timeout", "1", "--fault-timeout", "2", "--db", db,
         ])
         #expect(r.status == 1)
-        #expect(r.stderr.contains("disappeared (unplugged or powered off)") && r.stderr.contains("is saved"), "\(r.stderr)")
+        #expect(r.stderr.contains("did not answer properly for 2 s") && r.stderr.contains("is saved"), "\(r.stderr)")
         #expect(r.stderr.contains("nfcbench run --resume S-"))
         let store = try await SQLiteBenchStore.open(path: db)
         let s = try #require(try await store.sessions().first)
@@ -167,7 +201,7 @@ struct RunEndToEndTests {
         ])
         #expect(resumed.status == 0, "\(resumed.stderr)")
         let after = try await store.taps(session.id)
-        #expect(after.count == 15 && Set(after.map(\.step)) == Set(0..<15))
+        #expect(after.count == Self.s24GridPositions && Set(after.map(\.step)) == Set(0..<Self.s24GridPositions))
         for tap in before { #expect(after.contains(tap), "committed tap \(tap.step) changed or vanished") }
     }
 }
@@ -191,12 +225,14 @@ struct ExportAndSchemaTests {
         let lines = csv.stdout.components(separatedBy: "\r\n")
         #expect(
             lines[0]
-                == "session_id,session_status,model_input,lookup_key,display_name,unit,operator,reader,reader_firmware,plan,verdict,predicted_x,predicted_y,predicted_width,predicted_height,confidence,source,stale,catalog_version,session_started_at,session_ended_at,probe_index,attempt,probe_x,probe_y,inside_predicted,result,latency_ms,technology,uid,atqa,sak,ats,atr,timestamp"
+                == "session_id,session_status,model_input,lookup_key,display_name,unit,operator,reader,reader_firmware,plan,verdict,predicted_x,predicted_y,predicted_width,predicted_height,confidence,source,stale,catalog_version,session_started_at,session_ended_at,probe_index,attempt,probe_x,probe_y,inside_predicted,result,latency_ms,technology,uid,atqa,sak,ats,atr,timestamp,simulated,void_reason"
         )
         #expect(
             lines[1].hasPrefix(
                 "\(id),completed,\"'=HYPERLINK(\"\"x\"\")\",_hyperlink_x_,,\"'+1,\"\"unit\"\"\nB\",'@ops,sim,nfcbench-sim,grid,"))
-        #expect(csv.stdout.components(separatedBy: "\r\n").count == 17)  // header, 15 taps, trailing empty
+        #expect(lines[1].hasSuffix(",true,"))  // simulated, not void
+        // Header, one row per grid cell (an unknown model has no predicted zone), trailing empty.
+        #expect(lines.count == 1 + GridPlan(around: nil).order.count + 1)
         let o = scratch.url.appendingPathComponent("export.csv")
         #expect(try await BuiltBinary.run(["export", "--all", "-o", o.path, "--db", db]).status == 0)
         #expect(try String(contentsOf: o, encoding: .utf8) == csv.stdout)

@@ -78,11 +78,11 @@ struct ArgumentParserTests {
         ),
         (
             ["run", "-m", "x", "--tap-timeout", "1e309"],
-            "Invalid value '1e309' for '--tap-timeout': expected seconds in 0.05...3600."
+            "Invalid value '1e309' for '--tap-timeout': expected seconds in 0.1...3600."
         ),
         (
             ["run", "-m", "x", "--tap-timeout", "nan"],
-            "Invalid value 'nan' for '--tap-timeout': expected seconds in 0.05...3600."
+            "Invalid value 'nan' for '--tap-timeout': expected seconds in 0.1...3600."
         ),
         (["run", "-m", "x", "--repeats", "0"], "Invalid value '0' for '--repeats': expected a whole number in 1...10."),
         (

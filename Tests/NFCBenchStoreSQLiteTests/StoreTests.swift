@@ -45,7 +45,8 @@ struct StoreTests {
         #expect(try await store.taps("S-1") == taps)
         let measured = try NormalizedRect(x: 0.2, y: 0.3, width: 0.5, height: 0.2)
         let end = Date(timeIntervalSince1970: 1_790_000_100)
-        try await store.finish("S-1", status: .completed, at: end, verdict: .shifted, measured: measured, iou: 0.42)
+        try await store.finish(
+            "S-1", status: .completed, at: end, verdict: .shifted, verdictReason: "because", measured: measured, iou: 0.42)
         let finished = try #require(try await store.session("S-1"))
         #expect(finished.status == .completed && finished.verdict == .shifted && finished.measured == measured)
         #expect(finished.iou == 0.42 && finished.endedAt == end)
@@ -163,7 +164,10 @@ struct StoreTests {
             VALUES ('S-old', 0, 0, 0.5, 0.5, 1, 'HIT', 1700000001);
             """)
         let store = try await SQLiteBenchStore.open(path: path)
-        #expect(try await store.appliedMigrations() == ["001-sessions-and-taps", "002-session-score", "003-grid-pass"])
+        #expect(
+            try await store.appliedMigrations() == [
+                "001-sessions-and-taps", "002-session-score", "003-grid-pass", "004-evidence",
+            ])
         let s = try #require(try await store.session("S-old"))
         let oldTaps = try await store.taps("S-old")
         #expect(s.modelInput == "SM-S911B" && s.verdict == nil && s.planPass == 0 && oldTaps.count == 1)

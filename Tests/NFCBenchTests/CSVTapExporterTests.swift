@@ -43,7 +43,9 @@ struct CSVTapExporterTests {
             rows[1].hasPrefix("S-csv,in_progress,SM-S921B,sm_s921b,Galaxy S24,unit-1,'=cmd|' /C calc'!A0,sim,nfcbench-sim,grid,,")
         )
         // printf's rounding of the exact binary value: 42.25 is exact, so half to even.
-        #expect(rows[2].hasSuffix(",1,0,0.5000,0.4000,true,HIT,42.2,ISO14443A,08A1B2C3,,,,,2026-09-21T14:13:21Z"), "\(rows[2])")
+        #expect(
+            rows[2].hasSuffix(",1,0,0.5000,0.4000,true,HIT,42.2,ISO14443A,08A1B2C3,,,,,2026-09-21T14:13:21Z,false,"), "\(rows[2])"
+        )
     }
 
     /// A write that fails (a full disk) is an error with its reason, never a silent success.

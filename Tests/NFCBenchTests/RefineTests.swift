@@ -151,12 +151,13 @@ struct RefinementTests {
         }
         let refiner = CatalogRefiner(resolver: AntennaZoneResolver(remote: nil, seed: seedCatalog))
         let report = refiner.refine(evidence)
-        #expect(report.entries.count == 1 && report.entries[0].profile.lookupKey == "sm_s921b")
-        #expect(report.entries[0].evidence.sessionIDs.count == 3 && report.entries[0].evidence.taps == 45)
+        let entry = try #require(report.entries.count == 1 ? report.entries.first : nil)
+        #expect(entry.profile.lookupKey == "sm_s921b")
+        #expect(entry.evidence.sessionIDs.count == 3 && entry.evidence.taps == evidence.map(\.taps.count).reduce(0, +))
         // --model picks the entry; --since drops older sessions.
         #expect(refiner.refine(evidence, only: "sm_s911b").entries.isEmpty)
         let late = evidence[1].session.startedAt
-        #expect(refiner.refine(evidence, since: late).entries[0].evidence.sessionIDs.count == 2)
+        #expect(refiner.refine(evidence, since: late).entries.first?.evidence.sessionIDs.count == 2)
     }
 
     @Test func verifiedEntriesAreNeverChanged() throws {
@@ -240,7 +241,8 @@ struct RefinementTests {
         #expect(
             defaultPolicy.sessionDeviance.max()! > PromotionPolicy().maximumSessionDeviance, "\(defaultPolicy.sessionDeviance)")
         // Without --promote nothing is promoted, whatever the evidence.
-        let plain = CatalogRefiner(resolver: AntennaZoneResolver(remote: nil, seed: seedCatalog), policy: atThresholds)
+        let plain = CatalogRefiner(
+            resolver: AntennaZoneResolver(remote: nil, seed: seedCatalog), policy: atThresholds, reachMm: Self.reach(right.model))
         #expect(plain.refine(evidence).entries[0].outcome == .refined(promoted: false, unmet: []))
     }
 

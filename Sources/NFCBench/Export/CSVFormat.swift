@@ -8,7 +8,7 @@ public enum CSVFormat {
         "reader", "reader_firmware", "plan", "verdict", "predicted_x", "predicted_y", "predicted_width", "predicted_height",
         "confidence", "source", "stale", "catalog_version", "session_started_at", "session_ended_at",
         "probe_index", "attempt", "probe_x", "probe_y", "inside_predicted", "result", "latency_ms",
-        "technology", "uid", "atqa", "sak", "ats", "atr", "timestamp",
+        "technology", "uid", "atqa", "sak", "ats", "atr", "timestamp", "simulated", "void_reason",
     ]
 
     public static var header: String { columns.joined(separator: ",") + "\r\n" }
@@ -25,14 +25,20 @@ public enum CSVFormat {
         return cells.map(quote).joined(separator: ",") + ","
     }
 
+    /// The session cells after the tap's (appended columns keep older columns in place),
+    /// starting with a comma.
+    static func sessionSuffix(_ s: SessionRecord) -> String {
+        "," + [s.simulated ? "true" : "false", text(s.voidReason)].map(quote).joined(separator: ",")
+    }
+
     public static func row(_ s: SessionRecord, _ t: TapRecord) -> String {
         let sink = ExportSink.memory()
-        try? appendRow(prefix: Array(sessionCells(s).utf8), t, to: sink)
+        try? appendRow(prefix: Array(sessionCells(s).utf8), t, suffix: Array(sessionSuffix(s).utf8), to: sink)
         return sink.text
     }
 
     /// One row, appended as bytes: the hot loop of a million-row export.
-    static func appendRow(prefix: [UInt8], _ t: TapRecord, to sink: ExportSink) throws {
+    static func appendRow(prefix: [UInt8], _ t: TapRecord, suffix: [UInt8], to sink: ExportSink) throws {
         try sink.append(prefix)
         let cells: [String] = [
             String(t.step), String(t.attempt), fixed(t.probeX, 4), fixed(t.probeY, 4), t.insidePredicted ? "true" : "false",
@@ -43,6 +49,7 @@ public enum CSVFormat {
             if i > 0 { sink.append(UInt8(ascii: ",")) }
             try sink.append(quote(cell))
         }
+        try sink.append(suffix)
         sink.append(UInt8(ascii: "\r"))
         sink.append(UInt8(ascii: "\n"))
     }

@@ -6,13 +6,15 @@ public struct CSVTapExporter: SessionExporter {
 
     public func export(_ sessions: [SessionRecord], from store: any BenchStoring, to sink: ExportSink) async throws {
         // Session cells are the same on every row of a session: format them once.
-        var prefixes: [String: [UInt8]] = [:]
-        for s in sessions { prefixes[s.id] = Array(CSVFormat.sessionCells(s).utf8) }
+        var cells: [String: (prefix: [UInt8], suffix: [UInt8])] = [:]
+        for s in sessions { cells[s.id] = (Array(CSVFormat.sessionCells(s).utf8), Array(CSVFormat.sessionSuffix(s).utf8)) }
         try sink.write(CSVFormat.header)
         let batches = try await store.tapBatches(sessions: sessions.map(\.id))
         while case let batch = try await batches.next(), !batch.isEmpty {
             for tap in batch {
-                if let prefix = prefixes[tap.sessionID] { try CSVFormat.appendRow(prefix: prefix, tap, to: sink) }
+                if let session = cells[tap.sessionID] {
+                    try CSVFormat.appendRow(prefix: session.prefix, tap, suffix: session.suffix, to: sink)
+                }
             }
         }
         try sink.flush()

@@ -33,10 +33,14 @@ public struct CatalogRefiner: Sendable {
     public var reachMm: Double
     /// Below this IoU, evidence and a verified zone disagree.
     public var disagreementIoU: Double
+    /// Count sessions taken with a simulated reader or a virtual bench
+    /// (`--include-simulated`). Their entries are never promoted, and the patch says so.
+    public var includeSimulated: Bool
 
     public init(
         resolver: AntennaZoneResolver, minimumSessions: Int = 1, promote: Bool = false,
-        policy: PromotionPolicy = PromotionPolicy(), reachMm: Double = 0, disagreementIoU: Double = 0.5
+        policy: PromotionPolicy = PromotionPolicy(), reachMm: Double = 0, disagreementIoU: Double = 0.5,
+        includeSimulated: Bool = false
     ) {
         precondition(minimumSessions >= 1, "refinement needs at least one session")
         precondition(reachMm >= 0, "reach cannot be negative")
@@ -46,14 +50,17 @@ public struct CatalogRefiner: Sendable {
         self.policy = policy
         self.reachMm = reachMm
         self.disagreementIoU = disagreementIoU
+        self.includeSimulated = includeSimulated
     }
 
     /// Body height used to convert `reachMm` when an entry has none published.
     public static let assumedBodyHeightMm = 150.0
 
-    /// Whether a session is evidence at all: completed, and not older than `since`.
+    /// Whether a session is evidence at all: completed, not void, not older than `since`,
+    /// and bench evidence (not simulated) unless `includeSimulated`.
     public func counts(_ session: SessionRecord, since: Date?) -> Bool {
-        session.status == .completed && since.map { session.startedAt >= $0 } ?? true
+        session.status == .completed && !session.isVoid && (includeSimulated || !session.simulated)
+            && since.map { session.startedAt >= $0 } ?? true
     }
 
     /// The catalog entry a session's taps count toward: the one its model resolves to.
@@ -88,7 +95,8 @@ public struct CatalogRefiner: Sendable {
         let evidence = EntryRefinement.Evidence(
             sessionIDs: sessions.map(\.session.id), taps: observations.count, hits: observations.filter(\.hit).count,
             units: units.sorted(), first: sessions.first?.finishedAt, newest: sessions.map(\.finishedAt).max(),
-            positions: tallies, reachMm: reachMm, assumedBodyHeight: profile.bodyHeightMm == nil)
+            positions: tallies, reachMm: reachMm, assumedBodyHeight: profile.bodyHeightMm == nil,
+            simulatedSessions: sessions.filter(\.session.simulated).count)
         guard let estimate = estimator.estimate(tallies) else {
             return EntryRefinement(profile: profile, evidence: evidence, estimate: nil, sessionDeviance: [], outcome: .noReads)
         }
@@ -105,7 +113,11 @@ public struct CatalogRefiner: Sendable {
         } else if sessions.count < minimumSessions {
             outcome = .tooFewSessions(needed: minimumSessions)
         } else {
-            let unmet = policy.unmet(sessions: sessions.count, units: units.count, sessionDeviance: deviance, estimate: estimate)
+            var unmet = policy.unmet(sessions: sessions.count, units: units.count, sessionDeviance: deviance, estimate: estimate)
+            if evidence.simulatedSessions > 0 {
+                unmet.insert(
+                    "\(evidence.simulatedSessions) of the sessions are simulated (--include-simulated): never promotable", at: 0)
+            }
             outcome = .refined(promoted: promote && unmet.isEmpty, unmet: unmet)
         }
         return EntryRefinement(
@@ -134,6 +146,9 @@ public struct EntryRefinement: Sendable {
         public let reachMm: Double
         /// The entry publishes no body height; `reachMm` was converted with a typical one.
         public let assumedBodyHeight: Bool
+        /// Sessions taken with a simulated reader or a virtual bench, counted only with
+        /// `--include-simulated`.
+        public let simulatedSessions: Int
     }
 
     public enum Outcome: Sendable, Equatable {
@@ -190,6 +205,9 @@ public struct EntryRefinement: Sendable {
             "refined: bench evidence, \(evidence.sessionIDs.count) session(s), \(evidence.taps) taps on "
             + "\(evidence.units.count) labelled unit(s); nfcbench refine, maximum-likelihood fit"
             + (promoted ? "; promoted to verified" : "; unverified")
+            + (evidence.simulatedSessions > 0
+                ? "; SIMULATED evidence: \(evidence.simulatedSessions) session(s) from a simulated reader, not bench evidence"
+                : "")
         return entry
     }
 }

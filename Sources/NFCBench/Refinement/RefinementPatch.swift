@@ -58,6 +58,9 @@ public struct RefinementPatch: Sendable, Codable {
         /// Per session: how much better its own rectangle explains it than the pooled one.
         public var sessionDeviance: [Double]
         public var promoted: Bool
+        /// Sessions from a simulated reader or virtual bench among the evidence
+        /// (`--include-simulated`): such a row is never promotable. Absent in older patches.
+        public var simulatedSessions: Int?
         public var promotionPolicy: String
         public var promotionUnmet: [String]
     }
@@ -123,7 +126,7 @@ public struct RefinementPatch: Sendable, Codable {
             previousZone: .init(zoneX: old.x, zoneY: old.y, zoneWidth: old.width, zoneHeight: old.height),
             iouWithPrevious: rounded(r.iouWithPrevious ?? 0), centreShift: rounded(r.centreShift ?? 0), edges: edges,
             sessionDeviance: r.sessionDeviance.map(rounded), promoted: promoted,
-            promotionPolicy: policy.summary, promotionUnmet: unmet)
+            simulatedSessions: r.evidence.simulatedSessions, promotionPolicy: policy.summary, promotionUnmet: unmet)
     }
 }
 

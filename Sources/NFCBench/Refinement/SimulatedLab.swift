@@ -8,6 +8,10 @@ import NFCReaders
 /// lab follows, without the reader's timing, so accuracy can be studied over many
 /// sessions and seeds (`bench/refine`, and the refinement tests).
 ///
+/// Its sessions model a lab's bench sessions, so they are not marked simulated: they
+/// never reach a store or a lab's catalog, and exist to study how refinement converges.
+/// Sessions a *run* takes with a simulated reader are marked simulated and never count.
+///
 /// Taps are drawn from `SimulatedPhone.detectionProbability`, the same world the
 /// simulated reader and the virtual bench use; prediction, plan (with its grid pass),
 /// estimation and patching are the production code.
@@ -66,7 +70,8 @@ public struct SimulatedLab: Sendable {
         }
         var session = SessionRecord(
             id: id, model: model, resolution: r, plan: plan, planPass: evidence.count,
-            reader: .sim, readerFirmware: nil, unit: units[evidence.count % units.count], operatorName: "lab", repeats: 1,
+            reader: .sim, readerFirmware: nil, simulated: false, unit: units[evidence.count % units.count], operatorName: "lab",
+            repeats: 1,
             tapTimeout: 1,
             startedAt: clock - Double(20 * taps.count), defaultAspectRatio: phone.aspectRatio)
         session.status = .completed

@@ -8,7 +8,7 @@ enum ExportCommand {
         "export", abstract: "Export taps as CSV (one row per tap; columns in docs/csv.md).",
         discussion:
             "RFC 4180, UTF-8, times in ISO 8601 UTC. Text cells starting with = + - @ tab or CR are prefixed with ' (formula injection).",
-        options: [session.spec, model.spec, all.spec, format.spec, output.spec, StoreOptions.database.spec],
+        options: [session.spec, model.spec, all.spec, includeVoid.spec, format.spec, output.spec, StoreOptions.database.spec],
         handler: run)
 
     enum Format: String, Sendable { case csv }
@@ -16,6 +16,8 @@ enum ExportCommand {
     static let session = Option<String>("--session", value: "id", help: "A session to export (repeatable).", repeatable: true)
     static let model = Option<String>("--model", value: "id", help: "Every session of this model.")
     static let all = Flag("--all", help: "Every session.")
+    static let includeVoid = Flag(
+        "--include-void", help: "With --model or --all, also void sessions (left out by default; --session always exports).")
     static let format = Option<Format>(
         "--format", value: "csv", help: "Output format (csv).", expected: "csv",
         convert: OptionValue.choice(Format.self))
@@ -40,6 +42,7 @@ enum ExportCommand {
             }
         } else {
             sessions = try await SessionCommands.sessions(of: invocation[model], in: store)
+            if !invocation[includeVoid] { sessions.removeAll(where: \.isVoid) }
         }
         let sink: ExportSink
         if let file = invocation[output] {

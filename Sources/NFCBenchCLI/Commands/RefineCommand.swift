@@ -13,7 +13,7 @@ enum RefineCommand {
             Promotion policy (--promote): \(PromotionPolicy().summary). See docs/refine.md.
             """,
         options: [
-            model.spec, all.spec, since.spec, minSessions.spec, promote.spec, reach.spec, output.spec,
+            model.spec, all.spec, since.spec, minSessions.spec, promote.spec, includeSimulated.spec, reach.spec, output.spec,
             StoreOptions.database.spec, json.spec,
         ] + CatalogOptions.all,
         handler: run)
@@ -27,6 +27,9 @@ enum RefineCommand {
         "--min-sessions", value: "n", help: "Patch entries with at least n sessions (default 1).",
         expected: "a whole number in 1...100000", convert: OptionValue.whole(in: 1...100_000))
     static let promote = Flag("--promote", help: "Mark entries verified when the evidence passes the promotion policy.")
+    static let includeSimulated = Flag(
+        "--include-simulated",
+        help: "Also count sessions from a simulated reader or virtual bench (never promotable; the patch says so).")
     static let reaches: ClosedRange<Double> = 0...50
     static let reach = Option<Double>(
         "--reach-mm", value: "mm", help: "Reader reach: how far outside the coil half the taps still read (default 0).",
@@ -47,7 +50,7 @@ enum RefineCommand {
         for warning in CatalogOptions.warnings(for: loaded) { context.errors.line(warning) }
         let refiner = CatalogRefiner(
             resolver: loaded.resolver, minimumSessions: minimum, promote: invocation[promote],
-            reachMm: reach)
+            reachMm: reach, includeSimulated: invocation[includeSimulated])
         var only: String?
         if let model {
             let fingerprint = ModelIdentifierFingerprintProvider(modelIdentifier: model).fingerprint()
@@ -65,18 +68,26 @@ enum RefineCommand {
         let store = try await StoreOptions.open(path)
         // Taps are read only for sessions that will count: with --model, not the whole lab's.
         var evidence: [SessionEvidence] = []
-        for session in try await store.sessions() where refiner.counts(session, since: since) {
+        let stored = try await store.sessions()
+        let leftOut = stored.filter { $0.status == .completed && ($0.isVoid || $0.simulated && !invocation[includeSimulated]) }
+        for session in stored where refiner.counts(session, since: since) {
             if let only, refiner.entry(for: session)?.lookupKey != only { continue }
             evidence.append(SessionEvidence(session: session, taps: try await store.taps(session.id)))
         }
         let report = refiner.refine(evidence, only: only, since: since)
         guard !report.entries.isEmpty else {
-            var what = "No completed sessions"
+            var what = "No completed bench sessions"
             if let model { what += " of \(model)" }
             if let since { what += " since \(since.formatted(.iso8601))" }
             var hint =
                 "Record some with 'nfcbench run --model ID --unit LABEL"
                 + (invocation[StoreOptions.database] == nil ? "'." : " --db \(path)'.")
+            let simulated = leftOut.filter { $0.simulated && !$0.isVoid }.count, void = leftOut.filter(\.isVoid).count
+            if simulated + void > 0 {
+                hint +=
+                    " Left out: \(simulated) simulated session(s) (count them with --include-simulated; never promotable)"
+                    + " and \(void) void one(s)."
+            }
             if !report.unmatchedModels.isEmpty {
                 what += " for any catalog entry"
                 hint += " Models without an entry: " + report.unmatchedModels.keys.sorted().joined(separator: ", ") + "."

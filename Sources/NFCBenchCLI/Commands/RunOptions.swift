@@ -30,6 +30,13 @@ struct RunOptions {
     static let positionerTimeout = Option<Double>(
         "--positioner-timeout", value: "seconds", help: "How long an exec: positioner command may take (default 60).",
         expected: "seconds in \(OptionValue.describe(positionerTimeouts))", convert: OptionValue.seconds(in: positionerTimeouts))
+    static let confirmEach = Flag(
+        "--confirm-each", help: "Wait for Enter before every position's tap window (slow or awkward placements).")
+    static let faultTimeouts: ClosedRange<Double> = 1...86_400
+    static let faultTimeout = Option<Double>(
+        "--fault-timeout", value: "seconds",
+        help: "How long a faulty or unplugged reader may take to answer again before the run stops, saved (default 600).",
+        expected: "seconds in \(OptionValue.describe(faultTimeouts))", convert: OptionValue.seconds(in: faultTimeouts))
     static let auto = Flag("--auto", help: "No keyboard prompts (needs a positioner other than manual).")
     static let resume = Option<String>("--resume", value: "session", help: "Continue a saved session.")
     static let simAntenna = SimOptions.antenna(
@@ -44,7 +51,8 @@ struct RunOptions {
 
     static let all: [OptionSpec] = [
         model.spec, reader.spec, plan.spec, unit.spec, operatorName.spec, tapTimeout.spec, repeats.spec, positioner.spec,
-        positionerTimeout.spec, auto.spec, StoreOptions.database.spec, resume.spec, simAntenna.spec, simSeed.spec,
+        positionerTimeout.spec, confirmEach.spec, faultTimeout.spec, auto.spec, StoreOptions.database.spec, resume.spec,
+        simAntenna.spec, simSeed.spec,
         simBench.spec, noFeedback.spec, json.spec,
     ]
 
@@ -62,6 +70,8 @@ struct RunOptions {
     let simSeed: UInt64
     let positionerText: String?
     let positionerTimeout: Duration
+    let confirmEach: Bool
+    let faultTimeout: Duration
     let simBenchDirectory: String?
 
     init(_ invocation: ParsedInvocation, _ context: CommandContext) {
@@ -79,6 +89,8 @@ struct RunOptions {
         simSeed = invocation[Self.simSeed] ?? 1
         positionerText = invocation[Self.positioner]
         positionerTimeout = .milliseconds(Int64((invocation[Self.positionerTimeout] ?? 60) * 1000))
+        confirmEach = invocation[Self.confirmEach]
+        faultTimeout = .milliseconds(Int64((invocation[Self.faultTimeout] ?? 600) * 1000))
         simBenchDirectory = invocation[Self.simBench].map { context.url(forPath: $0).path }
     }
 

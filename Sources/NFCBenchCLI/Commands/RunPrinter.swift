@@ -59,6 +59,18 @@ final class RunPrinter: Sendable {
             }
             out.line(strings.string(preparationKey(s)))
             if let resolutionHint { out.line(resolutionHint) }
+        case .readyCheck:
+            out.line(
+                "Nothing is timed yet. When the phone is prepared and the reader's field is clear, press Enter (q and Enter to quit)."
+            )
+        case .confirmPlacement(let step):
+            out.line("  Place the phone for position \(step + 1), then press Enter (s skip, u undo, q quit).")
+        case .readerFault(let error, let step):
+            progress.stop()
+            out.line("  READER FAULT at position \(step + 1): \(error.message) Nothing was recorded here.")
+            out.line("  The run pauses until the reader answers again\(error.hint.map { "; " + $0 } ?? ".")")
+        case .readerRecovered(let step):
+            out.line("  The reader answers again; position \(step + 1) is tapped again.")
         case .position(let step, let total, let probe, let attempt):
             let count = total.map { "\(step + 1)/\($0)" } ?? "\(step + 1)"
             let repeatText = attempt > 0 ? " (repeat \(attempt + 1))" : ""
@@ -85,19 +97,18 @@ final class RunPrinter: Sendable {
         case .waitingForLift:
             out.line("  lift the phone off the reader to continue")
         case .readerLost(let error):
-            out.line("  reader lost: \(error.message) \(error.hint ?? "")")
+            progress.stop()
+            out.line("  READER LOST: \(error.message) Nothing was recorded at this position.")
+            out.line("  The run pauses until the reader is back: reconnect it.")
         case .finished(let s, let score):
             out.line(
                 "Verdict: \(score.verdict.rawValue)  hits \(score.hits)/\(score.taps)"
-                    + (score.iou.map { "  IoU \(format($0))" } ?? "")
-                    + (score.centreOffset.map { "  centre offset \(format($0)) of body height" } ?? ""))
+                    + (score.skipped > 0 ? ", \(score.skipped) skipped" : ""))
+            out.line(VerdictWords.sentence(score, bodyHeightMm: s.bodyHeightMm))
             if let m = score.measured {
                 out.line("Measured zone: x \(format(m.x)) y \(format(m.y)) w \(format(m.width)) h \(format(m.height))")
             }
-            if score.verdict == .noField {
-                out.line(
-                    "Nothing answered anywhere: the phone is probably not emulating a card. \(strings.string(preparationKey(s)))")
-            }
+            if score.verdict == .noField { out.line(strings.string(preparationKey(s))) }
             out.line(
                 "Saved as \(s.id) in \(databasePath). Report: nfcbench export --session \(s.id) --format csv --db \(databasePath)"
             )
@@ -120,7 +131,7 @@ final class RunPrinter: Sendable {
         return try? NormalizedRect(x: x, y: y, width: w, height: h)
     }
 
-    func format(_ v: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", v) }
+    func format(_ v: Double, _ digits: Int = 2) -> String { FixedPoint.format(v, digits) }
 
     /// `run --json`: the session summary.
     static func summary(_ s: SessionRecord, score: SessionScore?, databasePath: String) -> JSONValue {
@@ -135,13 +146,16 @@ final class RunPrinter: Sendable {
         let offset: JSONValue = score?.centreOffset.map { JSONValue.number(($0 * 1000).rounded() / 1000) } ?? .null
         let taps: JSONValue = score.map { JSONValue.int($0.taps) } ?? .null
         let hits: JSONValue = score.map { JSONValue.int($0.hits) } ?? .null
+        let skipped: JSONValue = score.map { JSONValue.int($0.skipped) } ?? .null
         var members: [(String, JSONValue)] = [
             ("sessionId", .string(s.id)), ("model", .string(s.modelInput)), ("lookupKey", .string(s.lookupKey)),
             ("status", .string(s.status.rawValue)), ("verdict", .optional(s.verdict?.rawValue)),
+            ("verdictReason", .optional(score?.reason ?? s.verdictReason)), ("simulated", .bool(s.simulated)),
+            ("void", .bool(s.isVoid)), ("voidReason", .optional(s.voidReason)),
         ]
         members += [
             ("predictedZone", rect(s.predicted)), ("measuredZone", rect(measured)), ("iou", iou),
-            ("centreHit", centreHit), ("centreOffset", offset), ("taps", taps), ("hits", hits),
+            ("centreHit", centreHit), ("centreOffset", offset), ("taps", taps), ("hits", hits), ("skipped", skipped),
         ]
         members += [
             ("plan", .string(s.plan.rawValue)), ("reader", .string(s.reader.description)),

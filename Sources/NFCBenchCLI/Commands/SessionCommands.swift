@@ -32,7 +32,8 @@ enum SessionCommands {
                     .object([
                         ("id", .string(s.id)), ("status", .string(s.status.rawValue)), ("model", .string(s.modelInput)),
                         ("lookupKey", .string(s.lookupKey)), ("verdict", .optional(s.verdict?.rawValue)),
-                        ("unit", .optional(s.unit)),
+                        ("unit", .optional(s.unit)), ("simulated", .bool(s.simulated)),
+                        ("void", .bool(s.isVoid)), ("voidReason", .optional(s.voidReason)),
                         ("taps", .int(taps.count)), ("hits", .int(taps.filter { $0.result == .hit }.count)),
                         ("startedAt", .string(s.startedAt.formatted(.iso8601))),
                     ]))
@@ -44,7 +45,8 @@ enum SessionCommands {
         for s in sessions {
             context.output.line(
                 "\(s.id)  \(s.status.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0))  "
-                    + "\(s.modelInput)  \(s.verdict?.rawValue ?? "-")  \(s.startedAt.formatted(.iso8601))")
+                    + "\(s.modelInput)  \(s.verdict?.rawValue ?? "-")  \(s.startedAt.formatted(.iso8601))"
+                    + (s.simulated ? "  [simulated]" : "") + (s.voidReason.map { "  [VOID: \($0)]" } ?? ""))
         }
         return ExitCode.success
     }
@@ -90,6 +92,9 @@ enum SessionCommands {
         }
         context.output.line(
             "\(s.id)  \(s.displayName ?? s.modelInput) (\(s.lookupKey))  \(s.status.rawValue)  \(s.verdict?.rawValue ?? "")")
+        if let reason = s.verdictReason { context.output.line("  \(reason)") }
+        if s.simulated { context.output.line("  SIMULATED reader (\(s.reader)): not bench evidence; refine leaves it out") }
+        if let reason = s.voidReason { context.output.line("  VOID: \(reason); refine and exports leave it out") }
         let drawing = SilhouetteDrawing(
             aspectRatio: s.aspectRatio, zone: zone, zoneStyle: s.stale ? .stale : .approximate, marks: marks)
         for line in TerminalSilhouetteRenderer(rows: 15, useColor: useColor).render(drawing) { context.output.line("  " + line) }

@@ -82,6 +82,11 @@ public enum ExitCode {
     public static let notJSON: Int32 = 2
     /// `poll`: the timeout passed with no target.
     public static let noTarget: Int32 = 3
+    /// `run`: the operator quit; the session is saved and resumes with `--resume`
+    /// (BSD `sysexits.h` EX_TEMPFAIL: try again later).
+    public static let unfinished: Int32 = 75
+    /// Ctrl-C: whatever was running stopped cleanly (`run`: the session is saved).
+    public static let interrupted: Int32 = 130
     /// Usage error, as BSD `sysexits.h` EX_USAGE.
     public static let usage: Int32 = 64
 }

@@ -1,0 +1,32 @@
+import NFCBenchRecords
+import NFCReaders
+
+/// What the runner tells its front end, in order. The CLI prints these; tests read them.
+public enum RunEvent: Sendable {
+    case started(SessionRecord, resumedTaps: Int)
+    /// A manual run waits here, before position 1, until the operator says the phone is ready.
+    case readyCheck(SessionRecord)
+    case position(step: Int, total: Int?, probe: Probe, attempt: Int)
+    /// `--confirm-each`: the window opens when the operator confirms the placement.
+    case confirmPlacement(step: Int)
+    case waitingForTap(seconds: Double)
+    case tap(TapRecord)
+    case undone(TapRecord)
+    /// The phone is still on the reader: lift it.
+    case waitingForLift
+    case readerLost(ReaderError)
+    /// The reader failed during a tap window: nothing was recorded at this position, and
+    /// the run waits for the reader to answer again.
+    case readerFault(ReaderError, step: Int)
+    /// The reader answers again after a fault; the position is tapped again.
+    case readerRecovered(step: Int)
+    case finished(SessionRecord, SessionScore)
+    case suspended(SessionRecord, reason: String)
+}
+
+/// What the operator asked for while the runner waited.
+public enum OperatorCommand: Sendable {
+    case retry, skip, undo, quit
+    /// Enter: the phone is ready (ready gate, `--confirm-each`).
+    case proceed
+}

@@ -1,0 +1,34 @@
+import Foundation
+import NFCBenchRecords
+
+/// `nfcbench void`: take a wrong or abandoned session out of the evidence, keeping it.
+enum VoidCommand {
+    static let spec = CommandSpec(
+        "void", abstract: "Mark a session void: kept and listed, but left out of refine, reports and exports.",
+        discussion: """
+            A void session is never deleted: 'sessions' and 'show' list it with its reason, and exports
+            include it with --include-void. Voiding again replaces the reason.
+            """,
+        arguments: [ArgumentSpec("session", help: "The session id.")],
+        options: [reason.spec, StoreOptions.database.spec],
+        handler: run)
+
+    static let reason = Option<String>(
+        "--reason", value: "text", help: "Why the session is void (for the record).", required: true, expected: "some words",
+        convert: { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 })
+
+    static func run(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
+        let path = StoreOptions.path(invocation, context)
+        let store = try await StoreOptions.open(path)
+        let id = invocation.positionals[0]
+        guard let session = try await store.session(id) else {
+            throw CommandFailure("No session '\(id)' in \(path).", hint: "List them with 'nfcbench sessions --db \(path)'.")
+        }
+        let why = invocation.required(reason).trimmingCharacters(in: .whitespacesAndNewlines)
+        try await store.void(id, reason: why, at: Date())
+        context.output.line(
+            "Session \(id) (\(session.modelInput), \(session.status.rawValue)) is void: \(why). "
+                + "It is kept; refine, reports and exports leave it out (exports take it with --include-void).")
+        return ExitCode.success
+    }
+}
