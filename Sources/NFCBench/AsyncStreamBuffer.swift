@@ -22,6 +22,21 @@ final class AsyncStreamBuffer: Sendable {
         waiter?.resume(returning: value)
     }
 
+    /// A value already waiting, without waiting for one.
+    func poll() -> OperatorCommand? {
+        state.withLock { s in s.values.isEmpty ? nil : s.values.removeFirst() }
+    }
+
+    /// Puts back a value a reader took but did not use, for the next reader.
+    func unread(_ value: OperatorCommand) {
+        let waiter = state.withLock { s -> CheckedContinuation<OperatorCommand?, Never>? in
+            if let w = s.waiter { s.waiter = nil; return w }
+            s.values.insert(value, at: 0)
+            return nil
+        }
+        waiter?.resume(returning: value)
+    }
+
     func next() async -> OperatorCommand? {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<OperatorCommand?, Never>) in

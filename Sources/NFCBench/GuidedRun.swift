@@ -327,6 +327,10 @@ public struct GuidedRun: Sendable {
     private func waitForTapOrCommand(inbox: CommandInbox, reader: any Reader) async throws -> WaitResult {
         let window = Duration.milliseconds(Int64(session.tapTimeout * 1000))
         guard inbox.isOpen else { return .window(try await reader.pollWindow(window)) }
+        // A key typed before the window opened (during the lift, say) is acted on first.
+        while let waiting = inbox.poll() {
+            if waiting != .proceed { return .command(waiting) }
+        }
         return try await withThrowingTaskGroup(of: WaitResult.self) { group in
             group.addTask { .window(try await reader.pollWindow(window)) }
             group.addTask {
@@ -338,6 +342,10 @@ public struct GuidedRun: Sendable {
             }
             guard let first = try await group.next() else { throw CancellationError() }
             group.cancelAll()
+            // A command that arrived as the window ended is kept for the next wait.
+            while let late = try? await group.next() {
+                if case .command(let command) = late { inbox.unread(command) }
+            }
             return first
         }
     }
@@ -360,5 +368,7 @@ final class CommandInbox: Sendable {
 
     var isOpen: Bool { stream != nil }
     func next() async -> OperatorCommand? { await buffer.next() }
+    func poll() -> OperatorCommand? { buffer.poll() }
+    func unread(_ command: OperatorCommand) { buffer.unread(command) }
     func close() { buffer.close() }
 }

@@ -95,11 +95,14 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
     /// How long the last poll of a window may run past the window's end before the
     /// window counts as faulty (a chip that never finishes its poll).
     static let pollGrace = Duration.seconds(2)
-    /// Clean polls needed after an error before the window counts as clean again.
-    static let cleanPollsAfterFault = 2
+    /// One InAutoPoll round (1 poll, period 150 ms, ISO 14443 A, 4A and B) takes the chip
+    /// at most ~450 ms; a round that takes longer than this came through a link that is
+    /// not answering in time, and the round proves nothing about the field.
+    static let slowestCleanPoll = Duration.milliseconds(900)
 
     /// Every poll runs to its end, so the polls cover the whole window, the last one
-    /// reaching past its end; an error is retried within the window.
+    /// reaching past its end. An error anywhere makes the window faulty; polling goes on
+    /// after it, so a phone that answers later still counts as a hit.
     public func pollWindow(_ window: Duration) async throws(ReaderError) -> TapWindow {
         try await interruptible(timeout: window + Self.pollGrace) { _, start in
             let windowEnd = start + window
@@ -107,14 +110,21 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
             var fault: ReaderError?
             while ContinuousClock.now < windowEnd || cleanPolls == 0 && fault == nil {
                 if self.cancelled.load(ordering: .relaxed) { return .failure(.cancelled(self.info.name)) }
-                switch self.device.pollOnce(pollNr: 1, period: 1) {
+                let pollStart = ContinuousClock.now
+                let outcome = self.device.pollOnce(pollNr: 1, period: 1)
+                let pollTime = ContinuousClock.now - pollStart
+                switch outcome {
                 case .success(let target?):
                     self.lastTarget = target
                     return .success(
                         .target(LibNFCDevice.detected(target, latency: ContinuousClock.now - start, reader: self.info.name)))
+                case .success(nil) where pollTime > Self.slowestCleanPoll:
+                    fault = ReaderError(
+                        .failed,
+                        "Reader '\(self.info.name)' took \(Int(pollTime.seconds * 1000)) ms for a poll that takes the chip at most ~450 ms.",
+                        hint: "Check the cable and the serial speed; unplug and replug the reader.")
                 case .success(nil):
                     cleanPolls += 1
-                    if cleanPolls >= Self.cleanPollsAfterFault { fault = nil }
                 case .failure(.aborted):
                     if self.cancelled.load(ordering: .relaxed) { return .failure(.cancelled(self.info.name)) }
                     return .success(
@@ -126,8 +136,7 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
                 case .failure(let status):
                     let error = self.failure(status)
                     if error.code == .unplugged { return .failure(error) }
-                    fault = error
-                    cleanPolls = 0
+                    fault = error  // any error makes the window faulty; polling goes on for a target
                     usleep(20_000)
                 }
             }

@@ -118,9 +118,10 @@ public final class PCSCReader: Reader, @unchecked Sendable {
         }
     }
 
-    /// A clean window: pcscd reported the reader's state without error to the end, and at
-    /// the end the reader was empty (not mute: a card present that does not answer, or
-    /// a reader link that garbles, is no evidence). Errors are retried within the window.
+    /// A clean window: pcscd reported the reader's state without error from start to end
+    /// (a mute card, a reader link that garbles or an APDU that fails is no evidence, and
+    /// one anywhere makes the whole window faulty). Errors are retried within the window,
+    /// so a phone that answers after one still counts as a hit.
     public func pollWindow(_ window: Duration) async throws(ReaderError) -> TapWindow {
         try await interruptible { [self] () throws(ReaderError) -> TapWindow in
             let start = ContinuousClock.now
@@ -160,8 +161,6 @@ public final class PCSCReader: Reader, @unchecked Sendable {
                             fault = error
                         }
                     }
-                } else if event & DWORD(SCARD_STATE_EMPTY) != 0 {
-                    fault = nil  // the reader reports an empty field again: it is polling cleanly
                 }
                 states[0].current = event & ~DWORD(SCARD_STATE_CHANGED)
                 states[1].current = states[1].event & ~DWORD(SCARD_STATE_CHANGED)

@@ -3,7 +3,9 @@ import Synchronization
 /// Faults the control channel can inject into the virtual bench.
 public enum BenchFault: String, Sendable, CaseIterable {
     case none
-    /// Every answer arrives 600 ms late, past libnfc's per-command timeout.
+    /// Every answer arrives 600 ms late, past libnfc's per-command timeout. Through vpcd
+    /// with no phone on the reader, the link shows as a card whose answer to reset is cut
+    /// short: pcscd cannot see a slow link otherwise.
     case slow
     /// Answers are corrupted (bad checksums, junk bytes).
     case garbage

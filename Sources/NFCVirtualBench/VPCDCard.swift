@@ -38,21 +38,28 @@ public final class VPCDCard: Sendable {
         var target: SimulatedTarget?
         defer { if socket >= 0 { close(socket) } }
         while !worker.shouldStop {
-            let visible = controls.fault == .unplug ? nil : bench.visibleTarget()
+            let fault = controls.fault
+            let visible = fault == .unplug ? nil : bench.visibleTarget()
+            // A garbling or slow reader shows even with no phone on it: vpcd then sees a
+            // "card" whose answer to reset is broken or late, as pcscd sees a faulty
+            // reader link, so the fault never passes for an empty field.
+            let broken = visible == nil && (fault == .garbage || fault == .slow)
             let entry = bench.snapshot.fieldEntries
-            if socket >= 0, visible == nil || entry != connectedEntry {
-                trace("phone left the field: disconnecting")
+            if socket >= 0, (visible == nil && !broken) || (visible != nil && (entry != connectedEntry || target == nil)) {
+                trace("phone left the field or the fault cleared: disconnecting")
                 close(socket)
                 socket = -1
             }
-            if socket < 0, let visible {
+            if socket < 0, visible != nil || broken {
                 socket = connect()
                 connectedEntry = entry
                 target = visible
                 if socket < 0 { usleep(20_000); continue }
-                trace("connected to vpcd on 127.0.0.1:\(port) as UID \(Hex.string(visible.uid))")
+                trace(
+                    "connected to vpcd on 127.0.0.1:\(port) "
+                        + (visible.map { "as UID \(Hex.string($0.uid))" } ?? "as a faulty reader"))
             }
-            guard socket >= 0, let current = target else { usleep(5_000); continue }
+            guard socket >= 0 else { usleep(5_000); continue }
             var pfd = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
             guard poll(&pfd, 1, 5) > 0 else { continue }
             guard let message = receive(socket) else {
@@ -64,9 +71,15 @@ public final class VPCDCard: Sendable {
             trace("<- \(Hex.string(message, separator: " "))")
             quickAck(socket)
             if message.count == 1 {
-                if message[0] == 0x04 { send(socket, current.atr) }
+                guard message[0] == 0x04 else { continue }
+                // With no phone, a slow or garbling reader link shows at once as a card whose
+                // answer to reset is cut short (pcscd sees a broken card, never an empty field).
+                if controls.fault == .slow, target != nil { usleep(600_000) }
+                // Garbage: an ATR cut short after TS, which no card sends.
+                send(socket, target?.atr ?? [0x3B])
                 continue
             }
+            guard let current = target else { send(socket, [0x6F, 0x00]); continue }
             if controls.fault == .slow { usleep(600_000) }
             var answer = respond(to: message, target: current)
             if controls.fault == .garbage { answer = [0x6F] }

@@ -7,7 +7,8 @@ import Synchronization
 ///
 /// Control protocol, one command per line, one JSON object per reply line:
 /// `place X Y` (reader under the point X, Y of the phone's back), `lift`,
-/// `fault none|slow|garbage|unplug`, `antenna X Y W H`, `technology A|B`, `status`.
+/// `fault none|slow|garbage|unplug`, `antenna X Y W H`, `technology A|B`, `power-cycle`
+/// (reader firmware back to its defaults), `status`.
 public final class VirtualBench: Sendable {
     public struct Configuration: Sendable {
         public var directory: String
@@ -131,10 +132,15 @@ public final class VirtualBench: Sendable {
             phone.technology = words[1] == "A" ? .iso14443A : .iso14443B
             bench.setPhone(phone)
             return "{\"ok\":true}"
+        case "power-cycle":
+            // The reader's firmware state back to power-on defaults (PICC parameter FF), as
+            // after unplugging it: what a lab does to a reader left in a setting.
+            controls.firmware { $0.piccParameter = 0xFF }
+            return "{\"ok\":true}"
         case "status":
             return status()
         default:
-            return error("unknown command; use place, lift, fault, antenna, technology or status")
+            return error("unknown command; use place, lift, fault, antenna, technology, power-cycle or status")
         }
     }
 

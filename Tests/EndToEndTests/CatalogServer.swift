@@ -13,7 +13,7 @@ final class CatalogServer {
         let server = try CatalogServer()
         let handle = server.output.fileHandleForReading
         let line = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: handle.availableLine(timeout: 10)) }
+            Thread { continuation.resume(returning: handle.availableLine(timeout: 10)) }.start()
         }
         guard let line, let port = Int(line) else { throw CocoaError(.fileReadCorruptFile) }
         server.port = port

@@ -33,7 +33,7 @@ struct PCSCCLITests {
             // First target printed; the run now waits for the phone to be lifted.
             let handle = out.fileHandleForReading
             let firstLine = await withCheckedContinuation { continuation in
-                DispatchQueue.global().async { continuation.resume(returning: handle.availableLine(timeout: 10)) }
+                Thread { continuation.resume(returning: handle.availableLine(timeout: 10)) }.start()
             }
             #expect(firstLine?.contains("\"kind\":\"phone (card emulation)\"") == true)
             let during = try status()["picc"] as? String

@@ -117,8 +117,8 @@ struct RunEndToEndTests {
         let ctl = "\(BuiltBinary.path) sim ctl --dir \(bench.directory)"
         let once = bench.directory + "/unplugged"
         let unplug =
-            "[ {index} -eq 3 ] && [ ! -e \(once) ] && touch \(once) && \(ctl) fault unplug > /dev/null"
-            + " && (sleep 1; \(ctl) fault none > /dev/null) & "
+            "if [ {index} -eq 3 ] && [ ! -e \(once) ]; then touch \(once); \(ctl) fault unplug > /dev/null;"
+            + " (sleep 1; \(ctl) fault none) > /dev/null 2>&1 & fi; "
         let r = try await BuiltBinary.run([
             "run", "--model", "SM-S921B", "--reader", bench.spec, "--positioner",
             "exec:\(unplug)\(ctl) {action} {x} {y} > /dev/null",

@@ -62,7 +62,9 @@ public enum ChildProcess {
 
     public static func drain(_ pipe: Pipe) async -> Data {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: pipe.fileHandleForReading.readDataToEndOfFile()) }
+            // A thread of its own: GCD's global pool on Linux adds no thread while its
+            // workers block, so many children draining at once would wait for each other.
+            Thread { continuation.resume(returning: pipe.fileHandleForReading.readDataToEndOfFile()) }.start()
         }
     }
 
@@ -71,7 +73,7 @@ public enum ChildProcess {
     /// loaded machine overruns.
     public static func waitForText(_ pipe: Pipe, _ needle: String) async -> Bool {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
+            Thread {
                 var text = ""
                 while true {
                     let chunk = pipe.fileHandleForReading.availableData
@@ -79,16 +81,16 @@ public enum ChildProcess {
                     text += String(decoding: chunk, as: UTF8.self)
                     if text.contains(needle) { return continuation.resume(returning: true) }
                 }
-            }
+            }.start()
         }
     }
 
     public static func exit(of process: Process) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
+            Thread {
                 process.waitUntilExit()
                 continuation.resume()
-            }
+            }.start()
         }
     }
 }

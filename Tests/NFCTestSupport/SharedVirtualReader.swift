@@ -15,14 +15,15 @@ public enum SharedVirtualReader {
 
     private static let gate = AsyncGate()
 
-    /// Runs `body` alone, with the phone lifted, no fault, type A, and pcscd having
-    /// seen the reader empty.
+    /// Runs `body` alone, with the phone lifted, no fault, type A, the reader's firmware
+    /// at its defaults, and pcscd having seen the reader empty.
     public static func exclusive<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         await gate.enter()
         do {
             _ = try client.request("fault none")
             _ = try client.request("lift")
             _ = try client.request("technology A")
+            _ = try client.request("power-cycle")  // a run before may have left its PICC setting
             try await waitForPCSCD(cardPresent: false)
             let value = try await body()
             await gate.leave()
