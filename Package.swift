@@ -71,6 +71,9 @@ let package = Package(
             name: "RefineStudy", dependencies: ["NFCBench", "NFCBenchRecords", "NFCLocatorCore", "NFCReaders"],
             path: "Benchmarks/RefineStudy"),
         .executableTarget(
+            name: "VerdictStudy", dependencies: ["NFCBench", "NFCBenchRecords", "NFCLocatorCore", "NFCReaders"],
+            path: "Benchmarks/VerdictStudy"),
+        .executableTarget(
             name: "StoreBenchmark", dependencies: ["NFCBench", "NFCBenchRecords", "NFCBenchStoreSQLite", "NFCStore"],
             path: "Benchmarks/StoreBenchmark"),
         .executableTarget(

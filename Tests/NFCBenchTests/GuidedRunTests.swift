@@ -5,6 +5,7 @@ import NFCBenchStoreSQLite
 import NFCLocatorCore
 import NFCReaders
 import NFCTestSupport
+import Synchronization
 import Testing
 
 /// A session record as `run` would make it for the S24, on the simulated reader.
@@ -99,5 +100,94 @@ struct GuidedRunTests {
         let taps = try await store.taps("S-keys")
         #expect(taps.map(\.result) == [.skipped] && taps[0].step == 0)
         #expect(try await store.session("S-keys")?.status == .inProgress)
+    }
+}
+
+/// Events a run emitted, collected for the test to look at while it runs.
+final class EventLog: Sendable {
+    private let events = Mutex<[String]>([])
+    func record(_ event: RunEvent) {
+        let name: String =
+            switch event {
+            case .readyCheck: "ready"
+            case .confirmPlacement(let step): "confirm \(step)"
+            case .waitingForTap: "window"
+            case .tap(let t): "tap \(t.step) \(t.result.rawValue)"
+            case .position(let step, _, _, _): "position \(step)"
+            default: "other"
+            }
+        events.withLock { $0.append(name) }
+    }
+    var all: [String] { events.withLock { $0 } }
+
+    func wait(for name: String) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !all.contains(name) {
+            guard ContinuousClock.now < deadline else { throw WaitTimedOut(what: "event \(name)") }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+}
+
+@Suite("Run control")
+struct RunControlTests {
+    let scratch: TemporaryDirectory
+    init() throws { scratch = try TemporaryDirectory("control") }
+
+    /// The first tap was lost: a manual run opened position 1's window (the predicted
+    /// centre) while the operator was still reading the preparation. Now nothing is timed
+    /// before the operator says the phone is ready.
+    @Test func theReadyGateHoldsTheFirstWindowUntilTheOperatorIsReady() async throws {
+        let predicted = try NormalizedRect(x: 0.1, y: 0.36, width: 0.8, height: 0.38)
+        let store = try await SQLiteBenchStore.open(path: scratch.file("bench.sqlite"))
+        let bench = PhoneOnBench(
+            phone: SimulatedPhone(antenna: (0.1, 0.36, 0.8, 0.38), aspectRatio: 0.4803, missRate: 0), seed: 3)
+        let record = testSession("S-gate", predicted: predicted)
+        try await store.insert(record)
+        let (keys, typing) = AsyncStream<OperatorCommand>.makeStream()
+        let log = EventLog()
+        let run = GuidedRun(
+            session: record, strategy: GridPlan(around: predicted), reader: SimulatedReader(bench: bench),
+            positioner: ManualPositioner(), store: store)
+        let running = Task { try await run.run(commands: keys) { log.record($0) } }
+        try await log.wait(for: "ready")
+        // Reading the preparation for a while: no window opens, nothing is recorded.
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(!log.all.contains("window") && !log.all.contains("position 0"))
+        #expect(try await store.taps("S-gate").isEmpty)
+        bench.place(x: predicted.midX, y: predicted.midY)  // the operator places the phone, then says ready
+        typing.yield(.proceed)
+        try await log.wait(for: "tap 0 HIT")
+        bench.lift()
+        typing.yield(.quit)
+        #expect(try await running.value == nil)
+        #expect(try await store.taps("S-gate").first?.result == .hit)
+    }
+
+    /// `--confirm-each`: every window opens only when the operator confirms the placement.
+    @Test func confirmEachWaitsForEveryPlacement() async throws {
+        let predicted = try NormalizedRect(x: 0.1, y: 0.36, width: 0.8, height: 0.38)
+        let store = try await SQLiteBenchStore.open(path: scratch.file("bench.sqlite"))
+        let bench = PhoneOnBench(
+            phone: SimulatedPhone(antenna: (0.1, 0.36, 0.8, 0.38), aspectRatio: 0.4803, missRate: 0), seed: 3)
+        let record = testSession("S-each", predicted: predicted)
+        try await store.insert(record)
+        let (keys, typing) = AsyncStream<OperatorCommand>.makeStream()
+        let log = EventLog()
+        let run = GuidedRun(
+            session: record, strategy: GridPlan(around: predicted), reader: SimulatedReader(bench: bench),
+            positioner: ManualPositioner(), store: store, confirmEach: true)
+        let running = Task { try await run.run(commands: keys) { log.record($0) } }
+        try await log.wait(for: "ready")
+        typing.yield(.proceed)
+        try await log.wait(for: "confirm 0")
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(!log.all.contains("window"))
+        typing.yield(.proceed)
+        try await log.wait(for: "confirm 1")
+        #expect(log.all.filter { $0 == "window" }.count == 1)
+        typing.yield(.quit)
+        #expect(try await running.value == nil)
+        #expect(try await store.taps("S-each").map(\.result) == [.miss])
     }
 }

@@ -55,6 +55,7 @@ extension SharedVirtualReader {
 
 public struct WaitTimedOut: Error, CustomStringConvertible {
     public let what: String
+    public init(what: String) { self.what = what }
     public var description: String { "timed out waiting for \(what)" }
 }
 

@@ -1,0 +1,114 @@
+import Foundation
+import NFCBench
+import NFCBenchRecords
+import NFCLocatorCore
+import NFCReaders
+
+// Verdict study (not a speed benchmark): for every seed catalog entry, both plans and N
+// seeds, a simulated phone whose coil is
+//   - the prediction itself,
+//   - the prediction shifted by 0.25 body heights (up, or down when there is no room),
+//   - half the prediction's size around its centre,
+//   - absent (the phone is not emulating a card),
+// is tapped at every position its plan asks for; taps read with the simulated phone's
+// detection probability (3% misses over the coil, reader reach and fall-off at edges).
+// Prints the confusion matrix of verdicts against the truth and checks the targets.
+// Usage: VerdictStudy SEED_CATALOG [seeds]
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 2 else {
+    FileHandle.standardError.write(Data("usage: VerdictStudy SEED_CATALOG [seeds]\n".utf8))
+    exit(64)
+}
+let seed = Catalog(document: try CatalogDocumentDecoder.load(contentsOf: URL(fileURLWithPath: arguments[1])))
+let seeds = arguments.count > 2 ? Int(arguments[2]) ?? 20 : 20
+
+enum Truth: String, CaseIterable {
+    case prediction = "truth = prediction", shifted = "shifted 0.25 body heights", half = "half the size", absent =
+        "not emulating"
+}
+
+func truth(_ kind: Truth, of zone: NormalizedRect) -> (Double, Double, Double, Double)? {
+    switch kind {
+    case .prediction: return (zone.x, zone.y, zone.width, zone.height)
+    case .shifted:
+        let dy = zone.y >= 0.25 ? -0.25 : 0.25
+        let y = min(max(zone.y + dy, 0), 1 - zone.height)
+        return (zone.x, y, zone.width, zone.height)
+    case .half:
+        let w = zone.width / 2.squareRoot(), h = zone.height / 2.squareRoot()
+        return (zone.midX - w / 2, zone.midY - h / 2, w, h)
+    case .absent: return nil
+    }
+}
+
+var generator = SeededGenerator(seed: 2026)
+var matrix: [String: [SessionVerdict: Int]] = [:]
+var taps: [String: [Int]] = [:]
+var reasons: [String: [String: Int]] = [:]
+for profile in seed.profiles {
+    let zone = profile.zone
+    for plan in PlanKind.allCases {
+        for kind in Truth.allCases {
+            let coil = truth(kind, of: zone)
+            for s in 0..<seeds {
+                let strategy = ProbePlans.make(plan, around: zone, aspectRatio: profile.aspectRatio, pass: s % 3)
+                let phone = coil.map { SimulatedPhone(antenna: $0, aspectRatio: profile.aspectRatio) }
+                var history: [(probe: Probe, hit: Bool)] = []
+                while let probe = strategy.next(after: history), history.count < 100 {
+                    let p = phone?.detectionProbability(x: probe.x, y: probe.y) ?? 0
+                    history.append((probe, Double.random(in: 0..<1, using: &generator) < p))
+                }
+                let score = SessionScore(predicted: zone, history: history, strategy: strategy, aspectRatio: profile.aspectRatio)
+                let key = "\(plan.rawValue) | \(kind.rawValue)"
+                matrix[key, default: [:]][score.verdict, default: 0] += 1
+                taps[key, default: []].append(history.count)
+                if score.verdict == .inconclusive || (kind == .prediction && score.verdict != .confirmed) {
+                    reasons[key, default: [:]][score.reason, default: 0] += 1
+                }
+            }
+        }
+    }
+}
+
+let verdicts: [SessionVerdict] = [.confirmed, .shifted, .noField, .inconclusive]
+print("\(seed.profiles.count) catalog entries x \(seeds) seeds per plan and truth")
+print(
+    "plan     | truth                      | taps (median) | "
+        + verdicts.map { $0.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0) }.joined(separator: " | "))
+var failures: [String] = []
+for plan in PlanKind.allCases {
+    for kind in Truth.allCases {
+        let key = "\(plan.rawValue) | \(kind.rawValue)"
+        let row = matrix[key] ?? [:]
+        let total = row.values.reduce(0, +)
+        let median = (taps[key] ?? [0]).sorted()[(taps[key]?.count ?? 1) / 2]
+        let cells = verdicts.map { v -> String in
+            let share = 100 * Double(row[v] ?? 0) / Double(max(total, 1))
+            return String(format: "%5.1f%% (%4d)", share, row[v] ?? 0)
+        }
+        print(
+            plan.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0) + " | "
+                + kind.rawValue.padding(toLength: 26, withPad: " ", startingAt: 0) + " | "
+                + String(median).padding(toLength: 13, withPad: " ", startingAt: 0) + " | " + cells.joined(separator: " | "))
+        func share(_ v: SessionVerdict) -> Double { Double(row[v] ?? 0) / Double(max(total, 1)) }
+        switch kind {
+        case .prediction:
+            if share(.confirmed) < 0.98 { failures.append("\(key): CONFIRMED \(share(.confirmed)) < 98%") }
+            if (row[.noField] ?? 0) > 0 { failures.append("\(key): NO_FIELD \(row[.noField] ?? 0) times") }
+        case .shifted:
+            if share(.confirmed) > 0.02 { failures.append("\(key): CONFIRMED \(share(.confirmed)) > 2%") }
+        case .absent:
+            if share(.noField) < 0.99 { failures.append("\(key): NO_FIELD \(share(.noField)) < 99%") }
+        case .half: break
+        }
+    }
+}
+print("\nWhy not CONFIRMED where the truth is the prediction, and why INCONCLUSIVE:")
+for (key, counts) in reasons.sorted(by: { $0.key < $1.key }) {
+    for (reason, n) in counts.sorted(by: { $0.value > $1.value }).prefix(3) { print("  \(key): \(n) x \(reason)") }
+}
+print(
+    failures.isEmpty
+        ? "\ntargets met: truth = prediction CONFIRMED >= 98% and never NO_FIELD; shifted CONFIRMED <= 2%; not emulating NO_FIELD >= 99%"
+        : "\nTARGETS MISSED:\n  " + failures.joined(separator: "\n  "))

@@ -1,0 +1,108 @@
+import Foundation
+import NFCBenchRecords
+import NFCBenchStoreSQLite
+import NFCTestSupport
+import Testing
+
+/// The evidence rules through the built binary: simulated sessions say so and never
+/// promote, void sessions are kept but left out, a resumed session keeps its settings.
+@Suite("Evidence through the CLI")
+struct EvidenceCLITests {
+    let scratch: TemporaryDirectory
+    init() throws { scratch = try TemporaryDirectory("evidence") }
+
+    func object(_ text: String) throws -> [String: Any] {
+        try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] ?? [:]
+    }
+
+    func simulatedRun(_ db: String, unit: String, extra: [String] = []) async throws -> [String: Any] {
+        let r = try await BuiltBinary.run(
+            [
+                "run", "--model", "SM-S921B", "--reader", "sim", "--auto", "--tap-timeout", "0.1", "--unit", unit, "--db", db,
+                "--json",
+            ]
+                + extra)
+        #expect(r.status == 0, "\(r.stderr)")
+        return try object(r.stdout)
+    }
+
+    /// The issue's first case: a right prediction of a small coil on a later grid pass
+    /// gave NO_FIELD ("probably not emulating a card") with 0 hits.
+    @Test(arguments: [1, 2, 3])
+    func aRightPredictionOfASmallCoilIsConfirmed(seed: Int) async throws {
+        let db = scratch.database()
+        for pass in 0..<3 {  // later sessions of the model take later grid passes
+            let r = try await BuiltBinary.run([
+                "run", "--model", "Pixel 7", "--reader", "sim", "--auto", "--plan", "grid", "--sim-seed", String(seed + pass),
+                "--tap-timeout", "0.1", "--db", db, "--json",
+            ])
+            #expect(r.status == 0, "\(r.stderr)")
+            let o = try object(r.stdout)
+            #expect(o["verdict"] as? String == "CONFIRMED", "pass \(pass): \(o["verdictReason"] ?? "")")
+        }
+    }
+
+    /// Simulated sessions never promote an entry, even when the policy would be met.
+    @Test func refinePromoteRefusesSimulatedEvidence() async throws {
+        let db = scratch.database()
+        for unit in ["A", "B", "A", "B"] { _ = try await simulatedRun(db, unit: unit, extra: ["--plan", "adaptive"]) }
+        let refused = try await BuiltBinary.run(["refine", "--model", "SM-S921B", "--promote", "--db", db])
+        #expect(refused.status == 1 && refused.stderr.contains("Left out: 4 simulated session(s)"), "\(refused.stderr)")
+        let patch = scratch.file("patch.json")
+        let counted = try await BuiltBinary.run([
+            "refine", "--model", "SM-S921B", "--promote", "--include-simulated", "--db", db, "-o", patch, "--json",
+        ])
+        #expect(counted.status == 0, "\(counted.stderr)")
+        let entry = try #require((try object(counted.stdout)["entries"] as? [[String: Any]])?.first)
+        #expect(entry["promoted"] as? Bool == false, "\(entry)")
+        let written = try object(try String(contentsOfFile: patch, encoding: .utf8))
+        let row = try #require((written["entries"] as? [[String: Any]])?.first)
+        #expect(row["verified"] as? Bool != true)
+        #expect((row["zoneProvenance"] as? String)?.contains("SIMULATED evidence") == true)
+    }
+
+    @Test func voidKeepsTheSessionButLeavesItOut() async throws {
+        let db = scratch.database()
+        let first = try await simulatedRun(db, unit: "A")["sessionId"] as? String ?? ""
+        let second = try await simulatedRun(db, unit: "B")["sessionId"] as? String ?? ""
+        let voided = try await BuiltBinary.run(["void", first, "--reason", "wrong phone on the bench", "--db", db])
+        #expect(voided.status == 0 && voided.stdout.contains("is void: wrong phone on the bench"), "\(voided.stderr)")
+        #expect(try await BuiltBinary.run(["void", first, "--db", db]).status == 64)  // a reason is required
+        #expect(try await BuiltBinary.run(["void", "S-nope", "--reason", "x", "--db", db]).status == 1)
+        let listed = try await BuiltBinary.run(["sessions", "--db", db])
+        #expect(listed.stdout.contains("[VOID: wrong phone on the bench]") && listed.stdout.contains(second))
+        let shown = try await BuiltBinary.run(["show", first, "--db", db])
+        #expect(shown.stdout.contains("VOID: wrong phone on the bench"))
+        let exported = try await BuiltBinary.run(["export", "--all", "--db", db])
+        #expect(!exported.stdout.contains(first) && exported.stdout.contains(second))
+        let withVoid = try await BuiltBinary.run(["export", "--all", "--include-void", "--db", db])
+        #expect(withVoid.stdout.contains(first) && withVoid.stdout.contains("wrong phone on the bench"))
+        let refined = try await BuiltBinary.run(["refine", "--model", "SM-S921B", "--include-simulated", "--db", db, "--json"])
+        let entry = try #require((try object(refined.stdout)["entries"] as? [[String: Any]])?.first)
+        #expect(entry["sessions"] as? [String] == [second])
+        // Kept, never deleted.
+        let store = try await SQLiteBenchStore.open(path: db)
+        #expect(try await store.session(first)?.voidReason == "wrong phone on the bench")
+    }
+
+    /// `--resume` applies a new tap window and records it; it refuses what would change
+    /// the session's meaning.
+    @Test func resumeSettingsAreAppliedOrRefused() async throws {
+        let db = scratch.database()
+        let stop = try await BuiltBinary.run([
+            "run", "--model", "SM-S921B", "--reader", "sim", "--positioner", "exec:test {index} -lt 2", "--auto",
+            "--tap-timeout", "0.2", "--db", db,
+        ])
+        #expect(stop.status == 1)
+        let store = try await SQLiteBenchStore.open(path: db)
+        let id = try #require(try await store.sessions().first?.id)
+        let refused = try await BuiltBinary.run(["run", "--resume", id, "--repeats", "3", "--reader", "sim", "--db", db])
+        #expect(refused.status == 64 && refused.stderr.contains("--repeats cannot change when resuming"), "\(refused.stderr)")
+        let resumed = try await BuiltBinary.run([
+            "run", "--resume", id, "--reader", "sim", "--positioner", "sim", "--auto", "--tap-timeout", "0.3", "--db", db,
+        ])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stderr.contains("Tap window changed from 0.2 s to 0.3 s"))
+        #expect(try await store.session(id)?.tapTimeout == 0.3)
+    }
+}
