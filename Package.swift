@@ -86,7 +86,7 @@ let package = Package(
             path: "Tests/NFCTestSupport"),
         // One test target per module; EndToEndTests keeps what needs the built binary.
         .testTarget(name: "NFCLocatorCoreTests", dependencies: ["NFCLocatorCore"]),
-        .testTarget(name: "NFCReadersTests", dependencies: ["NFCReaders"]),
+        .testTarget(name: "NFCReadersTests", dependencies: ["NFCReaders", "NFCTestSupport"]),
         .testTarget(
             name: "NFCBenchStoreSQLiteTests",
             dependencies: [

@@ -33,8 +33,10 @@ echo "\$ nfcbench export --all --format csv -o nfcbench-demo.csv"
 head -3 nfcbench-demo.csv | cut -c1-160
 echo "... $(($(wc -l < nfcbench-demo.csv) - 1)) taps in nfcbench-demo.csv"
 echo
-echo "\$ nfcbench refine --model $MODEL -o nfcbench-demo-patch.json"
-"$BIN" refine --model "$MODEL" --db "$db" -o nfcbench-demo-patch.json
+# A virtual bench is a simulation: refine leaves its sessions out unless asked, and a
+# patch built from them says so and is never promoted.
+echo "\$ nfcbench refine --model $MODEL --include-simulated -o nfcbench-demo-patch.json"
+"$BIN" refine --model "$MODEL" --include-simulated --db "$db" -o nfcbench-demo-patch.json
 echo
 echo "\$ nfcbench resolve --model $MODEL --catalog nfcbench-demo-patch.json"
 "$BIN" resolve --model "$MODEL" --catalog nfcbench-demo-patch.json

@@ -183,17 +183,18 @@ public struct GuidedRun: Sendable {
 
     enum TapOutcome { case recorded(TapRecord), undo, retry, quit }
 
-    /// One position; a reader that vanished meanwhile is waited for (and reopened), and
-    /// the position is tapped again.
+    /// One position. A reader that fails anywhere in it (while the field is cleared, during
+    /// the window, while the phone is lifted) records nothing more there: it is waited for
+    /// (and reopened when it vanished), and the position is tapped again.
     private func tapOrRecover(
         at probe: Probe, step: Int, attempt: Int, inbox: CommandInbox,
         events: @Sendable (RunEvent) -> Void
     ) async throws -> TapOutcome {
         do {
             return try await tap(at: probe, step: step, attempt: attempt, inbox: inbox, events: events)
-        } catch let error as ReaderError where error.code == .unplugged {
+        } catch let error as ReaderError where error.code != .cancelled {
             try? await positioner.lift(index: step)
-            events(.readerLost(error))
+            events(error.code == .unplugged ? .readerLost(error) : .readerFault(error, step: step))
             try await recover(from: error)
             events(.readerRecovered(step: step))
             return .retry
@@ -255,6 +256,19 @@ public struct GuidedRun: Sendable {
             ats: detected?.ats.map { Hex.string($0) }, atr: detected?.atr.map { Hex.string($0) }, timestamp: Date())
         try await store.record(record)  // durable before anything else happens
         events(.tap(record))
+        // The tap is recorded: a reader failing while the phone is lifted delays the next
+        // position, never repeats this one.
+        do {
+            try await afterTap(result, step: step, events: events)
+        } catch let error as ReaderError where error.code != .cancelled {
+            events(error.code == .unplugged ? .readerLost(error) : .readerFault(error, step: nil))
+            try await recover(from: error)
+            events(.readerRecovered(step: nil))
+        }
+        return .recorded(record)
+    }
+
+    private func afterTap(_ result: TapRecord.Result, step: Int, events: @Sendable (RunEvent) -> Void) async throws {
         let reader = readers.current
         if result != .skipped { await reader.signal(result == .hit ? .hit : .miss) }
         try await positioner.lift(index: step)
@@ -262,7 +276,6 @@ public struct GuidedRun: Sendable {
             events(.waitingForLift)
             _ = try await reader.waitForRemoval(timeout: .seconds(3600))
         }
-        return .recorded(record)
     }
 
     /// Waits until the reader answers again: a clean window or a target (the phone may

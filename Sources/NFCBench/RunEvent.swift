@@ -15,11 +15,12 @@ public enum RunEvent: Sendable {
     /// The phone is still on the reader: lift it.
     case waitingForLift
     case readerLost(ReaderError)
-    /// The reader failed during a tap window: nothing was recorded at this position, and
-    /// the run waits for the reader to answer again.
-    case readerFault(ReaderError, step: Int)
-    /// The reader answers again after a fault; the position is tapped again.
-    case readerRecovered(step: Int)
+    /// The reader failed at a position (`step`; `nil` after its tap was recorded, while the
+    /// phone was lifted): nothing was recorded for it, and the run waits for the reader
+    /// to answer again.
+    case readerFault(ReaderError, step: Int?)
+    /// The reader answers again after a fault; the position `step` (if any) is tapped again.
+    case readerRecovered(step: Int?)
     case finished(SessionRecord, SessionScore)
     case suspended(SessionRecord, reason: String)
 }

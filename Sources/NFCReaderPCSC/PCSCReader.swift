@@ -118,6 +118,9 @@ public final class PCSCReader: Reader, @unchecked Sendable {
         }
     }
 
+    /// Two of pcscd's status polls (PCSCLITE_STATUS_POLL_RATE, 400 ms) and a margin.
+    static let shortestCleanWindow = Duration.milliseconds(1000)
+
     /// A clean window: pcscd reported the reader's state without error from start to end
     /// (a mute card, a reader link that garbles or an APDU that fails is no evidence, and
     /// one anywhere makes the whole window faulty). Errors are retried within the window,
@@ -125,7 +128,9 @@ public final class PCSCReader: Reader, @unchecked Sendable {
     public func pollWindow(_ window: Duration) async throws(ReaderError) -> TapWindow {
         try await interruptible { [self] () throws(ReaderError) -> TapWindow in
             let start = ContinuousClock.now
-            let deadline = start + window
+            // pcscd looks at a reader every 400 ms; a shorter watch could end before it has
+            // looked once, and call a faulty reader clean.
+            let deadline = start + max(window, Self.shortestCleanWindow)
             var states = [
                 PCSCContext.ReaderState(name: readerName, current: DWORD(SCARD_STATE_UNAWARE)),
                 PCSCContext.ReaderState(name: PCSCContext.pnpReader, current: DWORD(SCARD_STATE_UNAWARE)),
@@ -157,6 +162,10 @@ public final class PCSCReader: Reader, @unchecked Sendable {
                     } else {
                         do throws(ReaderError) {
                             if let target = try readTarget(start: start) { return .target(target) }
+                            // Present, then gone before it could be read: not a clean field.
+                            fault = ReaderError(
+                                .failed, "Reader '\(readerName)' saw a card that left before it could be read.",
+                                hint: "Hold the phone still on the reader; check the reader if this persists.")
                         } catch  where error.code == .garbage || error.code == .failed {
                             fault = error
                         }

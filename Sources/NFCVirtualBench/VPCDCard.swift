@@ -73,8 +73,9 @@ public final class VPCDCard: Sendable {
             if message.count == 1 {
                 guard message[0] == 0x04 else { continue }
                 // With no phone, a slow or garbling reader link shows at once as a card whose
-                // answer to reset is cut short (pcscd sees a broken card, never an empty field).
-                if controls.fault == .slow, target != nil { usleep(600_000) }
+                // answer to reset is cut short (pcscd sees a broken card, never an empty field);
+                // with the phone, the reader's own answer to reset stays prompt and the
+                // phone's APDU answers come late or garbled (below).
                 // Garbage: an ATR cut short after TS, which no card sends.
                 send(socket, target?.atr ?? [0x3B])
                 continue

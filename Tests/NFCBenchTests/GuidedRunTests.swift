@@ -114,7 +114,7 @@ final class EventLog: Sendable {
             case .waitingForTap: "window"
             case .tap(let t): "tap \(t.step) \(t.result.rawValue)"
             case .position(let step, _, _, _): "position \(step)"
-            default: "other"
+            default: "other \(event)"
             }
         events.withLock { $0.append(name) }
     }
@@ -123,7 +123,9 @@ final class EventLog: Sendable {
     func wait(for name: String) async throws {
         let deadline = ContinuousClock.now + .seconds(10)
         while !all.contains(name) {
-            guard ContinuousClock.now < deadline else { throw WaitTimedOut(what: "event \(name)") }
+            guard ContinuousClock.now < deadline else {
+                throw WaitTimedOut(what: "event \(name); events so far: \(all.joined(separator: ", "))")
+            }
             try await Task.sleep(for: .milliseconds(5))
         }
     }
@@ -134,50 +136,59 @@ struct RunControlTests {
     let scratch: TemporaryDirectory
     init() throws { scratch = try TemporaryDirectory("control") }
 
+    /// A manual run of the S24 on the simulated reader, the operator's keys fed by the test.
+    struct ManualRun {
+        let store: SQLiteBenchStore
+        let bench: PhoneOnBench
+        let keys: AsyncStream<OperatorCommand>.Continuation
+        let log = EventLog()
+        let running: Task<SessionScore?, any Error>
+        let predicted: NormalizedRect
+
+        init(_ id: String, in scratch: TemporaryDirectory, confirmEach: Bool = false) async throws {
+            predicted = try NormalizedRect(x: 0.1, y: 0.36, width: 0.8, height: 0.38)
+            store = try await SQLiteBenchStore.open(path: scratch.file("bench.sqlite"))
+            bench = PhoneOnBench(
+                phone: SimulatedPhone(antenna: (0.1, 0.36, 0.8, 0.38), aspectRatio: 0.4803, missRate: 0), seed: 3)
+            let record = testSession(id, predicted: predicted)
+            try await store.insert(record)
+            let (stream, keys) = AsyncStream<OperatorCommand>.makeStream()
+            self.keys = keys
+            let run = GuidedRun(
+                session: record, strategy: GridPlan(around: predicted), reader: SimulatedReader(bench: bench),
+                positioner: ManualPositioner(), store: store, confirmEach: confirmEach)
+            let log = self.log
+            running = Task { try await run.run(commands: stream) { log.record($0) } }
+        }
+    }
+
     /// The first tap was lost: a manual run opened position 1's window (the predicted
     /// centre) while the operator was still reading the preparation. Now nothing is timed
     /// before the operator says the phone is ready.
     @Test func theReadyGateHoldsTheFirstWindowUntilTheOperatorIsReady() async throws {
-        let predicted = try NormalizedRect(x: 0.1, y: 0.36, width: 0.8, height: 0.38)
-        let store = try await SQLiteBenchStore.open(path: scratch.file("bench.sqlite"))
-        let bench = PhoneOnBench(
-            phone: SimulatedPhone(antenna: (0.1, 0.36, 0.8, 0.38), aspectRatio: 0.4803, missRate: 0), seed: 3)
-        let record = testSession("S-gate", predicted: predicted)
-        try await store.insert(record)
-        let (keys, typing) = AsyncStream<OperatorCommand>.makeStream()
-        let log = EventLog()
-        let run = GuidedRun(
-            session: record, strategy: GridPlan(around: predicted), reader: SimulatedReader(bench: bench),
-            positioner: ManualPositioner(), store: store)
-        let running = Task { try await run.run(commands: keys) { log.record($0) } }
+        let run = try await ManualRun("S-gate", in: scratch)
+        let (store, bench, typing, log, predicted) = (run.store, run.bench, run.keys, run.log, run.predicted)
         try await log.wait(for: "ready")
         // Reading the preparation for a while: no window opens, nothing is recorded.
         try await Task.sleep(for: .milliseconds(400))
         #expect(!log.all.contains("window") && !log.all.contains("position 0"))
         #expect(try await store.taps("S-gate").isEmpty)
-        bench.place(x: predicted.midX, y: predicted.midY)  // the operator places the phone, then says ready
+        // The field is clear and the phone prepared: the operator says ready, then places
+        // the phone at position 1 once its window is open (as the prompt asks).
         typing.yield(.proceed)
+        try await log.wait(for: "window")
+        bench.place(x: predicted.midX, y: predicted.midY)
         try await log.wait(for: "tap 0 HIT")
         bench.lift()
         typing.yield(.quit)
-        #expect(try await running.value == nil)
+        #expect(try await run.running.value == nil)
         #expect(try await store.taps("S-gate").first?.result == .hit)
     }
 
     /// `--confirm-each`: every window opens only when the operator confirms the placement.
     @Test func confirmEachWaitsForEveryPlacement() async throws {
-        let predicted = try NormalizedRect(x: 0.1, y: 0.36, width: 0.8, height: 0.38)
-        let store = try await SQLiteBenchStore.open(path: scratch.file("bench.sqlite"))
-        let bench = PhoneOnBench(
-            phone: SimulatedPhone(antenna: (0.1, 0.36, 0.8, 0.38), aspectRatio: 0.4803, missRate: 0), seed: 3)
-        let record = testSession("S-each", predicted: predicted)
-        try await store.insert(record)
-        let (keys, typing) = AsyncStream<OperatorCommand>.makeStream()
-        let log = EventLog()
-        let run = GuidedRun(
-            session: record, strategy: GridPlan(around: predicted), reader: SimulatedReader(bench: bench),
-            positioner: ManualPositioner(), store: store, confirmEach: true)
-        let running = Task { try await run.run(commands: keys) { log.record($0) } }
+        let run = try await ManualRun("S-each", in: scratch, confirmEach: true)
+        let (store, typing, log) = (run.store, run.keys, run.log)
         try await log.wait(for: "ready")
         typing.yield(.proceed)
         try await log.wait(for: "confirm 0")
@@ -187,7 +198,7 @@ struct RunControlTests {
         try await log.wait(for: "confirm 1")
         #expect(log.all.filter { $0 == "window" }.count == 1)
         typing.yield(.quit)
-        #expect(try await running.value == nil)
+        #expect(try await run.running.value == nil)
         #expect(try await store.taps("S-each").map(\.result) == [.miss])
     }
 }

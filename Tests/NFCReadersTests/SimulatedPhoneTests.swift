@@ -1,3 +1,4 @@
+import NFCTestSupport
 import Testing
 
 @testable import NFCReaders
@@ -66,17 +67,9 @@ struct SimulatedPhoneTests {
         #expect(try await reader.waitForRemoval(timeout: .seconds(1)))
     }
 
-    @Test func cancellingAWaitEndsItWithin300ms() async {
-        let reader = SimulatedReader(bench: PhoneOnBench(phone: phone, seed: 1))
-        let task = Task { try await reader.waitForTarget(timeout: .seconds(30)) }
-        try? await Task.sleep(for: .milliseconds(20))
-        let clock = ContinuousClock()
-        let start = clock.now
-        task.cancel()
-        let result = await task.result
-        #expect(clock.now - start < .milliseconds(300))
-        guard case .failure(let error as ReaderError) = result else { Issue.record("not cancelled"); return }
-        #expect(error.code == .cancelled)
+    @Test func cancellingAWaitEndsItWithin300ms() async throws {
+        try await expectCancellationWithin300ms(
+            of: SimulatedReader(bench: PhoneOnBench(phone: phone, seed: 1)), after: .milliseconds(20))
     }
 
     @Test(arguments: [

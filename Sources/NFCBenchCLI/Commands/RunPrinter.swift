@@ -67,10 +67,12 @@ final class RunPrinter: Sendable {
             out.line("  Place the phone for position \(step + 1), then press Enter (s skip, u undo, q quit).")
         case .readerFault(let error, let step):
             progress.stop()
-            out.line("  READER FAULT at position \(step + 1): \(error.message) Nothing was recorded here.")
+            out.line(
+                step.map { "  READER FAULT at position \($0 + 1): \(error.message) Nothing was recorded here." }
+                    ?? "  READER FAULT after the tap: \(error.message) The tap is kept.")
             out.line("  The run pauses until the reader answers again\(error.hint.map { "; " + $0 } ?? ".")")
         case .readerRecovered(let step):
-            out.line("  The reader answers again; position \(step + 1) is tapped again.")
+            out.line("  The reader answers again" + (step.map { "; position \($0 + 1) is tapped again." } ?? "."))
         case .position(let step, let total, let probe, let attempt):
             let count = total.map { "\(step + 1)/\($0)" } ?? "\(step + 1)"
             let repeatText = attempt > 0 ? " (repeat \(attempt + 1))" : ""

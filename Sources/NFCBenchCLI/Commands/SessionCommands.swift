@@ -62,9 +62,7 @@ enum SessionCommands {
         let path = StoreOptions.path(invocation, context)
         let store = try await StoreOptions.open(path)
         let id = invocation.positionals[0]
-        guard let s = try await store.session(id) else {
-            throw CommandFailure("No session '\(id)' in \(path).", hint: "List them with 'nfcbench sessions --db \(path)'.")
-        }
+        let s = try await StoreOptions.session(id, in: store, path: path)
         let taps = try await store.taps(id)
         if invocation[showJSON] {
             let summary = RunPrinter.summary(s, score: nil, databasePath: path)

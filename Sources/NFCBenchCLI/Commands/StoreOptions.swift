@@ -11,6 +11,14 @@ enum StoreOptions {
         DatabaseLocation.path(option: invocation[database], context: context)
     }
 
+    /// Session `id`, or a failure that says how to list the ones there are.
+    static func session(_ id: String, in store: any BenchStoring, path: String) async throws -> SessionRecord {
+        guard let session = try await store.session(id) else {
+            throw CommandFailure("No session '\(id)' in \(path).", hint: "List them with 'nfcbench sessions --db \(path)'.")
+        }
+        return session
+    }
+
     /// The bench store at `path`, created (with its folder) when missing.
     static func open(_ path: String) async throws -> any BenchStoring {
         do { return try await SQLiteBenchStore.open(path: path) } catch {

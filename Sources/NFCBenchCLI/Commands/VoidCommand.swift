@@ -21,9 +21,7 @@ enum VoidCommand {
         let path = StoreOptions.path(invocation, context)
         let store = try await StoreOptions.open(path)
         let id = invocation.positionals[0]
-        guard let session = try await store.session(id) else {
-            throw CommandFailure("No session '\(id)' in \(path).", hint: "List them with 'nfcbench sessions --db \(path)'.")
-        }
+        let session = try await StoreOptions.session(id, in: store, path: path)
         let why = invocation.required(reason).trimmingCharacters(in: .whitespacesAndNewlines)
         try await store.void(id, reason: why, at: Date())
         context.output.line(
