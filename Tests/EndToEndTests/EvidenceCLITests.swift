@@ -59,6 +59,13 @@ struct EvidenceCLITests {
         let row = try #require((written["entries"] as? [[String: Any]])?.first)
         #expect(row["verified"] as? Bool != true)
         #expect((row["zoneProvenance"] as? String)?.contains("SIMULATED evidence") == true)
+        // Nor do they make the entry look freshly verified: staleness is the seed's.
+        let seed = try object(try await BuiltBinary.run(["resolve", "--model", "SM-S921B", "--json"]).stdout)
+        let patched = try object(
+            try await BuiltBinary.run(["resolve", "--model", "SM-S921B", "--catalog", patch, "--json"]).stdout)
+        #expect(patched["source"] as? String != seed["source"] as? String, "the patch is what resolves")
+        #expect(patched["lastVerifiedAt"] as? String == seed["lastVerifiedAt"] as? String)
+        #expect(patched["stale"] as? Bool == seed["stale"] as? Bool)
     }
 
     @Test func voidKeepsTheSessionButLeavesItOut() async throws {

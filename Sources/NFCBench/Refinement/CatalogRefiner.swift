@@ -96,7 +96,8 @@ public struct CatalogRefiner: Sendable {
             sessionIDs: sessions.map(\.session.id), taps: observations.count, hits: observations.filter(\.hit).count,
             units: units.sorted(), first: sessions.first?.finishedAt, newest: sessions.map(\.finishedAt).max(),
             positions: tallies, reachMm: reachMm, assumedBodyHeight: profile.bodyHeightMm == nil,
-            simulatedSessions: sessions.filter(\.session.simulated).count)
+            simulatedSessions: sessions.filter(\.session.simulated).count,
+            newestBench: sessions.filter { !$0.session.simulated }.map(\.finishedAt).max())
         guard let estimate = estimator.estimate(tallies) else {
             return EntryRefinement(profile: profile, evidence: evidence, estimate: nil, sessionDeviance: [], outcome: .noReads)
         }
@@ -149,6 +150,9 @@ public struct EntryRefinement: Sendable {
         /// Sessions taken with a simulated reader or a virtual bench, counted only with
         /// `--include-simulated`.
         public let simulatedSessions: Int
+        /// The newest session a real reader took: only it may refresh `lastVerifiedAt`,
+        /// so simulated evidence never makes a stale entry look fresh.
+        public let newestBench: Date?
     }
 
     public enum Outcome: Sendable, Equatable {
@@ -199,7 +203,9 @@ public struct EntryRefinement: Sendable {
         guard case .refined(let promoted, _) = outcome, let zone = estimate?.zone else { return nil }
         var entry = profile.entry
         entry.zoneX = zone.x; entry.zoneY = zone.y; entry.zoneWidth = zone.width; entry.zoneHeight = zone.height
-        entry.lastVerifiedAt = evidence.newest.map { $0.formatted(.iso8601) }
+        if let newestBench = evidence.newestBench {
+            entry.lastVerifiedAt = newestBench.formatted(.iso8601)
+        }
         if promoted { entry.verified = true }
         entry.zoneProvenance =
             "refined: bench evidence, \(evidence.sessionIDs.count) session(s), \(evidence.taps) taps on "
