@@ -39,6 +39,18 @@ struct RunEndToEndTests {
         #expect((o["predictedZone"] as? [String: Double])?["y"] == 0.36)
     }
 
+    /// The operator is told, before the first position, that nothing here is bench evidence.
+    @Test func aSimulatedRunSaysSoUpFront() async throws {
+        let r = try await BuiltBinary.run([
+            "run", "--model", "SM-S921B", "--reader", "sim", "--auto", "--tap-timeout", "0.1", "--plan", "adaptive",
+            "--db", scratch.database(),
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        let warning = try #require(r.stdout.range(of: "SIMULATED reader"), "\(r.stdout)")
+        let firstPosition = try #require(r.stdout.range(of: "Position 1:"))
+        #expect(warning.lowerBound < firstPosition.lowerBound)
+    }
+
     @Test func sessionsOfAModelIncludeEveryRegionalVariant() async throws {
         let db = scratch.database()
         for model in ["SM-S921B", "SM-S921U2", "SM-S911B"] {

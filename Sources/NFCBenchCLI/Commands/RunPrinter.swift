@@ -52,6 +52,11 @@ final class RunPrinter: Sendable {
             let badge = ConfidenceBadge(useColor: useColor).render(s.confidence, stale: s.stale)
             out.line(
                 "\(s.displayName ?? s.modelInput) (\(s.lookupKey))  \(badge)  source \(s.source.rawValue)  reader \(s.reader)")
+            if s.simulated {
+                out.line(
+                    "SIMULATED reader (virtual bench or --reader sim): this session is for demos and studies, never bench evidence."
+                )
+            }
             if interactive, let zone = s.predicted {
                 let drawing = SilhouetteDrawing(
                     aspectRatio: s.aspectRatio, zone: zone, zoneStyle: s.stale ? .stale : .approximate)
