@@ -1,4 +1,5 @@
 import Foundation
+import NFCBenchStoreSQLite
 import NFCLocatorCore
 import NFCTestSupport
 import Testing
@@ -152,6 +153,9 @@ struct RefineCLITests {
         #expect(
             unknown.status == 1 && unknown.stderr.contains("No catalog entry for 'Nokia-3310'")
                 && unknown.stderr.contains("Hint:"))
+        let missing = try await BuiltBinary.run(["refine", "--model", "SM-S921B", "--db", db])
+        #expect(missing.status == 1 && missing.stderr.contains("No session database at \(db)"), "\(missing.stderr)")
+        _ = try await SQLiteBenchStore.open(path: db)  // a store with no sessions in it
         let empty = try await BuiltBinary.run(["refine", "--model", "SM-S921B", "--db", db])
         #expect(
             empty.status == 1 && empty.stderr.contains("No completed bench sessions of SM-S921B")

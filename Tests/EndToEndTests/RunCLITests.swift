@@ -39,6 +39,18 @@ struct RunEndToEndTests {
         #expect((o["predictedZone"] as? [String: Double])?["y"] == 0.36)
     }
 
+    /// A mistyped `--db` on a command that reads the store is an error naming the path,
+    /// never a new empty database that hides where the sessions are.
+    @Test(arguments: [
+        ["sessions"], ["show", "S-1"], ["export", "--all"], ["refine", "--all"], ["void", "S-1", "--reason", "x"],
+    ])
+    func readingCommandsNeverCreateADatabase(_ command: [String]) async throws {
+        let missing = scratch.file("typo.sqlite")
+        let r = try await BuiltBinary.run(command + ["--db", missing])
+        #expect(r.status == 1 && r.stderr.contains("No session database at \(missing)"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: missing))
+    }
+
     /// The operator is told, before the first position, that nothing here is bench evidence.
     @Test func aSimulatedRunSaysSoUpFront() async throws {
         let r = try await BuiltBinary.run([

@@ -32,7 +32,7 @@ enum ExportCommand {
             throw UsageError("Choose what to export: --session ID ..., --model M, or --all.", path: invocation.path)
         }
         let path = StoreOptions.path(invocation, context)
-        let store = try await StoreOptions.open(path)
+        let store = try await StoreOptions.openExisting(path)
         var sessions: [SessionRecord]
         if !ids.isEmpty {
             sessions = []

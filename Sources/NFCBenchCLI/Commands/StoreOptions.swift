@@ -19,7 +19,18 @@ enum StoreOptions {
         return session
     }
 
-    /// The bench store at `path`, created (with its folder) when missing.
+    /// The bench store at `path` for commands that only read or amend what a run
+    /// recorded: a mistyped `--db` is an error, never a new empty database.
+    static func openExisting(_ path: String) async throws -> any BenchStoring {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CommandFailure(
+                "No session database at \(path).",
+                hint: "Check --db or NFCBENCH_DB; the first 'nfcbench run' creates the database.")
+        }
+        return try await open(path)
+    }
+
+    /// The bench store at `path`, created (with its folder) when missing: for runs.
     static func open(_ path: String) async throws -> any BenchStoring {
         do { return try await SQLiteBenchStore.open(path: path) } catch {
             throw CommandFailure(

@@ -19,7 +19,7 @@ enum VoidCommand {
 
     static func run(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
         let path = StoreOptions.path(invocation, context)
-        let store = try await StoreOptions.open(path)
+        let store = try await StoreOptions.openExisting(path)
         let id = invocation.positionals[0]
         let session = try await StoreOptions.session(id, in: store, path: path)
         let why = invocation.required(reason).trimmingCharacters(in: .whitespacesAndNewlines)
