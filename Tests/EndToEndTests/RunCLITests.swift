@@ -262,6 +262,44 @@ struct ExportAndSchemaTests {
         #expect(try String(contentsOf: o, encoding: .utf8) == csv.stdout)
     }
 
+    /// `-o` replaces a report only with a complete one, and never writes over the store.
+    @Test func exportNeverDestroysAFile() async throws {
+        let db = scratch.database()
+        let run = try await BuiltBinary.run([
+            "run", "--model", "SM-S921B", "--reader", "sim", "--auto", "--tap-timeout", "0.1", "--plan", "adaptive",
+            "--db", db,
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = scratch.file("report.csv")
+        #expect(try await BuiltBinary.run(["export", "--all", "-o", report, "--db", db]).status == 0)
+        let good = try String(contentsOfFile: report, encoding: .utf8)
+        #expect(chmod(report, 0o640) == 0)
+        #expect(try await BuiltBinary.run(["export", "--all", "-o", report, "--db", db]).status == 0)
+        #expect(try String(contentsOfFile: report, encoding: .utf8) == good)
+        let mode = try FileManager.default.attributesOfItem(atPath: report)[.posixPermissions] as? Int
+        #expect(mode == 0o640, "the replaced report keeps its permissions")
+        // The database and its journal are refused before anything is opened for writing.
+        for target in [db, db + "-wal"] {
+            let r = try await BuiltBinary.run(["export", "--all", "-o", target, "--db", db])
+            #expect(r.status == 1 && r.stderr.contains("Refusing to export over the session database"), "\(r.stderr)")
+        }
+        #expect(try await BuiltBinary.run(["sessions", "--db", db]).stdout.contains("SM-S921B"))
+        // A device is written in place, never renamed over; its write errors are reported.
+        let full = try await BuiltBinary.run(["export", "--all", "-o", "/dev/full", "--db", db])
+        #expect(full.status == 1 && full.stderr.contains("No space left on device"), "\(full.stderr)")
+        var device = stat()
+        #expect(stat("/dev/full", &device) == 0 && device.st_mode & S_IFMT == S_IFCHR)
+        // An export that fails part way (a damaged tap row) leaves the previous report whole.
+        try SQLiteDatabase(path: db).execute("UPDATE tap SET probe_x = 1e20 WHERE step = (SELECT MAX(step) FROM tap)")
+        let failed = try await BuiltBinary.run(["export", "--all", "-o", report, "--db", db])
+        #expect(failed.status == 1 && failed.stderr.contains("probe_x"), "\(failed.stderr)")
+        #expect(try String(contentsOfFile: report, encoding: .utf8) == good)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).filter { $0.hasPrefix(".report") }
+        #expect(leftovers.isEmpty, "temporary files left: \(leftovers)")
+        let nowhere = try await BuiltBinary.run(["export", "--all", "-o", scratch.file("no/such/folder.csv"), "--db", db])
+        #expect(nowhere.status == 1 && nowhere.stderr.contains("Check that the folder exists"), "\(nowhere.stderr)")
+    }
+
     @Test func exportSelectionIsAUsageError() async throws {
         let r = try await BuiltBinary.run(["export", "--db", scratch.database()])
         #expect(r.status == 64 && r.stderr.contains("Choose what to export"))

@@ -32,6 +32,7 @@ enum ExportCommand {
             throw UsageError("Choose what to export: --session ID ..., --model M, or --all.", path: invocation.path)
         }
         let path = StoreOptions.path(invocation, context)
+        if let file = invocation[output] { try refuseStoreFile(context.url(forPath: file), store: path) }
         let store = try await StoreOptions.openExisting(path)
         var sessions: [SessionRecord]
         if !ids.isEmpty {
@@ -44,20 +45,46 @@ enum ExportCommand {
             sessions = try await SessionCommands.sessions(of: invocation[model], in: store)
             if !invocation[includeVoid] { sessions.removeAll(where: \.isVoid) }
         }
-        let sink: ExportSink
-        if let file = invocation[output] {
-            let url = context.url(forPath: file)
-            guard FileManager.default.createFile(atPath: url.path, contents: nil), let handle = try? FileHandle(forWritingTo: url)
-            else {
-                throw CommandFailure("Cannot write '\(file)'.", hint: "Check that the folder exists and is writable.")
+        if let file = invocation[output], !AtomicFileReplacement.canReplace(context.url(forPath: file)) {
+            // A device or pipe is written in place.
+            guard let handle = FileHandle(forWritingAtPath: context.url(forPath: file).path) else {
+                throw CommandFailure("Cannot write '\(file)'.", hint: "Check that it exists and is writable.")
             }
-            sink = ExportSink(descriptor: handle.fileDescriptor, name: url.path)
             defer { try? handle.close() }
-            try await CSVTapExporter().export(sessions, from: store, to: sink)
+            try await CSVTapExporter().export(
+                sessions, from: store, to: ExportSink(descriptor: handle.fileDescriptor, name: file))
+        } else if let file = invocation[output] {
+            // Written beside the target and renamed over it once complete: a failed or
+            // killed export leaves the previous report as it was.
+            let replacement: AtomicFileReplacement
+            do { replacement = try AtomicFileReplacement(target: context.url(forPath: file)) } catch {
+                throw CommandFailure("\(error)", hint: "Check that the folder exists and is writable.")
+            }
+            do {
+                try await CSVTapExporter().export(
+                    sessions, from: store, to: ExportSink(descriptor: replacement.descriptor, name: replacement.target.path))
+                try replacement.commit()
+            } catch {
+                replacement.abandon()
+                throw error
+            }
         } else {
-            sink = ExportSink(descriptor: FileHandle.standardOutput.fileDescriptor, name: "standard output")
+            let sink = ExportSink(descriptor: FileHandle.standardOutput.fileDescriptor, name: "standard output")
             try await CSVTapExporter().export(sessions, from: store, to: sink)
         }
         return ExitCode.success
+    }
+
+    /// The database and its journal files are never an export's destination: writing
+    /// there would destroy the sessions being exported.
+    static func refuseStoreFile(_ destination: URL, store: String) throws {
+        let target = destination.resolvingSymlinksInPath().path
+        let database = URL(fileURLWithPath: store).resolvingSymlinksInPath().path
+        let storeFiles = ["", "-wal", "-shm", "-journal"].map { database + $0 }
+        if storeFiles.contains(target) {
+            throw CommandFailure(
+                "Refusing to export over the session database's own file \(target).",
+                hint: "Choose another -o path; the database is \(database).")
+        }
     }
 }

@@ -1,0 +1,75 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A report file replaced only once its new content is complete and on disk: written to
+/// a temporary file beside the target, fsynced, then renamed over it. A failed, killed or
+/// interrupted export leaves the previous file as it was, and no partial file under the
+/// target's name (a stray `.name.XXXXXX` temporary at most, after `kill -9`).
+public final class AtomicFileReplacement {
+    public let target: URL
+    public let temporaryPath: String
+    /// Where the export writes.
+    public let descriptor: Int32
+    private var finished = false
+
+    /// Whether `target` can be replaced by a rename: a regular file, or nothing yet. A
+    /// device, FIFO or socket (`/dev/stdout`, `/dev/full`, a pipe) is written in place,
+    /// never renamed over: that would put a regular file where the device was.
+    public static func canReplace(_ target: URL) -> Bool {
+        var info = stat()
+        guard stat(target.path, &info) == 0 else { return errno == ENOENT }
+        return info.st_mode & S_IFMT == S_IFREG
+    }
+
+    /// Creates the temporary file in the target's folder (same file system, so the rename
+    /// is atomic), with the target's permissions when it exists.
+    public init(target: URL) throws(ExportError) {
+        self.target = target
+        let folder = target.deletingLastPathComponent().path
+        var template = Array((folder + "/." + target.lastPathComponent + ".XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw .writeFailed(target.path, String(cString: strerror(errno))) }
+        descriptor = fd
+        temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        var existing = stat()
+        let mode: mode_t = stat(target.path, &existing) == 0 ? existing.st_mode & 0o777 : 0o644
+        _ = fchmod(fd, mode)
+    }
+
+    /// Makes the new content the target's: fsync, rename, then fsync the folder so the
+    /// rename itself survives a power cut.
+    public func commit() throws(ExportError) {
+        precondition(!finished, "an atomic replacement commits or is abandoned once")
+        finished = true
+        let synced = fsync(descriptor) == 0
+        let syncError = errno
+        close(descriptor)
+        guard synced else {
+            unlink(temporaryPath)
+            throw .writeFailed(target.path, String(cString: strerror(syncError)))
+        }
+        guard rename(temporaryPath, target.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporaryPath)
+            throw .writeFailed(target.path, reason)
+        }
+        let folder = open(target.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY)
+        if folder >= 0 {
+            _ = fsync(folder)
+            close(folder)
+        }
+    }
+
+    /// Removes the temporary file; the target is untouched.
+    public func abandon() {
+        guard !finished else { return }
+        finished = true
+        close(descriptor)
+        unlink(temporaryPath)
+    }
+
+    deinit { abandon() }
+}
