@@ -8,6 +8,30 @@ struct ResolveEndToEndTests {
         try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any]
     }
 
+    /// A catalog's names and the operator's own input are shown, never run by the
+    /// terminal: clear-screen, window-title and C1 sequences come out in caret notation.
+    @Test func escapeSequencesInNamesAreShownNotActedOn() async throws {
+        let scratch = try TemporaryDirectory("escapes")
+        let hostile = "Evil\u{1B}[2J\u{1B}]0;pwned\u{07}\u{9B}31mPhone"
+        let entry: [String: Any] = [
+            "modelIdentifier": "EVIL-1", "manufacturer": "m", "displayName": hostile, "formFactor": "phone",
+            "aspectRatio": 0.5, "zoneX": 0.1, "zoneY": 0.1, "zoneWidth": 0.4, "zoneHeight": 0.4,
+            "silhouetteTemplateId": "t",
+        ]
+        let catalog = scratch.file("evil.json")
+        try JSONSerialization.data(withJSONObject: ["version": "evil", "entries": [entry]]).write(
+            to: URL(fileURLWithPath: catalog))
+        let r = try await BuiltBinary.run(["resolve", "--model", "EVIL-1", "--catalog", catalog])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(!r.stdout.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" || $0 == "\u{9B}" }, "\(r.stdout)")
+        #expect(r.stdout.contains("Evil^[[2J^[]0;pwned^G^[[31mPhone"), "\(r.stdout)")
+        let typed = try await BuiltBinary.run(["resolve", "--model", "X\u{1B}[2J"])
+        #expect(!typed.stdout.contains("\u{1B}") && !typed.stderr.contains("\u{1B}"))
+        // JSON keeps the value exactly, escaped as JSON does.
+        let json = try object(try await BuiltBinary.run(["resolve", "--model", "EVIL-1", "--catalog", catalog, "--json"]).stdout)
+        #expect(json["displayName"] as? String == hostile)
+    }
+
     @Test func resolveJSONForARegionalVariant() async throws {
         let r = try await BuiltBinary.run(
             ["resolve", "--model", "SM-S921U1", "--json"],

@@ -69,7 +69,11 @@ public indirect enum JSONValue: Sendable, Equatable {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case let c where c.value < 0x20: out += String(format: "\\u%04x", c.value)
+            // C0, DEL and C1 escaped: valid JSON either way, and a terminal showing raw
+            // JSON never acts on a control sequence hidden in a value.
+            case let c where c.value < 0x20 || (0x7F..<0xA0).contains(c.value):
+                let hex = String(c.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: out.unicodeScalars.append(scalar)
             }
         }

@@ -21,8 +21,9 @@ public struct StandardStream: TextOutput {
 
     public var isTerminal: Bool { isatty(fileDescriptor) == 1 }
 
+    /// Control sequences from outside text are shown, never acted on (`TerminalSafeText`).
     public func write(_ text: String) {
-        var bytes = Array(text.utf8)[...]
+        var bytes = Array(TerminalSafeText.neutralise(text).utf8)[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { Foundation.write(fileDescriptor, $0.baseAddress, $0.count) }
             if written <= 0 {
