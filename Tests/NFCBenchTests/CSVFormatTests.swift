@@ -22,7 +22,8 @@ struct CSVFormatTests {
 
     @Test(arguments: [
         ("=1+1", "'=1+1"), ("+49", "'+49"), ("-x", "'-x"), ("@a", "'@a"), ("\tx", "'\tx"), ("\rx", "'\rx"),
-        ("ok", "ok"), ("", ""),
+        (" =1+1", "' =1+1"), ("\n=cmd", "'\n=cmd"), ("  \r\n@SUM(A1)", "'  \r\n@SUM(A1)"), ("\nplain", "'\nplain"),
+        ("a=b", "a=b"), ("  ok", "  ok"), ("ok", "ok"), ("", ""),
     ])
     func formulaPrefixesAreNeutralised(input: String, output: String) {
         #expect(CSVFormat.text(input) == output)

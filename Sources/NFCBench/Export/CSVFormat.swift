@@ -79,9 +79,14 @@ public enum CSVFormat {
     }
 
     /// Free text from operators and catalogs: neutralised against spreadsheet formulas.
+    /// Spreadsheets skip leading blanks and line breaks before deciding a cell is a
+    /// formula, so those are looked past too; a cell starting with a tab, CR or LF is
+    /// neutralised whatever follows.
     static func text(_ value: String?) -> String {
         guard let value, let first = value.unicodeScalars.first else { return "" }
-        return "=+-@\t\r".unicodeScalars.contains(first) ? "'" + value : value
+        if "\t\r\n".unicodeScalars.contains(first) { return "'" + value }
+        let leading = value.unicodeScalars.first { !" \t\r\n".unicodeScalars.contains($0) }
+        return leading.map { "=+-@".unicodeScalars.contains($0) } == true ? "'" + value : value
     }
 
     /// RFC 4180: quote cells containing a comma, quote, CR or LF; double inner quotes.
