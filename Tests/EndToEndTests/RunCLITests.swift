@@ -197,24 +197,24 @@ struct RunEndToEndTests {
     @Test(arguments: [2, 6, 11])
     func resumeAfterKill9LosesAndDuplicatesNothing(killAfter: Int) async throws {
         let db = scratch.database()
-        // Each move takes 0.3 s, so the run cannot finish between two looks at the store.
+        // The positioner holds the move to position `killAfter` (every earlier tap is
+        // committed by then) until the test has killed the run: however slowly the test
+        // is scheduled, the run cannot finish first.
+        let held = scratch.file("held"), release = scratch.file("release")
         let process = try BuiltBinary.start([
-            "run", "--model", "SM-S921B", "--reader", "sim", "--positioner", "exec:sleep 0.3",
+            "run", "--model", "SM-S921B", "--reader", "sim", "--positioner",
+            "exec:if [ {action} = place ] && [ {index} -eq \(killAfter) ]; then touch \(held);"
+                + " while [ ! -e \(release) ]; do sleep 0.05; done; fi",
             "--auto", "--tap-timeout", "0.2", "--db", db,
         ])
-        // Wait until `killAfter` taps are committed, then kill without warning.
-        var committed = 0
         let deadline = Date().addingTimeInterval(60)
-        while committed < killAfter && Date() < deadline {
+        while !FileManager.default.fileExists(atPath: held) && Date() < deadline {
             try await Task.sleep(for: .milliseconds(20))
-            if FileManager.default.fileExists(atPath: db),
-                let count = try? SQLiteDatabase(path: db).prepare("SELECT count(*) FROM tap"),
-                (try? count.step()) == true
-            {
-                committed = Int(count.int(0))
-            }
         }
+        #expect(FileManager.default.fileExists(atPath: held), "the run never reached position \(killAfter)")
         kill(process.processIdentifier, SIGKILL)
+        // The orphaned mover holds the run's output pipes: let it end before waiting for EOF.
+        FileManager.default.createFile(atPath: release, contents: nil)
         await ChildProcess.exit(of: process)
         let store = try await SQLiteBenchStore.open(path: db)
         let session = try #require(try await store.sessions().first)
