@@ -39,6 +39,18 @@ public final class AtomicFileReplacement {
         _ = fchmod(fd, mode)
     }
 
+    /// Writes the new content through `body`, then commits it; any error (the body's or
+    /// the commit's) abandons the temporary and leaves the target as it was.
+    public func write(_ body: (ExportSink) async throws -> Void) async throws {
+        do {
+            try await body(ExportSink(descriptor: descriptor, name: target.path))
+            try commit()
+        } catch {
+            abandon()
+            throw error
+        }
+    }
+
     /// Makes the new content the target's: fsync, rename, then fsync the folder so the
     /// rename itself survives a power cut.
     public func commit() throws(ExportError) {

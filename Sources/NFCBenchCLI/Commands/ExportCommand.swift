@@ -32,7 +32,8 @@ enum ExportCommand {
             throw UsageError("Choose what to export: --session ID ..., --model M, or --all.", path: invocation.path)
         }
         let path = StoreOptions.path(invocation, context)
-        if let file = invocation[output] { try refuseStoreFile(context.url(forPath: file), store: path) }
+        let destination = invocation[output].map { context.url(forPath: $0) }
+        if let destination { try refuseStoreFile(destination, store: path) }
         let store = try await StoreOptions.openExisting(path)
         var sessions: [SessionRecord]
         if !ids.isEmpty {
@@ -45,32 +46,28 @@ enum ExportCommand {
             sessions = try await SessionCommands.sessions(of: invocation[model], in: store)
             if !invocation[includeVoid] { sessions.removeAll(where: \.isVoid) }
         }
-        if let file = invocation[output], !AtomicFileReplacement.canReplace(context.url(forPath: file)) {
-            // A device or pipe is written in place.
-            guard let handle = FileHandle(forWritingAtPath: context.url(forPath: file).path) else {
-                throw CommandFailure("Cannot write '\(file)'.", hint: "Check that it exists and is writable.")
-            }
-            defer { try? handle.close() }
-            try await CSVTapExporter().export(
-                sessions, from: store, to: ExportSink(descriptor: handle.fileDescriptor, name: file))
-        } else if let file = invocation[output] {
+        let exporter = CSVTapExporter()
+        guard let destination else {
+            let sink = ExportSink(descriptor: FileHandle.standardOutput.fileDescriptor, name: "standard output")
+            try await exporter.export(sessions, from: store, to: sink)
+            return ExitCode.success
+        }
+        if AtomicFileReplacement.canReplace(destination) {
             // Written beside the target and renamed over it once complete: a failed or
             // killed export leaves the previous report as it was.
             let replacement: AtomicFileReplacement
-            do { replacement = try AtomicFileReplacement(target: context.url(forPath: file)) } catch {
+            do { replacement = try AtomicFileReplacement(target: destination) } catch {
                 throw CommandFailure("\(error)", hint: "Check that the folder exists and is writable.")
             }
-            do {
-                try await CSVTapExporter().export(
-                    sessions, from: store, to: ExportSink(descriptor: replacement.descriptor, name: replacement.target.path))
-                try replacement.commit()
-            } catch {
-                replacement.abandon()
-                throw error
-            }
+            try await replacement.write { try await exporter.export(sessions, from: store, to: $0) }
         } else {
-            let sink = ExportSink(descriptor: FileHandle.standardOutput.fileDescriptor, name: "standard output")
-            try await CSVTapExporter().export(sessions, from: store, to: sink)
+            // A device or pipe is written in place.
+            guard let handle = FileHandle(forWritingAtPath: destination.path) else {
+                throw CommandFailure("Cannot write '\(destination.path)'.", hint: "Check that it exists and is writable.")
+            }
+            defer { try? handle.close() }
+            try await exporter.export(
+                sessions, from: store, to: ExportSink(descriptor: handle.fileDescriptor, name: destination.path))
         }
         return ExitCode.success
     }
