@@ -41,20 +41,33 @@ for c in cases {
     let seedZone = profile.zone
     let truth = try NormalizedRect(x: c.truth.0, y: c.truth.1, width: c.truth.2, height: c.truth.3)
     print("\(c.name)  (seed prediction IoU with truth \(String(format: "%.2f", seedZone.iou(with: truth))))")
-    for plan in PlanKind.allCases {
+    for (plan, learns) in [(PlanKind.grid, false), (.adaptive, false), (.adaptive, true)] {
         var ious = Array(repeating: [Double](), count: sessions)
         var naive = Array(repeating: [Double](), count: sessions)
         var taps: [Int] = []
+        var tapsBySession = Array(repeating: [Int](), count: sessions)
         for lab in 0..<labs {
             let phone = SimulatedPhone(antenna: c.truth, aspectRatio: profile.aspectRatio)
             var simulated = SimulatedLab(
                 model: c.model, phone: phone, plan: plan, seed: seed,
                 refiner: CatalogRefiner(resolver: AntennaZoneResolver(remote: nil, seed: seed), reachMm: reachMm),
                 randomSeed: UInt64(lab + 1))
+            simulated.learns = learns
             for n in 0..<sessions {
-                taps.append(simulated.runSession().taps.count)
+                let ran = simulated.runSession()
+                taps.append(ran.taps.count)
+                tapsBySession[n].append(ran.taps.count)
                 let report = simulated.refine()
                 ious[n].append(report.entries.first?.estimate?.zone.iou(with: truth) ?? 0)
+                if ProcessInfo.processInfo.environment["DEBUG_IOU"].flatMap(Double.init).map({ ious[n].last! < $0 }) == true {
+                    print(
+                        "    lab \(lab) session \(n + 1) \(plan): IoU \(ious[n].last!) estimate \(String(describing: report.entries.first?.estimate?.zone))"
+                    )
+                    print(
+                        "      "
+                            + ran.taps.map { "(\($0.probeX),\($0.probeY))\($0.result == .hit ? "+" : "-")" }.joined(
+                                separator: " "))
+                }
                 naive[n].append(boundingBoxOfReads(simulated.evidence)?.iou(with: truth) ?? 0)
             }
         }
@@ -64,8 +77,12 @@ for c in cases {
         }
         print(
             String(
-                format: "  %@: %.1f taps/session (min %d, max %d)", plan.rawValue as NSString,
-                Double(taps.reduce(0, +)) / Double(taps.count), taps.min()!, taps.max()!))
+                format: "  %@: %.1f taps/session (median %d, min %d, max %d)",
+                (plan == .grid ? "grid" : learns ? "adaptive, learning" : "adaptive, not learning") as NSString,
+                Double(taps.reduce(0, +)) / Double(taps.count), taps.sorted()[taps.count / 2], taps.min()!, taps.max()!))
+        print(
+            "    median taps in session n  "
+                + tapsBySession.enumerated().map { "\($0 + 1): \($1.sorted()[$1.count / 2])" }.joined(separator: "  "))
         print("    refine        IoU mean/worst after n sessions  " + row(ious))
         print("    baseline box  IoU mean/worst after n sessions  " + row(naive))
         let ratio = ious[min(2, sessions - 1)].reduce(0, +) / max(naive[min(2, sessions - 1)].reduce(0, +), 1e-9)

@@ -93,108 +93,6 @@ public struct GridPlan: ProbeStrategy {
     }
 }
 
-/// Starts at the predicted centre (else walks a coarse grid to the first hit), then
-/// bounds each edge of the zone along both axes: first just inside and just outside the
-/// predicted edge (two taps confirm a right prediction to within `margin`), then by
-/// bisection when the edge is elsewhere, until it is bounded within `tolerance`.
-/// A correct prediction costs 9 taps against the 3x5 grid's 15, with finer edges.
-public struct AdaptivePlan: ProbeStrategy {
-    public let start: Probe
-    public let predicted: NormalizedRect?
-    public let tolerance: Double
-    public let margin: Double
-    /// How close to the body's edge the outermost probe goes.
-    public let inset: Double
-    let fallback: GridPlan
-    public var kind: PlanKind { .adaptive }
-
-    public init(
-        around zone: NormalizedRect?, aspectRatio: Double = 0.48, tolerance: Double = 0.12,
-        margin: Double = 0.05, inset: Double = 0.03
-    ) {
-        start = zone.map { Probe(x: $0.midX, y: $0.midY) } ?? Probe(x: 0.5, y: 0.3)
-        predicted = zone
-        self.tolerance = tolerance
-        self.margin = margin
-        self.inset = inset
-        fallback = GridPlan(around: zone, aspectRatio: aspectRatio)
-    }
-
-    enum Direction: CaseIterable { case left, right, up, down }
-
-    /// Along one direction from the first hit: the farthest hit, the nearest miss beyond
-    /// it, and the next coordinate to probe, if the edge is not bounded yet.
-    func bounds(_ d: Direction, anchor: Probe, history: [(probe: Probe, hit: Bool)]) -> (
-        inner: Double, outer: Double?, next: Double?
-    ) {
-        let horizontal = d == .left || d == .right
-        let towardZero = d == .left || d == .up
-        let border = towardZero ? inset : 1 - inset
-        let origin = horizontal ? anchor.x : anchor.y
-        func beyond(_ a: Double, _ b: Double) -> Bool { towardZero ? a < b : a > b }
-        var inner = origin
-        var outer: Double?
-        var probed: Set<Double> = []
-        for (probe, hit) in history {
-            guard horizontal ? probe.y == anchor.y : probe.x == anchor.x else { continue }
-            let value = horizontal ? probe.x : probe.y
-            guard beyond(value, origin) else { continue }
-            probed.insert(value)
-            if hit {
-                if beyond(value, inner) { inner = value }
-            } else if outer.map({ beyond($0, value) }) ?? true {
-                outer = value
-            }
-        }
-        if let outer, beyond(inner, outer) { return (inner, outer, nil) }  // inconsistent taps: stop here
-        if let outer {
-            if abs(outer - inner) <= tolerance + 1e-9 { return (inner, outer, nil) }
-            return (inner, outer, ((inner + outer) / 2 * 1000).rounded() / 1000)
-        }
-        if inner == border { return (inner, nil, nil) }  // the coil reaches the body's edge
-        // No miss yet: just inside and just outside the predicted edge, then the border.
-        var candidates: [Double] = []
-        if let zone = predicted {
-            let edge = horizontal ? (towardZero ? zone.x : zone.maxX) : (towardZero ? zone.y : zone.maxY)
-            let inside = towardZero ? edge + margin : edge - margin
-            let outside = towardZero ? edge - margin : edge + margin
-            candidates = [inside, outside].map { min(max($0, inset), 1 - inset) }
-        }
-        candidates.append(border)
-        let next = candidates.first { beyond($0, inner) && !probed.contains($0) }
-        return (inner, nil, next)
-    }
-
-    public func next(after history: [(probe: Probe, hit: Bool)]) -> Probe? {
-        guard let anchor = firstHit(history) else {
-            // No hit yet: the predicted centre, the rest of the predicted zone (a miss at
-            // its centre may be the phone's, not the zone's), then the coarse grid outward
-            // until something answers.
-            if !history.contains(where: { $0.probe == start }) { return start }
-            return fallback.order.first { cell in !history.contains { $0.probe == cell } }
-        }
-        for d in Direction.allCases {
-            if let value = bounds(d, anchor: anchor, history: history).next {
-                return d == .left || d == .right ? Probe(x: value, y: anchor.y) : Probe(x: anchor.x, y: value)
-            }
-        }
-        return nil
-    }
-
-    func firstHit(_ history: [(probe: Probe, hit: Bool)]) -> Probe? { history.first(where: \.hit)?.probe }
-
-    public func measuredZone(from history: [(probe: Probe, hit: Bool)]) -> NormalizedRect? {
-        guard let anchor = firstHit(history) else { return nil }
-        func edge(_ d: Direction) -> Double {
-            let b = bounds(d, anchor: anchor, history: history)
-            guard let outer = b.outer else { return (d == .left || d == .up) ? 0 : 1 }
-            return (b.inner + outer) / 2
-        }
-        let x0 = edge(.left), x1 = edge(.right), y0 = edge(.up), y1 = edge(.down)
-        return try? NormalizedRect(x: x0, y: y0, width: max(x1 - x0, 0.01), height: max(y1 - y0, 0.01))
-    }
-}
-
 public enum ProbePlans {
     /// Probes closer than this (body heights) add nothing to each other.
     static let minimumSpacing = 0.03
@@ -217,13 +115,14 @@ public enum ProbePlans {
     }
 
     /// `pass`: how many sessions of this model came before (grid plans interleave by it).
+    /// `focus`: where those sessions left the edges uncertain (adaptive plans learn from it).
     public static func make(
         _ kind: PlanKind, around zone: NormalizedRect?, aspectRatio: Double,
-        pass: Int = 0
+        pass: Int = 0, focus: PlanFocus? = nil
     ) -> any ProbeStrategy {
         switch kind {
         case .grid: GridPlan(around: zone, aspectRatio: aspectRatio, pass: pass)
-        case .adaptive: AdaptivePlan(around: zone, aspectRatio: aspectRatio)
+        case .adaptive: AdaptivePlan(around: zone, aspectRatio: aspectRatio, focus: focus)
         }
     }
 }

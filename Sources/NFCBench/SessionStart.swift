@@ -9,21 +9,24 @@ extension SessionRecord {
     /// scored against the catalog it was run with.
     public init(
         id: String, model: String, resolution r: AntennaResolution, plan: PlanKind, planPass: Int = 0,
+        planFocus: PlanFocus? = nil,
         reader: ReaderSpec, readerFirmware: String?, simulated: Bool, unit: String?, operatorName: String?,
         repeats: Int, tapTimeout: Double, startedAt: Date, defaultAspectRatio: Double = 0.48
     ) {
         let aspectRatio = r.profile?.aspectRatio ?? defaultAspectRatio
-        let strategy = ProbePlans.make(plan, around: r.zone, aspectRatio: aspectRatio, pass: planPass)
+        let focus = plan == .adaptive ? planFocus : nil
+        let strategy = ProbePlans.make(plan, around: r.zone, aspectRatio: aspectRatio, pass: planPass, focus: focus)
         self.init(
             id: id, modelInput: model, lookupKey: r.lookupKey, displayName: r.profile?.displayName, predicted: r.zone,
             confidence: r.confidence, source: r.source, stale: r.isStale, catalogVersion: r.catalogVersion,
             aspectRatio: aspectRatio, reader: reader, readerFirmware: readerFirmware, unit: unit, operatorName: operatorName,
             plan: plan, planPass: planPass, plannedProbes: strategy.expectedProbes(for: r.zone), repeats: repeats,
-            tapTimeout: tapTimeout, startedAt: startedAt, bodyHeightMm: r.profile?.bodyHeightMm, simulated: simulated)
+            tapTimeout: tapTimeout, startedAt: startedAt, bodyHeightMm: r.profile?.bodyHeightMm, simulated: simulated,
+            planFocus: focus)
     }
 
     /// The plan this session follows, rebuilt from what it stored.
     public var strategy: any ProbeStrategy {
-        ProbePlans.make(plan, around: predicted, aspectRatio: aspectRatio, pass: planPass)
+        ProbePlans.make(plan, around: predicted, aspectRatio: aspectRatio, pass: planPass, focus: planFocus)
     }
 }

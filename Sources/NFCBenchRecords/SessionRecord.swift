@@ -30,6 +30,9 @@ public struct SessionRecord: Sendable, Equatable {
     /// Which interleaved grid this session taps (`GridPlan.pass`): the number of earlier
     /// sessions of the same model when it started.
     public var planPass: Int
+    /// Where earlier sessions left the zone's edges uncertain, when the plan learned from
+    /// them (`AdaptivePlan`); stored so a resumed session plans from the same numbers.
+    public var planFocus: PlanFocus?
     /// The probes the plan expects when the prediction is right, for the record.
     public var plannedProbes: [Probe]
     public var repeats: Int
@@ -60,7 +63,7 @@ public struct SessionRecord: Sendable, Equatable {
         planPass: Int = 0, plannedProbes: [Probe] = [], repeats: Int, tapTimeout: Double,
         status: Status = .inProgress, startedAt: Date, endedAt: Date? = nil, verdict: SessionVerdict? = nil,
         measured: NormalizedRect? = nil, iou: Double? = nil, bodyHeightMm: Double? = nil, simulated: Bool = false,
-        verdictReason: String? = nil, voidReason: String? = nil, voidedAt: Date? = nil
+        verdictReason: String? = nil, voidReason: String? = nil, voidedAt: Date? = nil, planFocus: PlanFocus? = nil
     ) {
         precondition(Self.repeatCounts.contains(repeats), "taps per position are within SessionRecord.repeatCounts")
         precondition(Self.storedTapTimeouts.contains(tapTimeout), "a tap window is within SessionRecord.storedTapTimeouts")
@@ -73,7 +76,7 @@ public struct SessionRecord: Sendable, Equatable {
         self.tapTimeout = tapTimeout; self.status = status; self.startedAt = startedAt; self.endedAt = endedAt
         self.verdict = verdict; self.measured = measured; self.iou = iou
         self.bodyHeightMm = bodyHeightMm; self.simulated = simulated; self.verdictReason = verdictReason
-        self.voidReason = voidReason; self.voidedAt = voidedAt
+        self.voidReason = voidReason; self.voidedAt = voidedAt; self.planFocus = planFocus
     }
 
     /// Tap windows a session may have, in seconds: at least a phone's activation and one

@@ -91,6 +91,13 @@ enum BenchSchema {
                 OR reader_name LIKE 'pcsc:%nfcbench virtual%' OR reader_name LIKE 'pcsc:%Virtual PCD%';
             """
         ),
+        // What an adaptive session learned from earlier ones (`PlanFocus.stored`).
+        (
+            "005-plan-focus",
+            """
+            ALTER TABLE session ADD COLUMN plan_focus TEXT;
+            """
+        ),
     ]
 
     /// Applies missing migrations in order; refuses a database from a newer nfcbench.

@@ -11,7 +11,8 @@ enum RecordRows {
         SELECT id, model_input, lookup_key, display_name, zone_x, zone_y, zone_width, zone_height, confidence, source,
             stale, catalog_version, aspect_ratio, reader_backend, reader_name, reader_firmware, unit, operator, plan_kind,
             plan_json, repeats, tap_timeout, status, started_at, ended_at, verdict, measured_x, measured_y, measured_width,
-            measured_height, iou, plan_pass, simulated, body_height_mm, verdict_reason, void_reason, voided_at FROM session
+            measured_height, iou, plan_pass, simulated, body_height_mm, verdict_reason, void_reason, voided_at,
+            plan_focus FROM session
         """
 
     static let tapSelect = """
@@ -41,6 +42,14 @@ enum RecordRows {
         else {
             throw v.fail((19, "plan_json"), expected: "a JSON list of [x, y] fractions")
         }
+        var focus: PlanFocus?
+        if let text = try v.optionalText((37, "plan_focus")) {
+            guard let parsed = PlanFocus(stored: text) else {
+                throw v.fail(
+                    (37, "plan_focus"), expected: "edge intervals as 'sessions=N left=v,low,high top=… right=… bottom=…'")
+            }
+            focus = parsed
+        }
         return SessionRecord(
             id: id, modelInput: try v.text((1, "model_input")), lookupKey: try v.text((2, "lookup_key")),
             displayName: try v.optionalText((3, "display_name")),
@@ -61,7 +70,7 @@ enum RecordRows {
             iou: try v.optionalNumber((30, "iou"), in: fraction),
             bodyHeightMm: try v.optionalNumber((33, "body_height_mm"), in: 20...1000), simulated: try v.bool((32, "simulated")),
             verdictReason: try v.optionalText((34, "verdict_reason")), voidReason: try v.optionalText((35, "void_reason")),
-            voidedAt: try v.optionalDate((36, "voided_at")))
+            voidedAt: try v.optionalDate((36, "voided_at")), planFocus: focus)
     }
 
     /// Four columns that are all NULL (no zone) or a valid rectangle.
@@ -85,7 +94,7 @@ enum RecordRows {
             .optionalText(s.readerFirmware), .optionalText(s.unit), .optionalText(s.operatorName), .text(s.plan.rawValue),
             .text(planJSON(s.plannedProbes)), .integer(Int64(s.repeats)), .real(s.tapTimeout), .text(s.status.rawValue),
             .real(s.startedAt.timeIntervalSince1970), .integer(Int64(s.planPass)), .integer(s.simulated ? 1 : 0),
-            .optionalReal(s.bodyHeightMm),
+            .optionalReal(s.bodyHeightMm), .optionalText(s.planFocus?.stored),
         ]
     }
 

@@ -47,8 +47,9 @@ public actor SQLiteBenchStore: BenchStoring {
                 INSERT INTO session (id, model_input, lookup_key, display_name, zone_x, zone_y, zone_width, zone_height,
                     confidence, source, stale, catalog_version, aspect_ratio, reader_backend, reader_name, reader_firmware,
                     unit, operator, plan_kind, plan_json, repeats, tap_timeout, status, started_at, plan_pass, simulated,
-                    body_height_mm)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27)
+                    body_height_mm, plan_focus)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27,
+                    ?28)
                 """
             ).run(RecordRows.sessionValues(s))
         }

@@ -1,6 +1,8 @@
 import Foundation
+import NFCBench
 import NFCBenchRecords
 import NFCBenchStoreSQLite
+import NFCLocatorCore
 import NFCTestSupport
 import Testing
 
@@ -111,5 +113,47 @@ struct EvidenceCLITests {
         #expect(resumed.status == 0, "\(resumed.stderr)")
         #expect(resumed.stderr.contains("Tap window changed from 0.2 s to 0.3 s"))
         #expect(try await store.session(id)?.tapTimeout == 0.3)
+    }
+
+    /// An adaptive session plans from the pooled evidence of earlier ones, says so, keeps
+    /// that focus across `--resume`, and a bench run never plans from simulated sessions.
+    @Test func adaptiveSessionsLearnFromEarlierOnes() async throws {
+        let db = scratch.database()
+        let first = try await simulatedRun(db, unit: "A", extra: ["--plan", "adaptive"])
+        #expect(first["planFocus"] is NSNull, "nothing to learn from yet: \(first)")
+        let second = try await BuiltBinary.run([
+            "run", "--model", "SM-S921B", "--reader", "sim", "--auto", "--plan", "adaptive", "--tap-timeout", "0.1",
+            "--db", db,
+        ])
+        #expect(
+            second.status == 0 && second.stdout.contains("Plan learns from 1 earlier session: spare taps go to"),
+            "\(second.stdout)")
+        // Stopped after two positions, then resumed: the stored focus plans every tap.
+        let stop = try await BuiltBinary.run([
+            "run", "--model", "SM-S921B", "--reader", "sim", "--plan", "adaptive", "--positioner", "exec:test {index} -lt 2",
+            "--auto", "--tap-timeout", "0.1", "--db", db,
+        ])
+        #expect(stop.status == 1)
+        let store = try await SQLiteBenchStore.open(path: db)
+        let stopped = try #require(try await store.sessions().first { $0.status == .inProgress })
+        let focus = try #require(stopped.planFocus)
+        #expect(focus.sessions == 2)
+        let resumed = try await BuiltBinary.run([
+            "run", "--resume", stopped.id, "--reader", "sim", "--positioner", "sim", "--auto", "--db", db,
+        ])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        let done = try #require(try await store.session(stopped.id))
+        #expect(done.planFocus == focus && done.status == .completed)
+        let taps = try await store.taps(stopped.id).filter { $0.attempt == 0 }
+        let strategy = done.strategy
+        for n in taps.indices {
+            let history = taps.prefix(n).map { (probe: Probe(x: $0.probeX, y: $0.probeY), hit: $0.result == .hit) }
+            #expect(strategy.next(after: Array(history)) == Probe(x: taps[n].probeX, y: taps[n].probeY), "tap \(n)")
+        }
+        // Every session here is simulated: a bench session would have nothing to learn from.
+        let resolver = AntennaZoneResolver(
+            remote: nil, seed: Catalog(document: try CatalogDocumentDecoder.load(contentsOf: Checkout.seedCatalog)))
+        #expect(try await PlanLearning.focus(for: "SM-S921B", resolver: resolver, store: store, simulated: false) == nil)
+        #expect(try await PlanLearning.focus(for: "SM-S921B", resolver: resolver, store: store, simulated: true) != nil)
     }
 }

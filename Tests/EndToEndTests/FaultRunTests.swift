@@ -52,7 +52,7 @@ struct FaultRunTests {
         let db = scratch.database()
         let ctl = "\(BuiltBinary.path) sim ctl --dir \(bench.directory)"
         let r = try await BuiltBinary.run([
-            "run", "--model", "SM-S921B", "--reader", bench.spec,
+            "run", "--plan", "grid", "--model", "SM-S921B", "--reader", bench.spec,
             "--positioner", FaultScript.positioner(ctl: ctl, directory: bench.directory, fault: fault),
             "--auto", "--tap-timeout", "1", "--fault-timeout", "60", "--db", db,
         ])
@@ -76,7 +76,7 @@ struct PCSCFaultRunTests {
             let ctl = "\(BuiltBinary.path) sim ctl --dir \(bench)"
             let marker = scratch.path
             let r = try await BuiltBinary.run([
-                "run", "--model", "SM-S921B", "--reader", "pcsc:\(SharedVirtualReader.readerName)",
+                "run", "--plan", "grid", "--model", "SM-S921B", "--reader", "pcsc:\(SharedVirtualReader.readerName)",
                 "--positioner", FaultScript.positioner(ctl: ctl, directory: marker, fault: fault),
                 "--auto", "--tap-timeout", "1", "--fault-timeout", "60", "--db", db,
             ])

@@ -67,7 +67,8 @@ struct InteractiveRunTests {
         let db = scratch.database()
         let tmux = Tmux()
         try await tmux.start(
-            "\(BuiltBinary.path) run --model SM-S921B --reader sim --positioner manual --tap-timeout 20 --db \(db); sleep 30")
+            "\(BuiltBinary.path) run --plan grid --model SM-S921B --reader sim --positioner manual --tap-timeout 20 --db \(db); sleep 30"
+        )
         // The ready gate: the preparation is on screen and nothing is timed until Enter.
         let gate = try await tmux.waitFor("press Enter")
         #expect(gate.contains("Nothing is timed yet") && !gate.contains("Position 1/"))

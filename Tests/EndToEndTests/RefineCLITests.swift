@@ -18,7 +18,7 @@ struct RefineCLITests {
     {
         let r = try await BuiltBinary.run(
             [
-                "run", "--model", model, "--reader", "sim", "--auto", "--tap-timeout", "0.1",
+                "run", "--plan", "grid", "--model", model, "--reader", "sim", "--auto", "--tap-timeout", "0.1",
                 "--sim-antenna", antenna, "--sim-seed", "5", "--db", db, "--json",
             ]
                 + (unit.map { ["--unit", $0] } ?? []) + extra)
@@ -128,7 +128,7 @@ struct RefineCLITests {
 
     @Test func planShowsAGridPass() async throws {
         func probes(_ pass: String) async throws -> Set<String> {
-            let r = try await BuiltBinary.run(["plan", "--model", "SM-S921B", "--pass", pass, "--json"])
+            let r = try await BuiltBinary.run(["plan", "--plan", "grid", "--model", "SM-S921B", "--pass", pass, "--json"])
             #expect(r.status == 0, "\(r.stderr)")
             return Set((try object(r.stdout)["probes"] as! [[String: Double]]).map { "\($0["x"]!),\($0["y"]!)" })
         }

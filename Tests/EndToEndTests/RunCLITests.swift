@@ -25,7 +25,7 @@ struct RunEndToEndTests {
     @Test func simulatedSessionJSONSummary() async throws {
         let db = scratch.database()
         let r = try await BuiltBinary.run([
-            "run", "--model", "SM-S921B", "--reader", "sim", "--auto", "--tap-timeout", "0.3",
+            "run", "--plan", "grid", "--model", "SM-S921B", "--reader", "sim", "--auto", "--tap-timeout", "0.3",
             "--sim-antenna", "0.03,0.07,0.67,0.27", "--sim-seed", "3", "--db", db, "--json",
         ])
         #expect(r.status == 0, "\(r.stderr)")
@@ -103,7 +103,7 @@ struct RunEndToEndTests {
         let template =
             "exec:echo {action} {index} {x} {y} >> \(log) && \(BuiltBinary.path) sim ctl --dir \(bench.directory) {action} {x} {y} > /dev/null"
         let r = try await BuiltBinary.run([
-            "run", "--model", "SM-S921B", "--reader", bench.spec, "--positioner", template,
+            "run", "--plan", "grid", "--model", "SM-S921B", "--reader", bench.spec, "--positioner", template,
             "--auto", "--tap-timeout", "1", "--db", db, "--json",
         ])
         #expect(r.status == 0, "\(r.stderr)")
@@ -144,7 +144,7 @@ struct RunEndToEndTests {
             "if [ {index} -eq 3 ] && [ ! -e \(once) ]; then touch \(once); \(ctl) fault unplug > /dev/null;"
             + " (sleep 1; \(ctl) fault none) > /dev/null 2>&1 & fi; "
         let r = try await BuiltBinary.run([
-            "run", "--model", "SM-S921B", "--reader", bench.spec, "--positioner",
+            "run", "--plan", "grid", "--model", "SM-S921B", "--reader", bench.spec, "--positioner",
             "exec:\(unplug)\(ctl) {action} {x} {y} > /dev/null",
             "--auto", "--tap-timeout", "1", "--fault-timeout", "30", "--db", db,
         ])
@@ -164,7 +164,7 @@ struct RunEndToEndTests {
         let db = scratch.database()
         let ctl = "\(BuiltBinary.path) sim ctl --dir \(bench.directory)"
         let r = try await BuiltBinary.run([
-            "run", "--model", "SM-S921B", "--reader", bench.spec,
+            "run", "--plan", "grid", "--model", "SM-S921B", "--reader", bench.spec,
             "--positioner", "exec:[ {index} -eq 3 ] && \(ctl) fault unplug > /dev/null; \(ctl) {action} {x} {y} > /dev/null",
             "--auto", "--tap-timeout", "1", "--fault-timeout", "2", "--db", db,
         ])
@@ -202,7 +202,7 @@ struct RunEndToEndTests {
         // is scheduled, the run cannot finish first.
         let held = scratch.file("held"), release = scratch.file("release")
         let process = try BuiltBinary.start([
-            "run", "--model", "SM-S921B", "--reader", "sim", "--positioner",
+            "run", "--plan", "grid", "--model", "SM-S921B", "--reader", "sim", "--positioner",
             "exec:if [ {action} = place ] && [ {index} -eq \(killAfter) ]; then touch \(held);"
                 + " while [ ! -e \(release) ]; do sleep 0.05; done; fi",
             "--auto", "--tap-timeout", "0.2", "--db", db,
@@ -214,7 +214,7 @@ struct RunEndToEndTests {
         #expect(FileManager.default.fileExists(atPath: held), "the run never reached position \(killAfter)")
         kill(process.processIdentifier, SIGKILL)
         // The orphaned mover holds the run's output pipes: let it end before waiting for EOF.
-        FileManager.default.createFile(atPath: release, contents: nil)
+        _ = FileManager.default.createFile(atPath: release, contents: nil)
         await ChildProcess.exit(of: process)
         let store = try await SQLiteBenchStore.open(path: db)
         let session = try #require(try await store.sessions().first)
@@ -238,7 +238,7 @@ struct ExportAndSchemaTests {
     @Test func goldenHeaderAndInjectionNeutralised() async throws {
         let db = scratch.database()
         let r = try await BuiltBinary.run([
-            "run", "--model", "=HYPERLINK(\"x\")", "--reader", "sim", "--auto", "--tap-timeout", "0.1",
+            "run", "--plan", "grid", "--model", "=HYPERLINK(\"x\")", "--reader", "sim", "--auto", "--tap-timeout", "0.1",
             "--unit", "+1,\"unit\"\nB", "--operator", "@ops", "--sim-antenna", "0.1,0.1,0.8,0.4",
             "--db", db, "--json",
         ])

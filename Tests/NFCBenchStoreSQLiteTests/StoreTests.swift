@@ -110,6 +110,7 @@ struct StoreTests {
         ("UPDATE session SET verdict = 'GOOD'", "session", "verdict", "'GOOD'"),
         ("UPDATE session SET iou = 1.5", "session", "iou", "1.5"),
         ("UPDATE session SET plan_json = '[[0.5]]'", "session", "plan_json", "'[[0.5]]'"),
+        ("UPDATE session SET plan_focus = 'sessions=1 left=nan,0,1'", "session", "plan_focus", "'sessions=1"),
     ])
     func badStoredValuesAreTypedErrors(sql: String, table: String, column: String, value: String) async throws {
         do {
@@ -166,11 +167,11 @@ struct StoreTests {
         let store = try await SQLiteBenchStore.open(path: path)
         #expect(
             try await store.appliedMigrations() == [
-                "001-sessions-and-taps", "002-session-score", "003-grid-pass", "004-evidence",
+                "001-sessions-and-taps", "002-session-score", "003-grid-pass", "004-evidence", "005-plan-focus",
             ])
         let s = try #require(try await store.session("S-old"))
         let oldTaps = try await store.taps("S-old")
-        #expect(s.modelInput == "SM-S911B" && s.verdict == nil && s.planPass == 0 && oldTaps.count == 1)
+        #expect(s.modelInput == "SM-S911B" && s.verdict == nil && s.planPass == 0 && s.planFocus == nil && oldTaps.count == 1)
     }
 
     @Test func aNewerSchemaIsRefused() async throws {

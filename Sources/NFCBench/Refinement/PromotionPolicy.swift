@@ -1,3 +1,4 @@
+import NFCBenchRecords
 import NFCLocatorCore
 
 /// When bench evidence may mark a catalog entry verified (`refine --promote`).

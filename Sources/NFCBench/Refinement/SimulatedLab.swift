@@ -25,6 +25,10 @@ public struct SimulatedLab: Sendable {
     public var refiner: CatalogRefiner
     public private(set) var evidence: [SessionEvidence] = []
     public private(set) var patch: RefinementPatch?
+    /// What the last refinement left uncertain, for the next session's plan.
+    public private(set) var focus: PlanFocus?
+    /// Whether sessions plan from `focus` (adaptive plans learn from earlier sessions).
+    public var learns = true
     private var generator: SeededGenerator
     private var clock: Date
 
@@ -54,7 +58,8 @@ public struct SimulatedLab: Sendable {
     public mutating func runSession() -> SessionEvidence {
         let r = resolution
         let aspect = r.profile?.aspectRatio ?? phone.aspectRatio
-        let strategy = ProbePlans.make(plan, around: r.zone, aspectRatio: aspect, pass: evidence.count)
+        let strategy = ProbePlans.make(
+            plan, around: r.zone, aspectRatio: aspect, pass: evidence.count, focus: learns ? focus : nil)
         let id = "S-lab-\(evidence.count + 1)"
         var history: [(probe: Probe, hit: Bool)] = []
         var taps: [TapRecord] = []
@@ -86,11 +91,13 @@ public struct SimulatedLab: Sendable {
     @discardableResult
     public mutating func refine() -> RefinementReport {
         let report = refiner.refine(evidence)
+        focus = refiner.focus(for: model, from: evidence)
         let next = RefinementPatch(report, policy: refiner.policy, carrying: patch, now: clock)
         patch = next
         let document = CatalogResponseDTO(
             version: next.version, generatedAt: next.generatedAt, entries: next.entries.map(\.entry))
         refiner.resolver = AntennaZoneResolver(remote: Catalog(document: document), seed: seed)
+        focus = refiner.focus(for: model, from: evidence)
         return report
     }
 }

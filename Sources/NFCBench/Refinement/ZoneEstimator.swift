@@ -1,4 +1,5 @@
 import Foundation
+import NFCBenchRecords
 import NFCLocatorCore
 
 /// The zone the taps say, with each edge's uncertainty.
@@ -111,4 +112,16 @@ public struct ZoneEstimator: Sendable {
     }
 
     static func onLattice(_ v: Double) -> Double { (v * Double(steps)).rounded() / Double(steps) }
+}
+
+extension PlanFocus {
+    /// The focus a pooled estimate gives the next session of its model.
+    public init?(_ estimate: ZoneEstimate, sessions: Int) {
+        var edges: [ZoneEdge: PlanFocus.Edge] = [:]
+        for (edge, e) in estimate.edges {
+            guard let interval = PlanFocus.Edge(value: e.value, low: e.low, high: e.high) else { return nil }
+            edges[edge] = interval
+        }
+        self.init(edges: edges, sessions: sessions)
+    }
 }

@@ -13,7 +13,7 @@ enum PlanCommand {
 
     static let model = Option<String>("--model", short: "m", value: "id", help: "Model identifier.", required: true)
     static let plan = Option<PlanKind>(
-        "--plan", value: "grid|adaptive", help: "Which plan (default grid).",
+        "--plan", value: "grid|adaptive", help: "Which plan (default adaptive).",
         expected: "grid or adaptive", convert: OptionValue.choice(PlanKind.self))
     static let pass = Option<Int>(
         "--pass", value: "n", help: "Grid: which interleaved grid (the n-th session of a model taps pass n; default 0).",
@@ -21,7 +21,7 @@ enum PlanCommand {
     static let json = Flag("--json", help: "Print a JSON object.")
 
     static func run(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
-        let kind = invocation[plan] ?? .grid
+        let kind = invocation[plan] ?? .adaptive
         let model = invocation.required(Self.model)
         let loaded = try await CatalogOptions.loadResolver(invocation, context)
         let fingerprint = ModelIdentifierFingerprintProvider(modelIdentifier: model).fingerprint()

@@ -1,5 +1,6 @@
 import Foundation
 import NFCBench
+import NFCBenchRecords
 import NFCLocatorCore
 
 /// `refine`'s report, as text or JSON.

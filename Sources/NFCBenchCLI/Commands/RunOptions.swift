@@ -10,7 +10,9 @@ struct RunOptions {
     static let model = Option<String>("--model", short: "m", value: "id", help: "Model identifier of the phone under test.")
     static let reader = ReaderCommands.reader
     static let plan = Option<PlanKind>(
-        "--plan", value: "grid|adaptive", help: "Probe plan (default grid: 3x5 cells from the prediction outward).",
+        "--plan", value: "grid|adaptive",
+        help:
+            "Probe plan (default adaptive: bounds each edge from the prediction and learns from earlier sessions; grid: 3x5 cells over the whole back).",
         expected: "grid or adaptive", convert: OptionValue.choice(PlanKind.self))
     static let unit = Option<String>("--unit", value: "label", help: "Which physical unit of the model (serial, asset tag).")
     static let operatorName = Option<String>("--operator", value: "name", help: "Who runs the session.")
@@ -76,7 +78,7 @@ struct RunOptions {
 
     init(_ invocation: ParsedInvocation, _ context: CommandContext) {
         readerSpec = invocation[Self.reader]
-        plan = invocation[Self.plan] ?? .grid
+        plan = invocation[Self.plan] ?? .adaptive
         tapTimeout = invocation[Self.tapTimeout] ?? 5
         repeats = invocation[Self.repeats] ?? 1
         auto = invocation[Self.auto]

@@ -62,6 +62,9 @@ final class RunPrinter: Sendable {
                     aspectRatio: s.aspectRatio, zone: zone, zoneStyle: s.stale ? .stale : .approximate)
                 for line in TerminalSilhouetteRenderer(rows: 12, useColor: useColor).render(drawing) { out.line("  " + line) }
             }
+            if let focus = s.planFocus {
+                out.line(Self.learning(focus, bodyHeightMm: s.bodyHeightMm, aspectRatio: s.aspectRatio))
+            }
             out.line(strings.string(preparationKey(s)))
             if let resolutionHint { out.line(resolutionHint) }
         case .readyCheck:
@@ -165,10 +168,26 @@ final class RunPrinter: Sendable {
             ("centreHit", centreHit), ("centreOffset", offset), ("taps", taps), ("hits", hits), ("skipped", skipped),
         ]
         members += [
-            ("plan", .string(s.plan.rawValue)), ("reader", .string(s.reader.description)),
+            ("plan", .string(s.plan.rawValue)), ("planFocus", .optional(s.planFocus?.stored)),
+            ("reader", .string(s.reader.description)),
             ("confidence", .string(s.confidence.rawValue)), ("source", .string(s.source.rawValue)), ("stale", .bool(s.stale)),
             ("database", .string(databasePath)),
         ]
         return .object(members)
+    }
+
+    /// "Plan learns from 3 earlier sessions: spare taps go to the least certain edges,
+    /// top ±6 mm, left ±4 mm, ...", widest first.
+    static func learning(_ focus: PlanFocus, bodyHeightMm: Double?, aspectRatio: Double) -> String {
+        let widths = ZoneEdge.allCases.map { edge -> (ZoneEdge, Double) in
+            let e = focus.edges[edge]!
+            return (edge, (e.high - e.low) / 2 * (edge == .left || edge == .right ? aspectRatio : 1))
+        }.sorted { $0.1 > $1.1 }
+        let words = widths.map { edge, half in
+            bodyHeightMm.map { "\(edge.rawValue) ±\(String(format: "%.0f", half * $0)) mm" }
+                ?? "\(edge.rawValue) ±\(String(format: "%.3f", half)) of the height"
+        }
+        let sessions = focus.sessions == 1 ? "1 earlier session" : "\(focus.sessions) earlier sessions"
+        return "Plan learns from \(sessions): spare taps go to the least certain edges, " + words.joined(separator: ", ") + "."
     }
 }

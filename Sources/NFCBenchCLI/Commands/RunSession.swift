@@ -24,6 +24,7 @@ struct RunSession {
     ) async throws -> RunSession {
         var saved: SessionRecord?
         var resolution: AntennaResolution?
+        var resolver: AntennaZoneResolver?
         let model: String
         if let id = invocation[RunOptions.resume] {
             saved = try await resumable(id, invocation: invocation, options: options, store: store)
@@ -36,6 +37,7 @@ struct RunSession {
             let loaded = try await CatalogOptions.loadResolver(invocation, context)
             for warning in CatalogOptions.warnings(for: loaded) { context.errors.line(warning) }
             let fingerprint = ModelIdentifierFingerprintProvider(modelIdentifier: model).fingerprint()
+            resolver = loaded.resolver
             resolution = loaded.resolver.resolve(fingerprint, signals: .inferred(from: fingerprint, model: model))
         }
         let predicted = saved?.predicted ?? resolution?.zone
@@ -65,9 +67,14 @@ struct RunSession {
                 await reader.close()
                 throw CommandFailure("The reader names itself '\(reader.info.spec)', which is not a reader spec.")
             }
+            var focus: PlanFocus?
+            if options.plan == .adaptive, let resolver {
+                focus = try await PlanLearning.focus(
+                    for: model, resolver: resolver, store: store, simulated: reader.info.isSimulated)
+            }
             session = SessionRecord(
                 id: SessionFactory.sessionID(), model: model, resolution: resolution, plan: options.plan,
-                planPass: try await SessionSelection.nextGridPass(for: model, in: store), reader: spec,
+                planPass: try await SessionSelection.nextGridPass(for: model, in: store), planFocus: focus, reader: spec,
                 readerFirmware: reader.info.firmware, simulated: reader.info.isSimulated, unit: options.unit,
                 operatorName: options.operatorName, repeats: options.repeats, tapTimeout: options.tapTimeout,
                 startedAt: Date())

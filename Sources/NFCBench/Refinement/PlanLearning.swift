@@ -1,0 +1,22 @@
+import Foundation
+import NFCBenchRecords
+import NFCLocatorCore
+
+/// What a new adaptive session learns from the store before its first tap.
+public enum PlanLearning {
+    /// The focus of a new session of `model`: the pooled evidence of its completed,
+    /// non-void sessions, bench evidence only unless the new session is itself simulated
+    /// (a simulated demo may learn from simulations; a bench run never plans from them).
+    /// Taps are read only for sessions of the model's family.
+    public static func focus(
+        for model: String, resolver: AntennaZoneResolver, store: any BenchStoring, simulated: Bool
+    ) async throws -> PlanFocus? {
+        let refiner = CatalogRefiner(resolver: resolver, includeSimulated: simulated)
+        var evidence: [SessionEvidence] = []
+        for session in SessionSelection.sessions(of: model, in: try await store.sessions())
+        where refiner.counts(session, since: nil) {
+            evidence.append(SessionEvidence(session: session, taps: try await store.taps(session.id)))
+        }
+        return refiner.focus(for: model, from: evidence)
+    }
+}
