@@ -297,7 +297,15 @@ public struct GuidedRun: Sendable {
         var last: ReaderError
         var needsReopen: Bool
         var answered = false
+        var faultyProbes = 0
     }
+
+    /// Faulty probes in a row after which the reader is opened afresh: a reader that was
+    /// replugged under the same name (a PN532 brought back from mute, a USB serial
+    /// adapter re-enumerated) leaves the old handle failing forever, and only a new open
+    /// reaches the new device. A reader that is merely garbling stays open (the reopen
+    /// finds its port still held and keeps the old one).
+    static let reopenAfterFaultyProbes = 4
 
     /// One look at the reader during recovery.
     private func probeReader(_ state: RecoveryState) async throws -> RecoveryState {
@@ -307,7 +315,10 @@ public struct GuidedRun: Sendable {
             next.needsReopen = false
         }
         switch await probeWindow() {
-        case .success(.faulty(let fault)): next.last = fault
+        case .success(.faulty(let fault)):
+            next.last = fault
+            next.faultyProbes += 1
+            if next.faultyProbes % Self.reopenAfterFaultyProbes == 0 { next.needsReopen = true }
         case .success(.clean), .success(.target): next.answered = true
         case .failure(let error) where error.code == .unplugged:
             next.last = error

@@ -20,6 +20,9 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
     private let portLock: SerialPortLock?
     private var lastTarget: nfc_target?
     private let cancelled = Atomic<Bool>(false)
+    /// Set when a libnfc call outlived its abort: the queue is blocked until the device
+    /// answers or goes away, so nothing more may wait on it.
+    private let wedged = Atomic<Bool>(false)
     private let waitGeneration = Atomic<Int>(0)
     public let info: ReaderInfo
     public let connstring: String
@@ -168,6 +171,9 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
     }
 
     public func close() async {
+        // A wedged reader's queue may never run again; its device is closed when the
+        // stuck call returns and the last reference goes.
+        guard !wedged.load(ordering: .relaxed) else { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             queue.async {
                 self.lastTarget = nil
@@ -176,7 +182,16 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
         }
     }
 
-    /// Runs `body` on the queue with cancellation and a deadline that aborts libnfc.
+    /// How long a call may outlive its abort before the reader counts as lost. libnfc
+    /// cannot interrupt everything: `pn532_uart` waits for a command's ACK with no
+    /// timeout and no abort while polling (InAutoPoll runs with timeout 0), so a PN532
+    /// that goes mute mid-command blocks the call until the device answers or vanishes.
+    static let abortGrace = Duration.seconds(3)
+
+    /// Runs `body` on the queue with cancellation and a deadline that aborts libnfc. A
+    /// call that outlives its abort by `abortGrace` is left behind (the reader is marked
+    /// wedged) and the wait ends with the reader lost, so the run pauses for a replug
+    /// instead of hanging.
     private func interruptible<T: Sendable>(
         timeout: Duration,
         _ body: @escaping @Sendable (ContinuousClock.Instant, ContinuousClock.Instant) -> Result<T, ReaderError>
@@ -188,9 +203,24 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
         DispatchQueue.global().asyncAfter(deadline: .now() + max(0, timeout.seconds)) { [self] in
             if waitGeneration.load(ordering: .relaxed) == generation { device.abort() }
         }
+        let lost = ReaderError(
+            .unplugged, "Reader '\(info.name)' stopped answering in the middle of a command, which libnfc cannot interrupt.",
+            hint: "Unplug it and plug it back in; the run continues when it answers again.")
         let result: Result<T, ReaderError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                queue.async { continuation.resume(returning: body(deadline, start)) }
+                let once = ResumeOnce(continuation)
+                if wedged.load(ordering: .relaxed) {
+                    once.resume(.failure(lost))
+                    return
+                }
+                DispatchQueue.global().asyncAfter(deadline: .now() + max(0, (timeout + Self.abortGrace).seconds)) {
+                    [self] in
+                    if once.resume(.failure(lost)) { wedged.store(true, ordering: .relaxed) }
+                }
+                queue.async {
+                    let outcome = body(deadline, start)
+                    if !once.resume(outcome) { self.wedged.store(false, ordering: .relaxed) }
+                }
             }
         } onCancel: {
             cancelled.store(true, ordering: .relaxed)
@@ -228,6 +258,24 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
     public static func connstrings() -> [String] { LibNFCDevice.listConnstrings() }
 
     public static var libraryVersion: String { LibNFCDevice.libraryVersion }
+}
+
+/// Resumes a continuation exactly once, from whichever of two threads comes first.
+final class ResumeOnce<T: Sendable>: Sendable {
+    private let continuation: Mutex<CheckedContinuation<T, Never>?>
+    init(_ continuation: CheckedContinuation<T, Never>) { self.continuation = Mutex(continuation) }
+
+    /// `true` when this call resumed it.
+    @discardableResult
+    func resume(_ value: T) -> Bool {
+        guard
+            let c = continuation.withLock({ c in
+                defer { c = nil }; return c
+            })
+        else { return false }
+        c.resume(returning: value)
+        return true
+    }
 }
 
 /// Moves a non-Sendable value from the queue that created it to the object that will

@@ -9,6 +9,13 @@ public enum BenchFault: String, Sendable, CaseIterable {
     case slow
     /// Answers are corrupted (bad checksums, junk bytes).
     case garbage
+    /// The reader stops answering at all: the emulated PN532 neither acknowledges nor
+    /// answers a command, and clearing the fault replugs it (a PN532 that stopped
+    /// mid-command never sends the ACK libnfc waits for; only a replug ends that wait).
+    /// Behind vpcd, with or without the phone, the link shows as a card whose answer to
+    /// reset is cut short, which pcscd reports as a mute card: a card that never answers
+    /// reset at all stalls vpcd's reader, and an empty answer reads as an empty field.
+    case mute
     /// The reader vanishes: the pty closes, the virtual card disconnects.
     case unplug
 }

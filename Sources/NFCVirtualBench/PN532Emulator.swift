@@ -44,9 +44,21 @@ public final class PN532Emulator: Sendable {
         var decoder = PN532FrameDecoder()
         var pending: PN532Chip.PendingCommand?
         var lastResponse: [UInt8] = []
+        var muted = false
         defer { pty?.close() }
         while !worker.shouldStop {
             let fault = controls.fault
+            // A mute PN532 is brought back by replugging it (a real one that stopped
+            // mid-command never sends the ACK libnfc waits for): clearing the fault
+            // replugs, so the host sees its port vanish and come back.
+            if muted && fault != .mute, let open = pty {
+                open.close()
+                unlink(linkPath)
+                pty = nil
+                pending = nil
+                trace("mute cleared: replugged")
+            }
+            muted = fault == .mute
             if fault == .unplug {
                 if let open = pty {
                     open.close()
@@ -66,6 +78,13 @@ public final class PN532Emulator: Sendable {
                 trace("replugged as \(link.slavePath)")
             }
             guard var bytes = link.read(timeoutMs: 5) else { continue }
+            if controls.fault == .mute {
+                // Silent: what the host sent is swallowed, a pending poll is never answered.
+                if !bytes.isEmpty { trace("mute: \(bytes.count) bytes from the host left unanswered") }
+                decoder = PN532FrameDecoder()
+                pending = nil
+                continue
+            }
             if !bytes.isEmpty {
                 // Take everything the host has sent so far before answering anything.
                 while let more = link.read(timeoutMs: 0), !more.isEmpty { bytes += more }
@@ -138,7 +157,7 @@ public final class PN532Emulator: Sendable {
         case .garbage:
             frame[frame.count - 2] ^= 0x5A  // break the data checksum
             frame.insert(contentsOf: [0x13, 0x37], at: 3)
-        case .none, .unplug: break
+        case .none, .unplug, .mute: break
         }
         trace("-> \(Hex.string([command &+ 1] + reply, separator: " "))")
         link.write(frame)

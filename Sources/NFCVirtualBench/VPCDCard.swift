@@ -39,11 +39,11 @@ public final class VPCDCard: Sendable {
         defer { if socket >= 0 { close(socket) } }
         while !worker.shouldStop {
             let fault = controls.fault
-            let visible = fault == .unplug ? nil : bench.visibleTarget()
+            let visible = fault == .unplug || fault == .mute ? nil : bench.visibleTarget()
             // A garbling or slow reader shows even with no phone on it: vpcd then sees a
             // "card" whose answer to reset is broken or late, as pcscd sees a faulty
             // reader link, so the fault never passes for an empty field.
-            let broken = visible == nil && (fault == .garbage || fault == .slow)
+            let broken = visible == nil && (fault == .garbage || fault == .slow || fault == .mute)
             let entry = bench.snapshot.fieldEntries
             if socket >= 0, (visible == nil && !broken) || (visible != nil && (entry != connectedEntry || target == nil)) {
                 trace("phone left the field or the fault cleared: disconnecting")

@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// Control protocol, one command per line, one JSON object per reply line:
 /// `place X Y` (reader under the point X, Y of the phone's back), `lift`,
-/// `fault none|slow|garbage|unplug`, `antenna X Y W H`, `technology A|B`, `power-cycle`
+/// `fault none|slow|garbage|mute|unplug`, `antenna X Y W H`, `technology A|B`, `power-cycle`
 /// (reader firmware back to its defaults), `status`.
 public final class VirtualBench: Sendable {
     public struct Configuration: Sendable {
@@ -116,7 +116,7 @@ public final class VirtualBench: Sendable {
             return "{\"ok\":true}"
         case "fault":
             guard words.count == 2, let fault = BenchFault(rawValue: words[1]) else {
-                return error("usage: fault none|slow|garbage|unplug")
+                return error("usage: fault none|slow|garbage|mute|unplug")
             }
             controls.fault = fault
             return "{\"ok\":true,\"fault\":\"\(fault.rawValue)\"}"

@@ -12,7 +12,7 @@ Usage: fault_study.py NFCBENCH_BIN WORKDIR PCSC_READER PCSC_BENCH_DIR SESSIONS_P
 import json, os, sqlite3, subprocess, sys, time
 
 binary, work, pcsc_reader, pcsc_bench, per_stack = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
-FAULTS = ["garbage", "slow", "unplug"]
+FAULTS = ["garbage", "slow", "mute", "unplug"]
 # S24 grid pass 0: positions 1-3 probe the predicted zone (the phone sits there on this
 # bench), 13-15 lie below the coil (no phone).
 WITH_PHONE, WITHOUT_PHONE = [0, 1, 2], [12, 13, 14]
@@ -48,7 +48,7 @@ def run_session(stack, n, bench_dir, reader):
     db = os.path.join(session_dir, "bench.sqlite")
     env = dict(os.environ, CTL=f"{binary} sim ctl --dir {bench_dir}", PLAN=" ".join(plan), LOG=log)
     start = time.time()
-    r = subprocess.run([binary, "run", "--model", "SM-S921B", "--reader", reader, "--positioner",
+    r = subprocess.run([binary, "run", "--plan", "grid", "--model", "SM-S921B", "--reader", reader, "--positioner",
                         f"exec:{helper} {{action}} {{index}} {{x}} {{y}}", "--auto", "--tap-timeout", "0.5",
                         "--fault-timeout", "60", "--db", db, "--json"], env=env, capture_output=True, text=True)
     elapsed = time.time() - start
@@ -72,6 +72,7 @@ def run_session(stack, n, bench_dir, reader):
         "misses_while_faulty": sum(1 for t in during_fault if t[1] == "MISS"),
         "lost": len(positions) - len(set(steps)) if status == "completed" else 0,
         "duplicated": len(steps) - len(set(steps)), "seconds": elapsed, "stderr": r.stderr[-300:],
+        "kinds": [f["fault"] for f in faults.values()],
     }
 
 results = []
@@ -101,6 +102,8 @@ for stack in ("libnfc", "pcsc"):
           f"(MISS {sum(r['misses_while_faulty'] for r in rs)})  lost {sum(r['lost'] for r in rs)}  "
           f"duplicated {sum(r['duplicated'] for r in rs)}  completed {sum(1 for r in rs if r['status'] == 'completed')}"
           f"/{len(rs)}  mean session {sum(r['seconds'] for r in rs) / len(rs):.1f} s")
+    kinds = [k for r in rs for k in r["kinds"]]
+    print("         by kind: " + ", ".join(f"{k} {kinds.count(k)}" for k in FAULTS if kinds.count(k)))
 bad = [r for r in results if r["misses_while_faulty"] or r["lost"] or r["duplicated"]
        or (r["status"] != "completed" and r["exit"] not in (1, 75, 130))]
 total = sum(r["faults"] for r in results)

@@ -46,7 +46,8 @@ enum SimCommand {
 
     static let ctlSpec = CommandSpec(
         "ctl", abstract: "Send one command to a running virtual bench and print its JSON reply.",
-        discussion: "Commands: place X Y | lift | fault none|slow|garbage|unplug | antenna X Y W H | technology A|B | status",
+        discussion:
+            "Commands: place X Y | lift | fault none|slow|garbage|mute|unplug | antenna X Y W H | technology A|B | status",
         arguments: [ArgumentSpec("command", help: "The command words.", repeating: true)],
         options: [controlDirectory.spec],
         handler: control)
