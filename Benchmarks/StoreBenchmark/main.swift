@@ -21,12 +21,23 @@ if args.count == 4, args[1] == "--fill", let n = Int(args[3]) {
             unit: "u1", operatorName: "bench", plan: .grid, repeats: 1, tapTimeout: 5,
             status: .completed, startedAt: Date(), endedAt: Date(), verdict: .shifted))
     let db = try SQLiteDatabase(path: args[2])
+    // Sessions of 20 taps, as a lab's would be: copies of S-bench under new ids.
+    let info = try db.prepare("PRAGMA table_info(session)")
+    var columns: [String] = []
+    while try info.step() { columns.append(info.text(1)!) }
+    let copied = columns.map { $0 == "id" ? "'S-bench-' || printf('%06d', k)" : $0 }.joined(separator: ", ")
+    try db.execute(
+        """
+        WITH RECURSIVE s(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM s WHERE k < \((n - 1) / 20))
+        INSERT INTO session (\(columns.joined(separator: ", "))) SELECT \(copied) FROM session, s WHERE id = 'S-bench';
+        DELETE FROM session WHERE id = 'S-bench';
+        """)
     try db.execute(
         """
         WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < \(n - 1))
         INSERT INTO tap (session_id, step, attempt, probe_x, probe_y, inside_predicted, result, latency_ms, technology,
                          uid, atqa, sak, ats, atr, timestamp)
-        SELECT 'S-bench', i, 0, (i % 3) / 3.0 + 0.1667, (i % 5) / 5.0 + 0.1, i % 2, CASE WHEN i % 3 = 0 THEN 'HIT' ELSE 'MISS' END,
+        SELECT 'S-bench-' || printf('%06d', i / 20), i % 20, 0, (i % 3) / 3.0 + 0.1667, (i % 5) / 5.0 + 0.1, i % 2, CASE WHEN i % 3 = 0 THEN 'HIT' ELSE 'MISS' END,
                CASE WHEN i % 3 = 0 THEN 42.5 END, CASE WHEN i % 3 = 0 THEN 'ISO14443A' END,
                CASE WHEN i % 3 = 0 THEN printf('08%06X', i % 16777216) END, '0004', '20', '78807002', '3B80800101',
                1764000000 + i FROM n

@@ -1,4 +1,5 @@
 import Foundation
+import NFCBenchRecords
 import NFCLocatorCore
 
 /// The `nfcbench` command tree and its entry point.
@@ -39,6 +40,14 @@ public enum NFCBench {
         } catch let error as UsageError {
             printUsageError(error, parser: parser, to: context.errors)
             return ExitCode.usage
+        } catch let damaged as RecordDecodingError {
+            // A value the store cannot hold, or one altered after it was written: the file
+            // is damaged there, and the command stopped at it.
+            context.errors.line("Error: The session database is damaged: \(damaged). The command stopped there.")
+            context.errors.line(
+                "Hint: Keep the file as it is. Recover what is intact with 'sqlite3 DB .recover | sqlite3 recovered.sqlite' "
+                    + "and read that with --db recovered.sqlite.")
+            return ExitCode.damagedStore
         } catch let failure as CommandFailure {
             context.errors.line("Error: \(failure.message)")
             if let hint = failure.hint { context.errors.line("Hint: \(hint)") }

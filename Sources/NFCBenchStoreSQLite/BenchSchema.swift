@@ -98,6 +98,14 @@ enum BenchSchema {
             ALTER TABLE session ADD COLUMN plan_focus TEXT;
             """
         ),
+        // A checksum of every new tap's values (`RowChecksum`): SQLite's integrity_check
+        // cannot see a flipped bit inside a value.
+        (
+            "006-tap-checksum",
+            """
+            ALTER TABLE tap ADD COLUMN checksum INTEGER;
+            """
+        ),
     ]
 
     /// Applies missing migrations in order; refuses a database from a newer nfcbench.
@@ -119,6 +127,41 @@ enum BenchSchema {
         }
     }
 
+    /// Each table's columns (name, declared type, not-null, key) and each index's
+    /// columns, as the migrations create them. Every store is built by the same
+    /// migrations in the same order, so any other shape is damage (a flipped bit in the
+    /// schema page renames a column) or another program's work. Compared by structure,
+    /// not by SQL text, which older releases may have spaced differently.
+    static func shape(_ db: SQLiteDatabase) throws -> [String: String] {
+        let objects = try db.prepare("SELECT type, name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'")
+        var named: [(type: String, name: String)] = []
+        while try objects.step() { named.append((objects.text(0) ?? "", objects.text(1) ?? "")) }
+        var shape: [String: String] = [:]
+        for (type, name) in named {
+            let pragma = type == "table" ? "table_info" : type == "index" ? "index_info" : nil
+            guard let pragma else { shape[name] = type; continue }
+            let info = try db.prepare("SELECT * FROM pragma_\(pragma)(?1)")
+            try info.bind([.text(name)])
+            var columns: [String] = []
+            while try info.step() {
+                columns.append(
+                    type == "table"
+                        ? "\(info.text(1) ?? "") \(info.text(2) ?? "") \(info.int(3)) \(info.int(5))" : info.text(2) ?? "")
+            }
+            shape[name] = type + "(" + columns.joined(separator: ", ") + ")"
+        }
+        return shape
+    }
+
+    /// Throws `BenchStoreError.unexpectedSchema` unless `db` has the shape the migrations give.
+    static func verifyShape(_ db: SQLiteDatabase) throws {
+        let expected = try SQLiteDatabase(path: ":memory:")
+        try migrate(expected)
+        let want = try shape(expected), have = try shape(db)
+        let differing = Set(want.keys).union(have.keys).filter { want[$0] != have[$0] }.sorted()
+        guard differing.isEmpty else { throw BenchStoreError.unexpectedSchema(differing, path: db.path) }
+    }
+
     static func appliedMigrations(_ db: SQLiteDatabase) throws -> [String] {
         let statement = try db.prepare("SELECT id FROM schema_migration ORDER BY id")
         var ids: [String] = []
@@ -129,11 +172,14 @@ enum BenchSchema {
 
 public enum BenchStoreError: Error, Sendable, CustomStringConvertible {
     case newerSchema(migration: String, path: String)
+    case unexpectedSchema([String], path: String)
 
     public var description: String {
         switch self {
         case .newerSchema(let migration, let path):
             "\(path) was written by a newer nfcbench (migration '\(migration)'); upgrade nfcbench to read it"
+        case .unexpectedSchema(let names, let path):
+            "\(path) does not have the tables nfcbench writes (\(names.joined(separator: ", ")) differ)"
         }
     }
 }

@@ -17,7 +17,7 @@ enum RecordRows {
 
     static let tapSelect = """
         SELECT session_id, step, attempt, probe_x, probe_y, inside_predicted, result, latency_ms, technology, uid, atqa,
-            sak, ats, atr, timestamp FROM tap
+            sak, ats, atr, timestamp, checksum FROM tap
         """
 
     static let fraction: ClosedRange<Double> = 0...1
@@ -112,7 +112,7 @@ enum RecordRows {
         let step = try v.integer((1, "step"), in: 0...100_000)
         let attempt = try v.integer((2, "attempt"), in: 0...1000)
         v.row = "\(sessionID) step \(step) attempt \(attempt)"
-        return TapRecord(
+        let tap = TapRecord(
             sessionID: sessionID, step: step, attempt: attempt,
             probe: Probe(x: try v.number((3, "probe_x"), in: fraction), y: try v.number((4, "probe_y"), in: fraction)),
             insidePredicted: try v.bool((5, "inside_predicted")), result: try v.name((6, "result"), as: TapRecord.Result.self),
@@ -120,6 +120,15 @@ enum RecordRows {
             technology: try v.optionalText((8, "technology")),
             uid: try v.optionalText((9, "uid")), atqa: try v.optionalText((10, "atqa")), sak: try v.optionalText((11, "sak")),
             ats: try v.optionalText((12, "ats")), atr: try v.optionalText((13, "atr")), timestamp: try v.date((14, "timestamp")))
+        // Values in range can still be altered ones. Rows written before migration 006
+        // carry no checksum and are not checked.
+        if s.type(15) != .null {
+            let stored = try v.integer((15, "checksum"), in: Int64.min...Int64.max)
+            guard RowChecksum.of((0..<15).map { s.value(Int32($0)) }) == Int64(stored) else {
+                throw v.fail((15, "checksum"), expected: "the checksum of the row's values: the row changed after it was written")
+            }
+        }
+        return tap
     }
 
     static func tapValues(_ t: TapRecord) -> [SQLiteStatement.Value] {

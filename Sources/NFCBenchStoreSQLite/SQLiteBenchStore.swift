@@ -18,11 +18,52 @@ public actor SQLiteBenchStore: BenchStoring {
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
-    private init(database: sending SQLiteDatabase, executor: SerialQueueExecutor, path: String) {
+    /// How this store reads: `nil` for the writer (`open`), else how long reads open
+    /// their own connections; `.inMemory` when the file needed migrating and was copied.
+    nonisolated let reading: Reading?
+
+    enum Reading: Sendable, Equatable {
+        case file(SQLiteDatabase.ReadAccess)
+        case inMemory
+    }
+
+    private init(
+        database: sending SQLiteDatabase, executor: SerialQueueExecutor, path: String, reading: Reading? = nil
+    ) {
         self.database = database
         self.executor = executor
         self.path = path
+        self.reading = reading
     }
+
+    /// Opens an existing store for reading only: nothing is created, migrated or written,
+    /// so an archived copy in a read-only folder reads as well as the bench's own file.
+    /// A file from an older nfcbench is migrated in a private in-memory copy.
+    public static func openForReading(path: String) async throws -> SQLiteBenchStore {
+        let executor = SerialQueueExecutor(label: "nfcbench.store")
+        let (database, reading) = try await executor.run { () throws -> sending (SQLiteDatabase, Reading) in
+            let (db, access) = try SQLiteDatabase.openForReading(path)
+            let ledger = try db.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'schema_migration'")
+            let hasLedger = try ledger.step() && ledger.int(0) > 0
+            let applied = hasLedger ? try BenchSchema.appliedMigrations(db) : []
+            let known = Set(BenchSchema.migrations.map(\.id))
+            if let unknown = applied.first(where: { !known.contains($0) }) {
+                throw BenchStoreError.newerSchema(migration: unknown, path: path)
+            }
+            guard applied.count < known.count else {
+                try BenchSchema.verifyShape(db)
+                return (db, .file(access))
+            }
+            let copy = try db.memoryCopy()
+            try BenchSchema.migrate(copy)
+            try BenchSchema.verifyShape(copy)
+            return (copy, .inMemory)
+        }
+        return SQLiteBenchStore(database: database, executor: executor, path: path, reading: reading)
+    }
+
+    /// SQLite's `integrity_check` of the file: what is damaged, nothing when it is sound.
+    public func integrityProblems() throws -> [String] { try database.integrityCheck() }
 
     /// Opens (creating the file and its folder) and migrates, off the caller's thread.
     public static func open(path: String) async throws -> SQLiteBenchStore {
@@ -103,10 +144,10 @@ public actor SQLiteBenchStore: BenchStoring {
         try database.prepare(
             """
             INSERT INTO tap (session_id, step, attempt, probe_x, probe_y, inside_predicted, result, latency_ms,
-                technology, uid, atqa, sak, ats, atr, timestamp)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
+                technology, uid, atqa, sak, ats, atr, timestamp, checksum)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
             """
-        ).run(RecordRows.tapValues(t))
+        ).run(RecordRows.tapValues(t) + [.integer(RowChecksum.of(RecordRows.tapValues(t)))])
     }
 
     public func undoLastTap(_ sessionID: String) throws -> TapRecord? {
@@ -125,6 +166,32 @@ public actor SQLiteBenchStore: BenchStoring {
     }
 
     public nonisolated func tapBatches(sessions: [String]?) async throws -> any TapBatches {
-        try await SQLiteTapBatches.open(path: path, sessions: sessions)
+        switch reading {
+        case nil: try await SQLiteTapBatches.open(path: path, access: nil, sessions: sessions)
+        case .file(let access): try await SQLiteTapBatches.open(path: path, access: access, sessions: sessions)
+        case .inMemory: PagedTapBatches(store: self, sessions: sessions)
+        }
+    }
+
+    /// Taps after `last` (session, step, attempt) in that order, at most `limit`: pages of
+    /// an in-memory copy, which no second connection can see.
+    func tapPage(session: String?, after last: TapRecord?, limit: Int) throws -> [TapRecord] {
+        var conditions: [String] = []
+        var values: [SQLiteStatement.Value] = []
+        if let session {
+            conditions.append("session_id = ?\(values.count + 1)")
+            values.append(.text(session))
+        }
+        if let last {
+            conditions.append("(session_id, step, attempt) > (?\(values.count + 1), ?\(values.count + 2), ?\(values.count + 3))")
+            values += [.text(last.sessionID), .integer(Int64(last.step)), .integer(Int64(last.attempt))]
+        }
+        let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        let statement = try database.prepare(
+            RecordRows.tapSelect + filter + " ORDER BY session_id, step, attempt LIMIT \(max(1, limit))")
+        try statement.bind(values)
+        var out: [TapRecord] = []
+        while try statement.step() { out.append(try RecordRows.tap(from: statement)) }
+        return out
     }
 }

@@ -22,10 +22,11 @@ actor SQLiteTapBatches: TapBatches {
         pendingScans = sessions ?? [nil]
     }
 
-    static func open(path: String, sessions: [String]?) async throws -> SQLiteTapBatches {
+    /// `access`: how the store itself reads (`nil` for the writer's own file).
+    static func open(path: String, access: SQLiteDatabase.ReadAccess?, sessions: [String]?) async throws -> SQLiteTapBatches {
         let executor = SerialQueueExecutor(label: "nfcbench.store.read")
         let database = try await executor.run { () throws -> sending SQLiteDatabase in
-            let db = try SQLiteDatabase(path: path)
+            let db = try access.map { try SQLiteDatabase.reopen(path, $0) } ?? SQLiteDatabase(path: path)
             // One snapshot for the whole read: a deferred BEGIN takes it at the first read,
             // so read at once, before any batch is asked for.
             try db.execute("BEGIN")
@@ -57,5 +58,31 @@ actor SQLiteTapBatches: TapBatches {
             }
         }
         return batch
+    }
+}
+
+/// Batches of an in-memory store, page by page through the store's own connection (no
+/// other connection can see an in-memory copy; nothing else writes to it either).
+actor PagedTapBatches: TapBatches {
+    private let store: SQLiteBenchStore
+    private var pendingScans: [String?]
+    private var last: TapRecord?
+
+    init(store: SQLiteBenchStore, sessions: [String]?) {
+        self.store = store
+        pendingScans = sessions ?? [nil]
+    }
+
+    func next() async throws -> [TapRecord] {
+        while let scan = pendingScans.first {
+            let page = try await store.tapPage(session: scan, after: last, limit: SQLiteTapBatches.batchSize)
+            if let end = page.last {
+                last = end
+                return page
+            }
+            pendingScans.removeFirst()
+            last = nil
+        }
+        return []
     }
 }

@@ -10,13 +10,19 @@ public final class SQLiteDatabase {
     /// Opens (creating if needed) with WAL journaling and a busy timeout, so several
     /// processes can share the file: readers never block the writer, and a writer waits
     /// up to `busyTimeout` for another to finish instead of failing.
-    public init(path: String, busyTimeout: Duration = .seconds(5)) throws(SQLiteError) {
+    public convenience init(path: String, busyTimeout: Duration = .seconds(5)) throws(SQLiteError) {
+        try self.init(uri: path, path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, busyTimeout: busyTimeout)
+        try execute("PRAGMA journal_mode=WAL")
+        try execute("PRAGMA foreign_keys=ON")
+    }
+
+    /// Opens `uri` (a path, `:memory:` or a `file:` URI) with `flags`, nothing more.
+    init(uri: String, path: String, flags: Int32, busyTimeout: Duration = .seconds(5)) throws(SQLiteError) {
         var db: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        let result = sqlite3_open_v2(path, &db, flags, nil)
+        let result = sqlite3_open_v2(uri, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard let db, result == SQLITE_OK else {
             let error = SQLiteError(
-                code: result, extendedCode: result,
+                code: result & 0xFF, extendedCode: result,
                 message: db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open", context: path)
             sqlite3_close_v2(db)
             throw error
@@ -24,8 +30,6 @@ public final class SQLiteDatabase {
         handle = db
         self.path = path
         sqlite3_busy_timeout(db, Int32(busyTimeout.components.seconds * 1000))
-        try execute("PRAGMA journal_mode=WAL")
-        try execute("PRAGMA foreign_keys=ON")
     }
 
     deinit { sqlite3_close_v2(handle) }

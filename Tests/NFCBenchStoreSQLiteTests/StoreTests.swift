@@ -111,6 +111,9 @@ struct StoreTests {
         ("UPDATE session SET iou = 1.5", "session", "iou", "1.5"),
         ("UPDATE session SET plan_json = '[[0.5]]'", "session", "plan_json", "'[[0.5]]'"),
         ("UPDATE session SET plan_focus = 'sessions=1 left=nan,0,1'", "session", "plan_focus", "'sessions=1"),
+        // In range, but not what was written: only the row's checksum can tell.
+        ("UPDATE tap SET probe_y = 0.30000001", "tap", "checksum", ""),
+        ("UPDATE tap SET uid = '08A1B2C4'", "tap", "checksum", ""),
     ])
     func badStoredValuesAreTypedErrors(sql: String, table: String, column: String, value: String) async throws {
         do {
@@ -168,6 +171,7 @@ struct StoreTests {
         #expect(
             try await store.appliedMigrations() == [
                 "001-sessions-and-taps", "002-session-score", "003-grid-pass", "004-evidence", "005-plan-focus",
+                "006-tap-checksum",
             ])
         let s = try #require(try await store.session("S-old"))
         let oldTaps = try await store.taps("S-old")

@@ -34,7 +34,7 @@ enum ExportCommand {
         let path = StoreOptions.path(invocation, context)
         let destination = invocation[output].map { context.url(forPath: $0) }
         if let destination { try refuseStoreFile(destination, store: path) }
-        let store = try await StoreOptions.openExisting(path)
+        let store = try await StoreOptions.openForReading(path, checked: true)
         var sessions: [SessionRecord]
         if !ids.isEmpty {
             sessions = []

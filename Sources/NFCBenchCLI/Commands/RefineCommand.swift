@@ -65,7 +65,7 @@ enum RefineCommand {
             only = key
         }
         let path = StoreOptions.path(invocation, context)
-        let store = try await StoreOptions.openExisting(path)
+        let store = try await StoreOptions.openForReading(path, checked: true)
         // Taps are read only for sessions that will count: with --model, not the whole lab's.
         var evidence: [SessionEvidence] = []
         let stored = try await store.sessions()

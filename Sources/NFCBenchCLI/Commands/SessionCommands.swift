@@ -22,7 +22,7 @@ enum SessionCommands {
 
     static func list(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
         let path = StoreOptions.path(invocation, context)
-        let store = try await StoreOptions.openExisting(path)
+        let store = try await StoreOptions.openForReading(path, checked: false)
         let sessions = try await Self.sessions(of: invocation[listModel], in: store)
         if invocation[listJSON] {
             var rows: [JSONValue] = []
@@ -60,7 +60,7 @@ enum SessionCommands {
 
     static func show(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
         let path = StoreOptions.path(invocation, context)
-        let store = try await StoreOptions.openExisting(path)
+        let store = try await StoreOptions.openForReading(path, checked: true)
         let id = invocation.positionals[0]
         let s = try await StoreOptions.session(id, in: store, path: path)
         let taps = try await store.taps(id)

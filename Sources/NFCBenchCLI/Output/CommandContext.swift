@@ -89,4 +89,6 @@ public enum ExitCode {
     public static let interrupted: Int32 = 130
     /// Usage error, as BSD `sysexits.h` EX_USAGE.
     public static let usage: Int32 = 64
+    /// The session database is damaged (`sysexits.h` EX_DATAERR): nothing was read from it.
+    public static let damagedStore: Int32 = 65
 }
