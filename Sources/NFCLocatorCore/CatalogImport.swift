@@ -19,39 +19,87 @@ public enum CatalogImport {
         struct Position: Decodable { let x0: Double; let y0: Double; let x1: Double; let y1: Double }
     }
 
+    /// Import inputs larger than this are refused before they are read: the largest
+    /// known source (gematik's list) is under 1 MB, and memory stays about twice the input.
+    public static let maximumInputBytes = 64 << 20
+
+    /// Why a whole input cannot be imported (as opposed to a row, which is skipped); the
+    /// importers throw only this.
+    public struct InputError: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
     /// `nfc_positions.json` from gematik/NfcLocalization-Android: rectangles as `x0,y0,x1,y1`
     /// fractions of the phone's back (origin top-left), one row per marketing name with its
-    /// `Build.MODEL` values. Degenerate rectangles (zero width or height) are skipped with a
-    /// reason, never turned into a zero-area zone. `aspectRatios` supplies published
-    /// ratios by lookup key (e.g. from the seed catalog); other rows get 0.47, a typical
-    /// phone, marked as inferred.
-    public static func gematik(_ data: Data, source: String, aspectRatios: [String: Double] = [:]) throws -> Result {
-        let rows = try JSONDecoder().decode([GematikRow].self, from: data)
+    /// `Build.MODEL` values. Rows are read one at a time (memory stays proportional to the
+    /// input); a bad row, a degenerate rectangle, an empty or repeated model is skipped
+    /// with its row number, line and reason, and the rest imports. `aspectRatios` supplies
+    /// published ratios by lookup key (e.g. from the seed catalog); other rows get 0.47, a
+    /// typical phone, marked as inferred.
+    public static func gematik(_ data: Data, source: String, aspectRatios: [String: Double] = [:]) throws
+        -> Result
+    {
+        let text = JSONText(data)
+        let rows: [Range<Int>]
+        do { rows = try text.arrayElements() } catch {
+            throw InputError(description: "not a gematik nfc_positions.json list (\(error))")
+        }
+        let lines = LineIndex(data)
+        let decoder = JSONDecoder()
         var entries: [CatalogEntryDTO] = []
         var skipped: [SkippedCatalogRow] = []
-        var seen = Set<String>()
-        for (index, row) in rows.enumerated() {
+        var seen: [String: Int] = [:]
+        for (index, range) in rows.enumerated() {
+            let line = lines.line(of: range.lowerBound)
+            func skip(_ key: String?, _ reason: String) {
+                skipped.append(SkippedCatalogRow(index: index, key: key, reason: "line \(line): \(reason)"))
+            }
+            /// Only rows `catalog validate` accepts, so no import writes a patch it rejects.
+            func appendValidated(_ entry: CatalogEntryDTO) {
+                do {
+                    _ = try DeviceAntennaProfile(entry: entry)
+                    entries.append(entry)
+                } catch {
+                    skip(entry.modelIdentifier, "the imported row fails catalog validation: \(error.reason)")
+                }
+            }
+            let row: GematikRow
+            do { row = try decoder.decode(GematikRow.self, from: data.subdata(in: range)) } catch {
+                skip(nil, rowProblem(error, data.subdata(in: range)) + "; not imported")
+                continue
+            }
+            let name = row.marketingName.trimmingCharacters(in: .whitespacesAndNewlines)
+            let manufacturer = row.manufacturer.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !name.isEmpty, !manufacturer.isEmpty else {
+                skip(row.marketingName, "empty marketing name or manufacturer; not imported")
+                continue
+            }
             let p = row.nfcPos
             let zone: NormalizedRect
             do { zone = try NormalizedRect(x0: p.x0, y0: p.y0, x1: p.x1, y1: p.y1) } catch {
-                skipped.append(
-                    SkippedCatalogRow(
-                        index: index, key: row.marketingName,
-                        reason: "degenerate rectangle (\(error.description)); not imported"))
+                skip(name, "degenerate rectangle (\(error.description)); not imported")
                 continue
             }
-            let shape =
-                row.marketingName.contains("Flip") ? "foldFlip" : row.marketingName.contains("Fold") ? "foldBook" : "phone"
-            for model in row.modelNames {
+            let shape = name.contains("Flip") ? "foldFlip" : name.contains("Fold") ? "foldBook" : "phone"
+            for raw in row.modelNames {
+                let model = raw.trimmingCharacters(in: .whitespacesAndNewlines)
                 let key = CatalogKey.normalize(model)
-                guard seen.insert(key).inserted else { continue }
+                guard !model.isEmpty, !key.isEmpty else {
+                    skip(name, "an empty model name; that model is not imported")
+                    continue
+                }
+                if let first = seen[key] {
+                    skip(name, "model '\(model)' was already imported from row \(first); the first is kept")
+                    continue
+                }
+                seen[key] = index + 1
                 let published = aspectRatios[key]
-                entries.append(
+                appendValidated(
                     CatalogEntryDTO(
-                        modelIdentifier: model, manufacturer: row.manufacturer, displayName: row.marketingName,
+                        modelIdentifier: model, manufacturer: manufacturer, displayName: name,
                         formFactor: shape, aspectRatio: published ?? 0.47,
                         zoneX: zone.x, zoneY: zone.y, zoneWidth: zone.width, zoneHeight: zone.height,
-                        silhouetteTemplateId: "imported.\(row.manufacturer.lowercased())",
+                        silhouetteTemplateId: "imported.\(manufacturer.lowercased())",
                         zoneProvenance:
                             "imported: gematik NfcLocalization-Android (\(source)), from the manufacturer's illustration; unverified"
                             + (published == nil ? "; aspectRatio inferred (typical phone), not published" : "")))
@@ -59,8 +107,20 @@ public enum CatalogImport {
         }
         return Result(
             document: CatalogResponseDTO(
-                version: "import-gematik", generatedAt: ISO8601Parsing.string(from: Date()),
-                entries: entries), skipped: skipped)
+                version: "import-gematik", generatedAt: ISO8601Parsing.string(from: Date()), entries: entries),
+            skipped: skipped)
+    }
+
+    /// A row that did not decode, in words: a field's problem, or why valid JSON was still
+    /// refused (a number out of range, nesting too deep), at the row's own lines.
+    static func rowProblem(_ error: any Error, _ row: Data) -> String {
+        if case DecodingError.dataCorrupted(let context) = error, context.codingPath.isEmpty,
+            let limit = JSONText(row).foundationLimit()
+        {
+            // The row's line is already given; its own line and column would mislead.
+            return limit.range(of: ": ").map { String(limit[$0.upperBound...]) } ?? limit
+        }
+        return DecodingErrorWords.describe(error)
     }
 
     // MARK: Android 14 NfcAntennaInfo
@@ -108,36 +168,82 @@ public enum CatalogImport {
         _ data: Data, source: String, origin: AndroidOrigin = .topLeft,
         pointSizeMm: Double = 20
     ) throws -> Result {
-        let file = try JSONDecoder().decode(AndroidFile.self, from: data)
+        precondition(pointSizeMm.isFinite && pointSizeMm > 0, "the zone's side is a positive length")
+        let devices: [Range<Int>]
+        do { devices = try JSONText(data).arrayElements(under: "devices") } catch {
+            throw InputError(description: "not an android-antenna-info file (\(error))")
+        }
+        let lines = LineIndex(data)
+        let decoder = JSONDecoder()
         var entries: [CatalogEntryDTO] = []
         var skipped: [SkippedCatalogRow] = []
-        for (index, device) in file.devices.enumerated() {
-            guard device.deviceWidthMm > 0, device.deviceHeightMm > 0, let point = device.antennas.first else {
-                skipped.append(SkippedCatalogRow(index: index, key: device.model, reason: "no antenna point or no device size"))
+        var seen: [String: Int] = [:]
+        for (index, range) in devices.enumerated() {
+            let line = lines.line(of: range.lowerBound)
+            func skip(_ key: String?, _ reason: String) {
+                skipped.append(SkippedCatalogRow(index: index, key: key, reason: "line \(line): \(reason)"))
+            }
+            /// Only rows `catalog validate` accepts, so no import writes a patch it rejects.
+            func appendValidated(_ entry: CatalogEntryDTO) {
+                do {
+                    _ = try DeviceAntennaProfile(entry: entry)
+                    entries.append(entry)
+                } catch {
+                    skip(entry.modelIdentifier, "the imported row fails catalog validation: \(error.reason)")
+                }
+            }
+            let device: AndroidAntennaInfo
+            do { device = try decoder.decode(AndroidAntennaInfo.self, from: data.subdata(in: range)) } catch {
+                skip(nil, rowProblem(error, data.subdata(in: range)) + "; not imported")
                 continue
             }
+            let model = device.model.trimmingCharacters(in: .whitespacesAndNewlines)
+            let key = CatalogKey.normalize(model)
+            guard !model.isEmpty, !key.isEmpty else {
+                skip(device.model, "empty model name; not imported")
+                continue
+            }
+            let w = device.deviceWidthMm, h = device.deviceHeightMm
+            guard w.isFinite, h.isFinite, (20...400).contains(w), (20...400).contains(h) else {
+                skip(model, "device size \(w) x \(h) mm is not a phone's (20...400 mm each way); not imported")
+                continue
+            }
+            guard let point = device.antennas.first else {
+                skip(model, "no antenna point; not imported")
+                continue
+            }
+            guard point.xMm.isFinite, point.yMm.isFinite, (0...w).contains(point.xMm), (0...h).contains(point.yMm) else {
+                skip(model, "antenna point (\(point.xMm), \(point.yMm)) mm lies outside the \(w) x \(h) mm device; not imported")
+                continue
+            }
+            if let first = seen[key] {
+                skip(model, "model '\(model)' was already imported from row \(first); the first is kept")
+                continue
+            }
+            seen[key] = index + 1
             let back = backView(point, device: device, origin: origin)
-            let w = pointSizeMm / device.deviceWidthMm, h = pointSizeMm / device.deviceHeightMm
-            let x = min(max(back.x - w / 2, 0), 1 - min(w, 1)), y = min(max(back.y - h / 2, 0), 1 - min(h, 1))
-            guard let zone = try? NormalizedRect(x: x, y: y, width: min(w, 1), height: min(h, 1)) else {
-                skipped.append(SkippedCatalogRow(index: index, key: device.model, reason: "antenna point outside the device"))
+            // The square around the point, clipped to the body (the point itself is inside it).
+            let half = (x: pointSizeMm / w / 2, y: pointSizeMm / h / 2)
+            let x0 = max(back.x - half.x, 0), x1 = min(back.x + half.x, 1)
+            let y0 = max(back.y - half.y, 0), y1 = min(back.y + half.y, 1)
+            guard let zone = try? NormalizedRect(x0: x0, y0: y0, x1: x1, y1: y1) else {
+                skip(model, "the zone around the point is empty; not imported")
                 continue
             }
-            entries.append(
+            appendValidated(
                 CatalogEntryDTO(
-                    modelIdentifier: device.model, manufacturer: device.manufacturer, displayName: device.model,
+                    modelIdentifier: model, manufacturer: device.manufacturer, displayName: model,
                     formFactor: device.foldable ? "foldBook" : "phone",
-                    aspectRatio: (device.deviceWidthMm / device.deviceHeightMm * 10_000).rounded() / 10_000,
+                    aspectRatio: (w / h * 10_000).rounded() / 10_000,
                     zoneX: zone.x, zoneY: zone.y, zoneWidth: zone.width, zoneHeight: zone.height,
-                    silhouetteTemplateId: "imported.android", bodyWidthMm: device.deviceWidthMm,
-                    bodyHeightMm: device.deviceHeightMm,
+                    silhouetteTemplateId: "imported.android", bodyWidthMm: w, bodyHeightMm: h,
                     zoneProvenance: "imported: Android NfcAntennaInfo (\(source)), origin \(origin.rawValue), "
-                        + "\(Int(pointSizeMm)) mm square around the reported point; unverified"))
+                        + "\(String(format: "%g", pointSizeMm)) mm square around the reported point, clipped to the body; unverified"
+                ))
         }
         return Result(
             document: CatalogResponseDTO(
-                version: "import-android-antenna-info",
-                generatedAt: ISO8601Parsing.string(from: Date()), entries: entries),
+                version: "import-android-antenna-info", generatedAt: ISO8601Parsing.string(from: Date()), entries: entries),
             skipped: skipped)
     }
 
@@ -157,6 +263,27 @@ public enum CatalogImport {
         return AndroidAntennaInfo.Point(
             xMm: device.deviceWidthMm - x * device.deviceWidthMm,
             yMm: origin == .topLeft ? fromTop : device.deviceHeightMm - fromTop)
+    }
+}
+
+/// Line numbers of byte offsets, from one pass over the input.
+struct LineIndex {
+    private let newlines: [Int]
+
+    init(_ data: Data) {
+        var offsets: [Int] = []
+        for (i, byte) in data.enumerated() where byte == 0x0A { offsets.append(i) }
+        newlines = offsets
+    }
+
+    /// The line (from 1) holding byte `offset`.
+    func line(of offset: Int) -> Int {
+        var low = 0, high = newlines.count
+        while low < high {
+            let mid = (low + high) / 2
+            if newlines[mid] < offset { low = mid + 1 } else { high = mid }
+        }
+        return low + 1
     }
 }
 

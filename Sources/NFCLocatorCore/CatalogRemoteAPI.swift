@@ -37,20 +37,29 @@ public enum CatalogDocumentDecoder {
             return try decoder.decode(CatalogResponseDTO.self, from: data)
         } catch let error as DecodingError {
             if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
+                // Where, in the file's own lines, rather than Foundation's error dump.
                 throw CatalogDocumentError(
                     kind: .notJSON, origin: origin,
-                    detail: (context.underlyingError as NSError?)?.localizedDescription
-                        ?? context.debugDescription)
+                    detail: JSONText(data).syntaxError()?.description ?? "the text is not valid JSON")
             }
             throw CatalogDocumentError(
                 kind: .notACatalog, origin: origin,
                 detail: CatalogResponseDTO.describe(error))
         } catch {
-            throw CatalogDocumentError(kind: .notACatalog, origin: origin, detail: "\(error)")
+            throw CatalogDocumentError(kind: .notACatalog, origin: origin, detail: DecodingErrorWords.describe(error))
         }
     }
 
+    /// Catalog documents larger than this are refused before they are read: the seed is
+    /// 20 KB and a catalog of every phone ever sold would be a few MB.
+    public static let maximumBytes = 64 << 20
+
     public static func load(contentsOf url: URL) throws(CatalogDocumentError) -> CatalogResponseDTO {
+        if let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int, size > maximumBytes {
+            throw CatalogDocumentError(
+                kind: .unreadable, origin: url.path,
+                detail: "it is larger than \(maximumBytes >> 20) MB, the limit for catalogs; nothing was read")
+        }
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
             throw CatalogDocumentError(

@@ -90,19 +90,7 @@ extension CatalogResponseDTO: Codable {
     }
 
     /// Turns a `DecodingError` into a sentence naming the field.
-    static func describe(_ error: any Error) -> String {
-        guard let error = error as? DecodingError else { return "\(error)" }
-        func path(_ context: DecodingError.Context) -> String {
-            context.codingPath.filter { $0.intValue == nil }.map(\.stringValue).joined(separator: ".")
-        }
-        switch error {
-        case .keyNotFound(let key, _): return "missing field '\(key.stringValue)'"
-        case .typeMismatch(let type, let context): return "field '\(path(context))' is not a \(type)"
-        case .valueNotFound(let type, let context): return "field '\(path(context))' is null, expected \(type)"
-        case .dataCorrupted(let context): return "field '\(path(context))': \(context.debugDescription)"
-        @unknown default: return "\(error)"
-        }
-    }
+    static func describe(_ error: any Error) -> String { DecodingErrorWords.describe(error) }
 }
 
 /// A catalog row that was left out, and why. `index` is its position in `entries`.

@@ -22,12 +22,16 @@ struct CatalogImportTests {
         }
         #expect(degenerate.count == 3)
         for row in degenerate {
-            #expect(r.stderr.contains("(\(row["marketingName"] as! String)): degenerate rectangle"))
+            let line = try #require(
+                r.stderr.split(separator: "\n").first { $0.contains("(\(row["marketingName"] as! String)): line ") })
+            #expect(line.contains("degenerate rectangle"))
         }
-        let models = Set(
-            rows.filter { !degenerate.map { $0["marketingName"] as! String }.contains($0["marketingName"] as! String) }
-                .flatMap { $0["modelNames"] as! [String] }.map(CatalogKey.normalize))
-        #expect(r.stderr.contains("imported \(models.count) model(s), skipped 3 row(s)"))
+        let listed = rows.filter { !degenerate.map { $0["marketingName"] as! String }.contains($0["marketingName"] as! String) }
+            .flatMap { $0["modelNames"] as! [String] }.map(CatalogKey.normalize)
+        let models = Set(listed)
+        // A model listed again (in its own row or a later one) is skipped with the row it came from.
+        let repeats = listed.count - models.count
+        #expect(r.stderr.contains("imported \(models.count) model(s), skipped \(3 + repeats) row(s)"), "\(r.stderr)")
         let document = try CatalogDocumentDecoder.load(contentsOf: patch)
         let catalog = Catalog(document: document)
         #expect(catalog.skippedRows.isEmpty && catalog.profiles.count == models.count)
@@ -73,14 +77,18 @@ struct CatalogImportTests {
         let r = try await BuiltBinary.run([
             "catalog", "import", "--format", "android-antenna-info", file.path, "--point-size-mm", "15",
         ])
-        #expect(r.status == 0 && r.stderr.contains("skipped row 1 (Broken): no antenna point"))
+        #expect(r.status == 0 && r.stderr.contains("skipped row 2 (Broken): line 3: no antenna point"))
         let doc = try CatalogDocumentDecoder.decode(Data(r.stdout.utf8), origin: "import")
         let e = try #require(doc.entries.first)
         #expect(abs(e.zoneWidth - 15 / 70.8) < 1e-9 && abs(e.zoneHeight - 15 / 150.5) < 1e-9)
         #expect(abs((e.zoneX + e.zoneWidth / 2) - 0.5) < 1e-9 && abs((e.zoneY + e.zoneHeight / 2) - 40 / 150.5) < 1e-9)
         #expect(e.verified == nil && e.aspectRatio == 0.4704 && e.zoneProvenance?.contains("origin top-left") == true)
         let bad = try await BuiltBinary.run(["catalog", "import", "--format", "android-antenna-info", gematikReference.path])
-        #expect(bad.status == 1 && bad.stderr.contains("is not a android-antenna-info file"))
+        #expect(
+            bad.status == 1
+                && bad.stderr.contains(
+                    "is not an android-antenna-info file (line 1, column 1: expected an object with \"devices\")")
+        )
     }
 
     @Test func diffOnAKnownPair() async throws {
@@ -102,5 +110,60 @@ struct CatalogImportTests {
         #expect(models["same"]?["iou"] as? Double == 1 && models["same"]?["centreShift"] as? Double == 0)
         #expect(models["half"]?["iou"] as? Double == 0.333 && models["half"]?["centreShift"] as? Double == 0.125)
         #expect(o["onlyInA"] as? [String] == ["onlya"] && o["onlyInB"] as? [String] == ["onlyb"])
+    }
+
+    /// Hostile rows are skipped with their row, line and reason; the rest imports, and
+    /// the patch passes `catalog validate`.
+    @Test func badRowsAreSkippedWithTheirLineAndTheRestImports() async throws {
+        let file = scratch.url.appendingPathComponent("gematik-bad.json")
+        let good =
+            #"{"manufacturer":"Samsung","marketingName":"Galaxy S24","modelNames":["SM-S921B"],"nfcPos":{"x0":0.03,"y0":0.07,"x1":0.7,"y1":0.34}}"#
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        let rows = [
+            good,
+            #"{"manufacturer":"X","marketingName":"Text zone","modelNames":["A1"],"nfcPos":{"x0":"a","y0":0,"x1":0.5,"y1":0.5}}"#,
+            #"{"manufacturer":"X","marketingName":"Huge","modelNames":["A2"],"nfcPos":{"x0":0,"y0":0,"x1":1e309,"y1":0.5}}"#,
+            #"{"manufacturer":"X","marketingName":"Empty model","modelNames":["  "],"nfcPos":{"x0":0,"y0":0,"x1":0.5,"y1":0.5}}"#,
+            #"{"manufacturer":"Samsung","marketingName":"Galaxy S24 again","modelNames":["sm-s921b "],"nfcPos":{"x0":0,"y0":0,"x1":0.5,"y1":0.5}}"#,
+            deep,
+            #"{"manufacturer":"X","marketingName":"\u001b]0;pwned\u0007","modelNames":["A3"],"nfcPos":{"x0":0,"y0":0,"x1":0.5,"y1":0.5}}"#,
+        ]
+        try Data(("[\n" + rows.joined(separator: ",\n") + "\n]").utf8).write(to: file)
+        let patch = scratch.url.appendingPathComponent("patch.json").path
+        let r = try await BuiltBinary.run(["catalog", "import", "--format", "gematik", file.path, "-o", patch])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("skipped row 2 (?): line 3: field 'nfcPos.x0' is not a number"), "\(r.stderr)")
+        #expect(r.stderr.contains("skipped row 3 (?): line 4: the number 1e309 is out of range"))
+        #expect(r.stderr.contains("skipped row 4 (Empty model): line 5: an empty model name"))
+        #expect(r.stderr.contains("model 'sm-s921b' was already imported from row 1"))
+        #expect(r.stderr.contains("skipped row 6 (?): line 7: values nested 100000 levels deep (the limit is 512)"))
+        #expect(!r.stderr.contains("\u{1b}"), "escape sequences are shown, not sent")
+        #expect(r.stderr.contains("imported 2 model(s), skipped 5 row(s)"))
+        let validated = try await BuiltBinary.run(["catalog", "validate", patch])
+        #expect(validated.status == 0, "\(validated.stdout)")
+        let syntax = scratch.url.appendingPathComponent("broken.json")
+        try Data("[\n  {\"manufacturer\": \"X\",,\n]".utf8).write(to: syntax)
+        let broken = try await BuiltBinary.run(["catalog", "import", "--format", "gematik", syntax.path])
+        #expect(broken.status == 1 && broken.stderr.contains("line 2, column 24: expected a member name"), "\(broken.stderr)")
+    }
+
+    /// An Android point outside the device is an error in the data, not a corner zone.
+    @Test func androidPointsOutsideTheDeviceAreSkippedNotClamped() async throws {
+        let file = scratch.url.appendingPathComponent("aai-outside.json")
+        try Data(
+            """
+            {"devices":[
+              {"model":"Inside","manufacturer":"G","deviceWidthMm":70,"deviceHeightMm":150,"foldable":false,"antennas":[{"xMm":35,"yMm":40}]},
+              {"model":"Outside","manufacturer":"G","deviceWidthMm":70,"deviceHeightMm":150,"foldable":false,"antennas":[{"xMm":-5,"yMm":400}]},
+              {"model":"Giant","manufacturer":"G","deviceWidthMm":1e19,"deviceHeightMm":150,"foldable":false,"antennas":[{"xMm":1,"yMm":1}]}
+            ]}
+            """.utf8
+        ).write(to: file)
+        let r = try await BuiltBinary.run(["catalog", "import", "--format", "android-antenna-info", file.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("skipped row 2 (Outside): line 3: antenna point (-5.0, 400.0) mm lies outside"), "\(r.stderr)")
+        #expect(r.stderr.contains("skipped row 3 (Giant): line 4: device size"))
+        let doc = try CatalogDocumentDecoder.decode(Data(r.stdout.utf8), origin: "import")
+        #expect(doc.entries.map(\.modelIdentifier) == ["Inside"])
     }
 }

@@ -87,7 +87,7 @@ struct CommandTests {
         let h = Harness()
         #expect(await h.run("catalog", "validate", bad.path) == 1)
         #expect(h.output.text.contains("row 0 (a): zoneWidth is 0.0; it must be greater than 0"))
-        #expect(h.output.text.contains("row 1: missing field"))
+        #expect(h.output.text.contains("row 1: field 'entries[1].manufacturer' is missing"))
 
         let json = Harness()
         #expect(await json.run("catalog", "validate", bad.path, "--json") == 1)

@@ -54,7 +54,7 @@ struct CatalogLoadingTests {
         #expect(reasons[1]!.contains("zoneWidth") && reasons[1]!.contains("greater than 0"))
         #expect(reasons[2]!.contains("zoneX") && reasons[2]!.contains("not a finite number"))
         #expect(reasons[3]!.contains("zoneY") && reasons[3]!.contains("outside"))
-        #expect(reasons[4]! == "missing field 'zoneHeight'")
+        #expect(reasons[4]! == "field 'entries[4].zoneHeight' is missing")
         #expect(reasons[5]!.contains("aspectRatio"))
         #expect(reasons[6]!.contains("formFactor 'brick'"))
         #expect(reasons[7]!.contains("lastVerifiedAt"))

@@ -1,4 +1,5 @@
 import Foundation
+import NFCBench
 import NFCLocatorCore
 
 /// `nfcbench catalog import` and `nfcbench catalog diff`.
@@ -44,10 +45,7 @@ enum CatalogImportCommand {
     static func importFile(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
         let path = invocation.positionals[0]
         let format = invocation.required(Self.format)
-        let data: Data
-        do { data = try Data(contentsOf: context.url(forPath: path)) } catch {
-            throw CommandFailure("Cannot read '\(path)': \(error.localizedDescription)", hint: "Check the path.")
-        }
+        let data = try InputFile.read(context.url(forPath: path), limit: CatalogImport.maximumInputBytes, what: "import")
         let result: CatalogImport.Result
         do {
             switch format {
@@ -65,30 +63,41 @@ enum CatalogImportCommand {
                     data, source: URL(fileURLWithPath: path).lastPathComponent,
                     origin: origin, pointSizeMm: size)
             }
-        } catch let error as DecodingError {
+        } catch let error as CatalogImport.InputError {
             throw CommandFailure(
-                "'\(path)' is not a \(format.rawValue) file: \(CatalogImportCommand.describe(error))",
-                hint: "See 'nfcbench catalog import --help' for the expected layout.")
+                "'\(path)' is \(error.description)", hint: "See 'nfcbench catalog import --help' for the expected layout.")
         }
-        for row in result.skipped { context.errors.line("skipped row \(row.index) (\(row.key ?? "?")): \(row.reason)") }
+        for row in result.skipped { context.errors.line("skipped row \(row.index + 1) (\(row.key ?? "?")): \(row.reason)") }
         context.errors.line("imported \(result.document.entries.count) model(s), skipped \(result.skipped.count) row(s)")
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let json = try encoder.encode(result.document)
         if let out = invocation[output] {
-            try json.write(to: context.url(forPath: out))
+            // Written beside the target and renamed over it once complete: an old patch is
+            // never left half-replaced.
+            let replacement: AtomicFileReplacement
+            do { replacement = try AtomicFileReplacement(target: context.url(forPath: out)) } catch {
+                throw CommandFailure("\(error)", hint: "Check that the folder exists and is writable.")
+            }
+            try await replacement.write { try write(result.document, to: $0) }
         } else {
-            context.output.line(String(decoding: json, as: UTF8.self))
+            try write(
+                result.document, to: ExportSink(descriptor: FileHandle.standardOutput.fileDescriptor, name: "standard output"))
         }
         return ExitCode.success
     }
 
-    static func describe(_ error: DecodingError) -> String {
-        switch error {
-        case .keyNotFound(let key, _): "missing field '\(key.stringValue)'"
-        case .typeMismatch(_, let c), .valueNotFound(_, let c), .dataCorrupted(let c): c.debugDescription
-        @unknown default: "\(error)"
+    /// The patch, one entry per line, encoded an entry at a time: a whole-document
+    /// encoder would hold every entry's tree at once (gigabytes for a large import).
+    static func write(_ document: CatalogResponseDTO, to sink: ExportSink) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        func json<T: Encodable>(_ value: T) throws -> String { String(decoding: try encoder.encode(value), as: UTF8.self) }
+        try sink.append("{\"version\": \(try json(document.version)),\n")
+        if let generatedAt = document.generatedAt { try sink.append("\"generatedAt\": \(try json(generatedAt)),\n") }
+        try sink.append("\"entries\": [\n")
+        for (i, entry) in document.entries.enumerated() {
+            try sink.append((i == 0 ? "" : ",\n") + (try json(entry)))
         }
+        try sink.append("\n]}\n")
+        try sink.flush()
     }
 
     static func diff(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {

@@ -1,0 +1,299 @@
+import Foundation
+
+/// Where things are in a JSON text, for errors a person can act on and for reading large
+/// files one row at a time: the line and column of a byte, the first syntax error, and the
+/// byte ranges of an array's elements.
+///
+/// A scanner, not a parser: it validates the grammar (RFC 8259) and UTF-8 with an explicit
+/// stack, so hostile nesting cannot exhaust the call stack, and it keeps no values. It is
+/// stricter than Foundation's reader in one way: a trailing comma (`[1,]`) is an error, as
+/// the RFC says and as the other platforms sharing the catalog format read it.
+public struct JSONText: Sendable {
+    public let data: Data
+
+    public init(_ data: Data) { self.data = data }
+
+    /// A syntax error: where it is and what was expected.
+    public struct SyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+        public let line: Int
+        public let column: Int
+        public let problem: String
+        public var description: String { "line \(line), column \(column): \(problem)" }
+    }
+
+    /// Line and column (both from 1; columns count characters) of byte `offset`.
+    public func position(of offset: Int) -> (line: Int, column: Int) {
+        var line = 1, column = 1
+        var index = data.startIndex
+        let end = data.index(data.startIndex, offsetBy: min(max(offset, 0), data.count))
+        while index < end {
+            let byte = data[index]
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1  // continuation bytes belong to the character before
+            }
+            index += 1
+        }
+        return (line, column)
+    }
+
+    /// The first syntax error, or `nil` for valid JSON.
+    public func syntaxError() -> SyntaxError? {
+        var scanner = JSONScanner(bytes: [UInt8](data))
+        do throws(JSONScanner.Failure) {
+            scanner.skipSpace()
+            try scanner.value(collect: nil)
+            scanner.skipSpace()
+            guard scanner.index == scanner.bytes.count else { throw scanner.fail("unexpected text after the JSON value") }
+            return nil
+        } catch {
+            return locate(error)
+        }
+    }
+
+    /// Why Foundation's JSON reader refuses text that is valid JSON, if it does: a number
+    /// no Double can hold (`1e309`) or nesting deeper than its limit. `nil` otherwise.
+    public func foundationLimit() -> String? {
+        var scanner = JSONScanner(bytes: [UInt8](data))
+        scanner.skipSpace()
+        do throws(JSONScanner.Failure) { try scanner.value(collect: nil) } catch { return nil }
+        if let (offset, literal) = scanner.hugeNumber {
+            let (line, column) = position(of: offset)
+            return "line \(line), column \(column): the number \(literal) is out of range"
+        }
+        if scanner.deepest > Self.foundationDepthLimit {
+            return "values nested \(scanner.deepest) levels deep (the limit is \(Self.foundationDepthLimit))"
+        }
+        return nil
+    }
+
+    /// Foundation's JSON nesting limit.
+    static let foundationDepthLimit = 512
+
+    /// The elements of the top-level array (`key == nil`) or of the array under `key` in
+    /// the top-level object, as byte ranges into `data`.
+    public func arrayElements(under key: String? = nil) throws(SyntaxError) -> [Range<Int>] {
+        var scanner = JSONScanner(bytes: [UInt8](data))
+        do throws(JSONScanner.Failure) {
+            scanner.skipSpace()
+            var ranges: [Range<Int>] = []
+            if let key {
+                guard scanner.peek == UInt8(ascii: "{") else { throw scanner.fail("expected an object with \"\(key)\"") }
+                try scanner.value(collect: (key, { ranges.append($0) }))
+                if !scanner.foundKey { throw JSONScanner.Failure(offset: 0, problem: "no \"\(key)\" array in the object") }
+            } else {
+                guard scanner.peek == UInt8(ascii: "[") else { throw scanner.fail("expected an array of rows") }
+                try scanner.value(collect: ("", { ranges.append($0) }))
+            }
+            scanner.skipSpace()
+            guard scanner.index == scanner.bytes.count else { throw scanner.fail("unexpected text after the JSON value") }
+            return ranges
+        } catch {
+            throw locate(error)
+        }
+    }
+
+    private func locate(_ failure: JSONScanner.Failure) -> SyntaxError {
+        let (line, column) = position(of: failure.offset)
+        return SyntaxError(line: line, column: column, problem: failure.problem)
+    }
+}
+
+/// The grammar walk behind `JSONText`: containers on an explicit stack.
+private struct JSONScanner {
+    struct Failure: Error { let offset: Int; let problem: String }
+
+    let bytes: [UInt8]
+    var index = 0
+    var foundKey = false
+    /// The first number no Double holds, and the deepest nesting seen.
+    var hugeNumber: (offset: Int, literal: String)?
+    var deepest = 0
+
+    init(bytes: [UInt8]) { self.bytes = bytes }
+
+    var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    func fail(_ problem: String) -> Failure { Failure(offset: index, problem: problem) }
+
+    mutating func skipSpace() {
+        while let b = peek, b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { index += 1 }
+    }
+
+    enum Container { case array, object }
+
+    /// One value. `collect`: report the ranges of the elements of the array found at
+    /// depth 1 under key `name` ("" for the top-level array itself).
+    mutating func value(collect: (name: String, report: (Range<Int>) -> Void)?) throws(Failure) {
+        var stack: [Container] = []
+        // Depth at which the elements are reported, once the array is entered.
+        var collectDepth: Int?
+        if let collect, collect.name.isEmpty { collectDepth = 1 }
+        var pendingKey: String?
+        var elementStart: Int?
+        while true {
+            skipSpace()
+            // At the start of a value: one of the collected array's elements begins here.
+            if let depth = collectDepth, stack.count == depth, elementStart == nil { elementStart = index }
+            guard let b = peek else { throw fail("the text ends inside a value") }
+            switch b {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                let container: Container = b == UInt8(ascii: "{") ? .object : .array
+                if container == .array, let collect, stack.count == 1, stack[0] == .object, pendingKey == collect.name {
+                    collectDepth = 2
+                    foundKey = true
+                }
+                stack.append(container)
+                deepest = max(deepest, stack.count)
+                index += 1
+                skipSpace()
+                if peek == (container == .object ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    index += 1
+                    stack.removeLast()
+                    if collectDepth == stack.count + 1 { collectDepth = nil }  // the collected array was empty
+                } else {
+                    if container == .object { pendingKey = try key() }
+                    continue
+                }
+            case UInt8(ascii: "\""): _ = try string()
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try number()
+            case UInt8(ascii: "t"): try literal("true")
+            case UInt8(ascii: "f"): try literal("false")
+            case UInt8(ascii: "n"): try literal("null")
+            default: throw fail("expected a value (object, array, text, number, true, false or null)")
+            }
+            // After a complete value: close containers or move to the next member.
+            while true {
+                if let depth = collectDepth, stack.count == depth, let start = elementStart {
+                    collect?.report(start..<index)
+                    elementStart = nil
+                }
+                guard let top = stack.last else { return }
+                skipSpace()
+                guard let next = peek else { throw fail("the text ends inside an \(top == .object ? "object" : "array")") }
+                if next == UInt8(ascii: ",") {
+                    index += 1
+                    skipSpace()
+                    if top == .object { pendingKey = try key() }
+                    break
+                }
+                let close = top == .object ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                guard next == close else {
+                    throw fail(top == .object ? "expected , or } after a member" : "expected , or ] after an element")
+                }
+                index += 1
+                stack.removeLast()
+                if collectDepth == stack.count + 1 { collectDepth = nil }  // the collected array is done
+                pendingKey = nil
+            }
+        }
+    }
+
+    /// A member name and its colon.
+    mutating func key() throws(Failure) -> String {
+        guard peek == UInt8(ascii: "\"") else { throw fail("expected a member name in double quotes") }
+        let name = try string()
+        skipSpace()
+        guard peek == UInt8(ascii: ":") else { throw fail("expected : after a member name") }
+        index += 1
+        return name
+    }
+
+    mutating func string() throws(Failure) -> String {
+        let start = index
+        index += 1
+        var simple = true
+        while true {
+            guard let b = peek else { throw Failure(offset: start, problem: "text starting here is never closed") }
+            switch b {
+            case UInt8(ascii: "\""):
+                index += 1
+                let body = bytes[(start + 1)..<(index - 1)]
+                return simple ? String(decoding: body, as: UTF8.self) : ""
+            case UInt8(ascii: "\\"):
+                simple = false
+                index += 1
+                guard let e = peek else { continue }
+                switch e {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                    UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    index += 1
+                case UInt8(ascii: "u"):
+                    index += 1
+                    for _ in 0..<4 {
+                        guard let h = peek, (h >= 0x30 && h <= 0x39) || (h | 0x20 >= 0x61 && h | 0x20 <= 0x66) else {
+                            throw fail("\\u needs four hexadecimal digits")
+                        }
+                        index += 1
+                    }
+                default: throw fail("unknown escape \\\(Character(UnicodeScalar(e)))")
+                }
+            case 0..<0x20: throw fail("a control character inside text must be escaped")
+            case 0x80...:
+                try utf8Sequence()
+            default: index += 1
+            }
+        }
+    }
+
+    /// One multi-byte UTF-8 character, well formed (no overlongs, surrogates or > U+10FFFF).
+    mutating func utf8Sequence() throws(Failure) {
+        let lead = bytes[index]
+        let (count, low, high): (Int, UInt8, UInt8) =
+            switch lead {
+            case 0xC2...0xDF: (1, 0x80, 0xBF)
+            case 0xE0: (2, 0xA0, 0xBF)
+            case 0xE1...0xEC, 0xEE...0xEF: (2, 0x80, 0xBF)
+            case 0xED: (2, 0x80, 0x9F)
+            case 0xF0: (3, 0x90, 0xBF)
+            case 0xF1...0xF3: (3, 0x80, 0xBF)
+            case 0xF4: (3, 0x80, 0x8F)
+            default: throw fail("bytes that are not UTF-8")
+            }
+        for k in 1...count {
+            let i = index + k
+            guard i < bytes.count, bytes[i] >= (k == 1 ? low : 0x80), bytes[i] <= (k == 1 ? high : 0xBF) else {
+                throw fail("bytes that are not UTF-8")
+            }
+        }
+        index += count + 1
+    }
+
+    mutating func number() throws(Failure) {
+        let start = index
+        if peek == UInt8(ascii: "-") { index += 1 }
+        func digits() -> Int {
+            let from = index
+            while let d = peek, d >= 0x30 && d <= 0x39 { index += 1 }
+            return index - from
+        }
+        if peek == UInt8(ascii: "0") {
+            index += 1
+        } else if digits() == 0 {
+            throw Failure(offset: start, problem: "a number needs digits")
+        }
+        if peek == UInt8(ascii: ".") {
+            index += 1
+            guard digits() > 0 else { throw fail("a number needs digits after its decimal point") }
+        }
+        if let e = peek, e | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { index += 1 }
+            guard digits() > 0 else { throw fail("a number needs digits in its exponent") }
+        }
+        if hugeNumber == nil {
+            let literal = String(decoding: bytes[start..<index], as: UTF8.self)
+            if !(Double(literal)?.isFinite ?? false) { hugeNumber = (start, literal) }
+        }
+    }
+
+    mutating func literal(_ word: String) throws(Failure) {
+        let start = index
+        for expected in word.utf8 {
+            guard peek == expected else { throw Failure(offset: start, problem: "expected \(word)") }
+            index += 1
+        }
+    }
+}
