@@ -51,7 +51,13 @@ public struct LibNFCDiagnosis: Sendable {
                 .permissionDenied, "Permission denied on '\(path)'.",
                 hint: "Join the 'dialout' group (serial) or install nfcbench's udev rules from udev/, then log in again.")
         }
-        return .garbage(connstring, underlying: "the device did not answer libnfc's PN53x handshake")
+        // The port exists and opens, but nothing answered as a PN53x: a wrong device, a
+        // wrong driver or speed, or a reader that is off. Not "answered with garbage":
+        // silence and garbage look the same from here.
+        return ReaderError(
+            .garbage, "The device at '\(path)' did not answer libnfc's PN53x handshake.",
+            hint: "Check that it is a PN532 reader, that the connstring's driver matches it (pn532_uart for a PN532 "
+                + "on a serial adapter), and that it is powered; then unplug and replug it.")
     }
 
     private func usbFailure(driver: String, connstring: String) -> ReaderError {

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import NFCReaders
 import NFCTestSupport
 import NFCVirtualBench
@@ -135,5 +136,22 @@ extension Process {
         while isRunning && Date() < deadline { usleep(10_000) }
         if !isRunning { waitUntilExit() }
         return !isRunning
+    }
+
+    /// A serial port where nothing answers: the message says so, not "answered with
+    /// data that is not a valid reply" (the issue's self-contradicting wording).
+    @Test func aSilentSerialPortIsNamedAsSilent() async throws {
+        var controller: Int32 = -1, device: Int32 = -1
+        var name = [CChar](repeating: 0, count: 4096)
+        #expect(openpty(&controller, &device, &name, nil, nil) == 0)
+        defer {
+            close(controller)
+            close(device)
+        }
+        let path = String(cString: name)
+        let r = try await BuiltBinary.run(["poll", "--reader", "libnfc:pn532_uart:\(path)", "--timeout", "1"])
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("The device at '\(path)' did not answer libnfc's PN53x handshake."), "\(r.stderr)")
+        #expect(!r.stderr.contains("answered with data"))
     }
 }
