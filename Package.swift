@@ -76,6 +76,11 @@ let package = Package(
         .executableTarget(
             name: "StoreBenchmark", dependencies: ["NFCBench", "NFCBenchRecords", "NFCBenchStoreSQLite", "NFCStore"],
             path: "Benchmarks/StoreBenchmark"),
+        // libFuzzer targets (bench/fuzz builds them with -sanitize=fuzzer,address; a
+        // plain build makes a binary that only says so).
+        .executableTarget(
+            name: "NFCBenchFuzz", dependencies: ["NFCBench", "NFCLocatorCore", "NFCReaders", "NFCVirtualBench"],
+            path: "Fuzz/NFCBenchFuzz"),
         .executableTarget(
             name: "PollBenchmark", dependencies: ["CLibNFC", "NFCReaderLibNFC", "NFCReaders", "NFCVirtualBench"],
             path: "Benchmarks/PollBenchmark"),

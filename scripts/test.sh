@@ -38,6 +38,8 @@ TIMED='Within300ms|promptsSkipUndoRetryAndQuit|ctrlCDuringTheTapWaitInATerminal'
 if [ $# -eq 0 ]; then
     swift test --skip "$TIMED"
     swift test --filter "$TIMED"
+    # Every fuzz target for a short smoke run from its corpus (bench/fuzz runs longer).
+    SECONDS_PER_TARGET="${NFCBENCH_FUZZ_SMOKE_SECONDS:-20}" bench/fuzz
 else
     swift test "$@"
 fi

@@ -222,11 +222,17 @@ private struct JSONScanner {
                     index += 1
                 case UInt8(ascii: "u"):
                     index += 1
-                    for _ in 0..<4 {
-                        guard let h = peek, (h >= 0x30 && h <= 0x39) || (h | 0x20 >= 0x61 && h | 0x20 <= 0x66) else {
-                            throw fail("\\u needs four hexadecimal digits")
+                    let unit = try hex4()
+                    // A UTF-16 surrogate must come in a high-low pair: alone it is no character
+                    // (Foundation's reader refuses it too; found by fuzzing).
+                    if (0xDC00...0xDFFF).contains(unit) { throw fail("an unpaired surrogate \\u\(String(unit, radix: 16))") }
+                    if (0xD800...0xDBFF).contains(unit) {
+                        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+                        else { throw fail("an unpaired surrogate \\u\(String(unit, radix: 16))") }
+                        index += 2
+                        guard (0xDC00...0xDFFF).contains(try hex4()) else {
+                            throw fail("an unpaired surrogate \\u\(String(unit, radix: 16))")
                         }
-                        index += 1
                     }
                 default: throw fail("unknown escape \\\(Character(UnicodeScalar(e)))")
                 }
@@ -236,6 +242,19 @@ private struct JSONScanner {
             default: index += 1
             }
         }
+    }
+
+    /// Four hexadecimal digits, as a UTF-16 code unit.
+    mutating func hex4() throws(Failure) -> Int {
+        var value = 0
+        for _ in 0..<4 {
+            guard let h = peek, let digit = Int(String(UnicodeScalar(h)), radix: 16) else {
+                throw fail("\\u needs four hexadecimal digits")
+            }
+            value = value * 16 + digit
+            index += 1
+        }
+        return value
     }
 
     /// One multi-byte UTF-8 character, well formed (no overlongs, surrogates or > U+10FFFF).

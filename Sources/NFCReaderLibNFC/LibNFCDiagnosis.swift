@@ -55,7 +55,8 @@ public struct LibNFCDiagnosis: Sendable {
         // wrong driver or speed, or a reader that is off. Not "answered with garbage":
         // silence and garbage look the same from here.
         return ReaderError(
-            .garbage, "The device at '\(path)' did not answer libnfc's PN53x handshake.",
+            .garbage,
+            "The device at '\(path)' did not complete libnfc's PN53x handshake (it gave no answer, or not a valid one).",
             hint: "Check that it is a PN532 reader, that the connstring's driver matches it (pn532_uart for a PN532 "
                 + "on a serial adapter), and that it is powered; then unplug and replug it.")
     }

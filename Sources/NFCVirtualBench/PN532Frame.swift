@@ -83,7 +83,10 @@ public struct PN532FrameDecoder: Sendable {
                 buffer.removeFirst(2)
                 return .corrupt("length checksum mismatch")
             }
-            guard length >= 1 else { buffer.removeFirst(2); return .corrupt("empty frame") }
+            // An information frame carries at least its TFI and a command code; a shorter one
+            // (an extended frame of length 1, found by fuzzing) would read back as the
+            // application-error frame.
+            guard length >= 2 else { buffer.removeFirst(2); return .corrupt("a frame without a TFI and command code") }
             guard buffer.count >= header + length + 1 else { return nil }
             let body = Array(buffer[header..<(header + length)])
             let dcs = buffer[header + length]

@@ -36,4 +36,13 @@ struct CSVFormatTests {
     func rfc4180Quoting(input: String, output: String) {
         #expect(CSVFormat.quote(input) == output)
     }
+
+    /// Found by fuzzing (Fuzz/corpus/csv-cell/regression-combining-quote): a quote followed
+    /// by a combining mark is one Character, and Character-level replacement left it
+    /// single, ending the cell's quoting early.
+    @Test func aQuoteWithACombiningMarkIsDoubled() {
+        let value = "\"\u{07A8}x,\"y"
+        #expect(CSVFormat.quote(value) == "\"\"\"\u{07A8}x,\"\"y\"")
+        #expect(CSVFormat.quote(value).unicodeScalars.filter { $0 == "\"" }.count == 6)
+    }
 }

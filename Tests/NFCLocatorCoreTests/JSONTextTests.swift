@@ -7,7 +7,8 @@ struct JSONTextTests {
     func error(_ text: String) -> JSONText.SyntaxError? { JSONText(Data(text.utf8)).syntaxError() }
 
     @Test(arguments: [
-        #"{"a": [1, -2.5e3, 0, true, false, null, "x\"\\\/\b\f\n\r\t\u00e9"]}"#, "[]", "{}", " 0 ", #""é€😀""#, "[[[[]]]]",
+        #"{"a": [1, -2.5e3, 0, true, false, null, "x\"\\\/\b\f\n\r\t\u00e9"]}"#, #""\ud83d\ude00""#, "[]", "{}", " 0 ", #""é€😀""#,
+        "[[[[]]]]",
     ])
     func validJSONHasNoError(_ text: String) {
         #expect(error(text) == nil, "\(text)")
@@ -24,6 +25,9 @@ struct JSONTextTests {
         ("[1] [2]", 1, 5, "unexpected text after the JSON value"),
         ("[tru]", 1, 2, "expected true"),
         ("\"never closed", 1, 1, "never closed"),
+        // Found by fuzzing: a lone surrogate is no character (Foundation refuses it too).
+        ("\"\\ud800\"", 1, 8, "an unpaired surrogate \\ud800"),
+        ("[\"\\udc00\"]", 1, 9, "an unpaired surrogate \\udc00"),
     ])
     func errorsSayWhereAndWhat(_ text: String, line: Int, column: Int, problem: String) throws {
         let e = try #require(error(text), "\(text)")

@@ -30,6 +30,19 @@ struct PN532FrameTests {
         }
     }
 
+    /// Found by fuzzing (Fuzz/corpus/pn532-frame/regression-extended-length-1): an extended
+    /// frame of length 1 decoded as an information frame with no command, which encodes
+    /// back as the application-error frame. A frame needs its TFI and a command code.
+    @Test func aFrameWithoutACommandCodeIsCorrupt() {
+        var decoder = PN532FrameDecoder()
+        decoder.append([0x00, 0xFF, 0xFF, 0xFF, 0x00, 0x01, 0xFF, 0x01, 0xFF, 0x00])
+        guard case .corrupt(let reason)? = decoder.next() else {
+            Issue.record("an extended frame of length 1 was accepted")
+            return
+        }
+        #expect(reason.contains("without a TFI and command code"))
+    }
+
     @Test func skipsWakeUpPreambleAndSplitsAStream() {
         var decoder = PN532FrameDecoder()
         let stream =

@@ -82,6 +82,12 @@ public enum CSVFormat {
     /// Spreadsheets skip leading blanks and line breaks before deciding a cell is a
     /// formula, so those are looked past too; a cell starting with a tab, CR or LF is
     /// neutralised whatever follows.
+    /// One text cell as the export writes it: neutralised, then quoted.
+    public static func cell(_ value: String?) -> String { quote(text(value)) }
+
+    /// What a text cell holds once read back: the value, neutralised.
+    public static func neutralised(_ value: String?) -> String { text(value) }
+
     static func text(_ value: String?) -> String {
         guard let value, let first = value.unicodeScalars.first else { return "" }
         if "\t\r\n".unicodeScalars.contains(first) { return "'" + value }
@@ -90,8 +96,18 @@ public enum CSVFormat {
     }
 
     /// RFC 4180: quote cells containing a comma, quote, CR or LF; double inner quotes.
+    /// Quotes are doubled scalar by scalar: a quote followed by a combining mark is one
+    /// Character to Swift, and Character-level replacement left it single (found by
+    /// fuzzing), which let a cell end its quoting early.
     static func quote(_ cell: String) -> String {
         guard cell.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else { return cell }
-        return "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        var out = String.UnicodeScalarView()
+        out.append("\"")
+        for scalar in cell.unicodeScalars {
+            if scalar == "\"" { out.append("\"") }
+            out.append(scalar)
+        }
+        out.append("\"")
+        return String(out)
     }
 }
