@@ -39,62 +39,34 @@ public enum CatalogImport {
     public static func gematik(_ data: Data, source: String, aspectRatios: [String: Double] = [:]) throws
         -> Result
     {
-        let text = JSONText(data)
         let rows: [Range<Int>]
-        do { rows = try text.arrayElements() } catch {
+        do { rows = try JSONText(data).arrayElements() } catch {
             throw InputError(description: "not a gematik nfc_positions.json list (\(error))")
         }
-        let lines = LineIndex(data)
-        let decoder = JSONDecoder()
-        var entries: [CatalogEntryDTO] = []
-        var skipped: [SkippedCatalogRow] = []
-        var seen: [String: Int] = [:]
-        for (index, range) in rows.enumerated() {
-            let line = lines.line(of: range.lowerBound)
-            func skip(_ key: String?, _ reason: String) {
-                skipped.append(SkippedCatalogRow(index: index, key: key, reason: "line \(line): \(reason)"))
-            }
-            /// Only rows `catalog validate` accepts, so no import writes a patch it rejects.
-            func appendValidated(_ entry: CatalogEntryDTO) {
-                do {
-                    _ = try DeviceAntennaProfile(entry: entry)
-                    entries.append(entry)
-                } catch {
-                    skip(entry.modelIdentifier, "the imported row fails catalog validation: \(error.reason)")
-                }
-            }
-            let row: GematikRow
-            do { row = try decoder.decode(GematikRow.self, from: data.subdata(in: range)) } catch {
-                skip(nil, rowProblem(error, data.subdata(in: range)) + "; not imported")
-                continue
-            }
+        let imported = ImportRows<GematikRow>()
+        imported.each(in: data, rows: rows) { row in
             let name = row.marketingName.trimmingCharacters(in: .whitespacesAndNewlines)
             let manufacturer = row.manufacturer.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !name.isEmpty, !manufacturer.isEmpty else {
-                skip(row.marketingName, "empty marketing name or manufacturer; not imported")
-                continue
+                imported.skip(row.marketingName, "empty marketing name or manufacturer; not imported")
+                return
             }
             let p = row.nfcPos
             let zone: NormalizedRect
             do { zone = try NormalizedRect(x0: p.x0, y0: p.y0, x1: p.x1, y1: p.y1) } catch {
-                skip(name, "degenerate rectangle (\(error.description)); not imported")
-                continue
+                imported.skip(name, "degenerate rectangle (\(String(describing: error))); not imported")
+                return
             }
             let shape = name.contains("Flip") ? "foldFlip" : name.contains("Fold") ? "foldBook" : "phone"
             for raw in row.modelNames {
                 let model = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-                let key = CatalogKey.normalize(model)
-                guard !model.isEmpty, !key.isEmpty else {
-                    skip(name, "an empty model name; that model is not imported")
+                guard !model.isEmpty, !CatalogKey.normalize(model).isEmpty else {
+                    imported.skip(name, "an empty model name; that model is not imported")
                     continue
                 }
-                if let first = seen[key] {
-                    skip(name, "model '\(model)' was already imported from row \(first); the first is kept")
-                    continue
-                }
-                seen[key] = index + 1
-                let published = aspectRatios[key]
-                appendValidated(
+                guard imported.claim(model, shownAs: name) else { continue }
+                let published = aspectRatios[CatalogKey.normalize(model)]
+                imported.append(
                     CatalogEntryDTO(
                         modelIdentifier: model, manufacturer: manufacturer, displayName: name,
                         formFactor: shape, aspectRatio: published ?? 0.47,
@@ -105,6 +77,7 @@ public enum CatalogImport {
                             + (published == nil ? "; aspectRatio inferred (typical phone), not published" : "")))
             }
         }
+        let (entries, skipped) = (imported.entries, imported.skipped)
         return Result(
             document: CatalogResponseDTO(
                 version: "import-gematik", generatedAt: ISO8601Parsing.string(from: Date()), entries: entries),
@@ -173,64 +146,38 @@ public enum CatalogImport {
         do { devices = try JSONText(data).arrayElements(under: "devices") } catch {
             throw InputError(description: "not an android-antenna-info file (\(error))")
         }
-        let lines = LineIndex(data)
-        let decoder = JSONDecoder()
-        var entries: [CatalogEntryDTO] = []
-        var skipped: [SkippedCatalogRow] = []
-        var seen: [String: Int] = [:]
-        for (index, range) in devices.enumerated() {
-            let line = lines.line(of: range.lowerBound)
-            func skip(_ key: String?, _ reason: String) {
-                skipped.append(SkippedCatalogRow(index: index, key: key, reason: "line \(line): \(reason)"))
-            }
-            /// Only rows `catalog validate` accepts, so no import writes a patch it rejects.
-            func appendValidated(_ entry: CatalogEntryDTO) {
-                do {
-                    _ = try DeviceAntennaProfile(entry: entry)
-                    entries.append(entry)
-                } catch {
-                    skip(entry.modelIdentifier, "the imported row fails catalog validation: \(error.reason)")
-                }
-            }
-            let device: AndroidAntennaInfo
-            do { device = try decoder.decode(AndroidAntennaInfo.self, from: data.subdata(in: range)) } catch {
-                skip(nil, rowProblem(error, data.subdata(in: range)) + "; not imported")
-                continue
-            }
+        let rows = ImportRows<AndroidAntennaInfo>()
+        rows.each(in: data, rows: devices) { device in
             let model = device.model.trimmingCharacters(in: .whitespacesAndNewlines)
-            let key = CatalogKey.normalize(model)
-            guard !model.isEmpty, !key.isEmpty else {
-                skip(device.model, "empty model name; not imported")
-                continue
+            guard !model.isEmpty, !CatalogKey.normalize(model).isEmpty else {
+                rows.skip(device.model, "empty model name; not imported")
+                return
             }
             let w = device.deviceWidthMm, h = device.deviceHeightMm
             guard w.isFinite, h.isFinite, (20...400).contains(w), (20...400).contains(h) else {
-                skip(model, "device size \(w) x \(h) mm is not a phone's (20...400 mm each way); not imported")
-                continue
+                rows.skip(model, "device size \(w) x \(h) mm is not a phone's (20...400 mm each way); not imported")
+                return
             }
             guard let point = device.antennas.first else {
-                skip(model, "no antenna point; not imported")
-                continue
+                rows.skip(model, "no antenna point; not imported")
+                return
             }
             guard point.xMm.isFinite, point.yMm.isFinite, (0...w).contains(point.xMm), (0...h).contains(point.yMm) else {
-                skip(model, "antenna point (\(point.xMm), \(point.yMm)) mm lies outside the \(w) x \(h) mm device; not imported")
-                continue
+                rows.skip(
+                    model, "antenna point (\(point.xMm), \(point.yMm)) mm lies outside the \(w) x \(h) mm device; not imported")
+                return
             }
-            if let first = seen[key] {
-                skip(model, "model '\(model)' was already imported from row \(first); the first is kept")
-                continue
-            }
-            seen[key] = index + 1
+            guard rows.claim(model, shownAs: model) else { return }
             let back = backView(point, device: device, origin: origin)
             // The square around the point, clipped to the body (the point itself is inside it).
             let half = (x: pointSizeMm / w / 2, y: pointSizeMm / h / 2)
             let x0 = max(back.x - half.x, 0), x1 = min(back.x + half.x, 1)
             let y0 = max(back.y - half.y, 0), y1 = min(back.y + half.y, 1)
             guard let zone = try? NormalizedRect(x0: x0, y0: y0, x1: x1, y1: y1) else {
-                skip(model, "the zone around the point is empty; not imported")
-                continue
+                rows.skip(model, "the zone around the point is empty; not imported")
+                return
             }
-            appendValidated(
+            rows.append(
                 CatalogEntryDTO(
                     modelIdentifier: model, manufacturer: device.manufacturer, displayName: model,
                     formFactor: device.foldable ? "foldBook" : "phone",
@@ -241,6 +188,7 @@ public enum CatalogImport {
                         + "\(String(format: "%g", pointSizeMm)) mm square around the reported point, clipped to the body; unverified"
                 ))
         }
+        let (entries, skipped) = (rows.entries, rows.skipped)
         return Result(
             document: CatalogResponseDTO(
                 version: "import-android-antenna-info", generatedAt: ISO8601Parsing.string(from: Date()), entries: entries),
