@@ -166,4 +166,17 @@ struct CatalogImportTests {
         let doc = try CatalogDocumentDecoder.decode(Data(r.stdout.utf8), origin: "import")
         #expect(doc.entries.map(\.modelIdentifier) == ["Inside"])
     }
+
+    /// Invalid JSON is located by line and column, in words, never as a Foundation dump.
+    @Test func invalidCatalogJSONSaysWhere() async throws {
+        let file = scratch.url.appendingPathComponent("broken-catalog.json")
+        try Data("{\"version\": \"1\",\n \"entries\": [ {,] }".utf8).write(to: file)
+        let r = try await BuiltBinary.run(["catalog", "validate", file.path])
+        #expect(r.status == 2 && r.stderr.contains("line 2, column 16: expected a member name in double quotes"), "\(r.stderr)")
+        #expect(!r.stderr.contains("NSCocoaErrorDomain") && !r.stderr.contains("Swift"))
+        let shape = scratch.url.appendingPathComponent("shape.json")
+        try Data("{\"version\": \"1\", \"entries\": {}}".utf8).write(to: shape)
+        let wrong = try await BuiltBinary.run(["catalog", "validate", shape.path])
+        #expect(wrong.stderr.contains("field 'entries' is not a list") && !wrong.stderr.contains("Array<"), "\(wrong.stderr)")
+    }
 }
