@@ -106,6 +106,13 @@ enum BenchSchema {
             ALTER TABLE tap ADD COLUMN checksum INTEGER;
             """
         ),
+        // The same for sessions, resealed by every change the store makes to one.
+        (
+            "007-session-checksum",
+            """
+            ALTER TABLE session ADD COLUMN checksum INTEGER;
+            """
+        ),
     ]
 
     /// Applies missing migrations in order; refuses a database from a newer nfcbench.

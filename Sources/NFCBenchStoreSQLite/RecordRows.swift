@@ -12,7 +12,7 @@ enum RecordRows {
             stale, catalog_version, aspect_ratio, reader_backend, reader_name, reader_firmware, unit, operator, plan_kind,
             plan_json, repeats, tap_timeout, status, started_at, ended_at, verdict, measured_x, measured_y, measured_width,
             measured_height, iou, plan_pass, simulated, body_height_mm, verdict_reason, void_reason, voided_at,
-            plan_focus FROM session
+            plan_focus, checksum FROM session
         """
 
     static let tapSelect = """
@@ -50,7 +50,7 @@ enum RecordRows {
             }
             focus = parsed
         }
-        return SessionRecord(
+        let record = SessionRecord(
             id: id, modelInput: try v.text((1, "model_input")), lookupKey: try v.text((2, "lookup_key")),
             displayName: try v.optionalText((3, "display_name")),
             predicted: try rect(v, first: 4, names: ["zone_x", "zone_y", "zone_width", "zone_height"]),
@@ -71,6 +71,25 @@ enum RecordRows {
             bodyHeightMm: try v.optionalNumber((33, "body_height_mm"), in: 20...1000), simulated: try v.bool((32, "simulated")),
             verdictReason: try v.optionalText((34, "verdict_reason")), voidReason: try v.optionalText((35, "void_reason")),
             voidedAt: try v.optionalDate((36, "voided_at")), planFocus: focus)
+        // Values in range can still be altered ones.
+        try verifySessionChecksum(s, id: id)
+        return record
+    }
+
+    /// The columns a session row's checksum covers: every one `sessionSelect` lists before it.
+    static let sessionChecksummed: Int32 = 38
+
+    /// Throws when the row's stored checksum no longer matches its values. Rows written
+    /// before migration 007 carry none and are not checked.
+    static func verifySessionChecksum(_ s: SQLiteStatement, id: String) throws(RecordDecodingError) {
+        guard s.type(sessionChecksummed) != .null else { return }
+        var v = StoredValues(statement: s, table: "session", row: id)
+        let stored = try v.integer((sessionChecksummed, "checksum"), in: Int64.min...Int64.max)
+        guard RowChecksum.of((0..<sessionChecksummed).map { s.value($0) }) == Int64(stored) else {
+            throw v.fail(
+                (sessionChecksummed, "checksum"),
+                expected: "the checksum of the row's values: the row changed after it was written")
+        }
     }
 
     /// Four columns that are all NULL (no zone) or a valid rectangle.

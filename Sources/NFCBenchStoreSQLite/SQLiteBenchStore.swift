@@ -93,6 +93,25 @@ public actor SQLiteBenchStore: BenchStoring {
                     ?28)
                 """
             ).run(RecordRows.sessionValues(s))
+            try reseal(s.id)
+        }
+    }
+
+    /// Stores the checksum of session `id`'s values as they now are, inside the caller's
+    /// transaction: every change the store makes to a session row ends with this.
+    private func reseal(_ id: String) throws {
+        let row = try database.prepare(RecordRows.sessionSelect + " WHERE id = ?1")
+        try row.bind([.text(id)])
+        guard try row.step() else { return }
+        let checksum = RowChecksum.of((0..<RecordRows.sessionChecksummed).map { row.value($0) })
+        try database.prepare("UPDATE session SET checksum = ?2 WHERE id = ?1").run([.text(id), .integer(checksum)])
+    }
+
+    /// Runs one change to session `id` and reseals it, atomically.
+    private func changeSession(_ id: String, _ sql: String, _ values: [SQLiteStatement.Value]) throws {
+        try database.transaction {
+            try database.prepare(sql).run(values)
+            try reseal(id)
         }
     }
 
@@ -100,29 +119,31 @@ public actor SQLiteBenchStore: BenchStoring {
         _ id: String, status: SessionRecord.Status, at: Date, verdict: SessionVerdict?, verdictReason: String?,
         measured: NormalizedRect?, iou: Double?
     ) throws {
-        try database.prepare(
+        try changeSession(
+            id,
             """
             UPDATE session SET status = ?2, ended_at = ?3, verdict = ?4, measured_x = ?5, measured_y = ?6,
                 measured_width = ?7, measured_height = ?8, iou = ?9, verdict_reason = ?10 WHERE id = ?1
-            """
-        ).run([
-            .text(id), .text(status.rawValue), .real(at.timeIntervalSince1970), .optionalText(verdict?.rawValue),
-            .optionalReal(measured?.x), .optionalReal(measured?.y), .optionalReal(measured?.width),
-            .optionalReal(measured?.height), .optionalReal(iou), .optionalText(verdictReason),
-        ])
+            """,
+            [
+                .text(id), .text(status.rawValue), .real(at.timeIntervalSince1970), .optionalText(verdict?.rawValue),
+                .optionalReal(measured?.x), .optionalReal(measured?.y), .optionalReal(measured?.width),
+                .optionalReal(measured?.height), .optionalReal(iou), .optionalText(verdictReason),
+            ])
     }
 
     public func void(_ id: String, reason: String, at: Date) throws {
-        try database.prepare("UPDATE session SET void_reason = ?2, voided_at = ?3 WHERE id = ?1")
-            .run([.text(id), .text(reason), .real(at.timeIntervalSince1970)])
+        try changeSession(
+            id, "UPDATE session SET void_reason = ?2, voided_at = ?3 WHERE id = ?1",
+            [.text(id), .text(reason), .real(at.timeIntervalSince1970)])
     }
 
     public func setTapTimeout(_ id: String, seconds: Double) throws {
-        try database.prepare("UPDATE session SET tap_timeout = ?2 WHERE id = ?1").run([.text(id), .real(seconds)])
+        try changeSession(id, "UPDATE session SET tap_timeout = ?2 WHERE id = ?1", [.text(id), .real(seconds)])
     }
 
     public func suspend(_ id: String) throws {
-        try database.prepare("UPDATE session SET status = 'in_progress', ended_at = NULL WHERE id = ?1").run([.text(id)])
+        try changeSession(id, "UPDATE session SET status = 'in_progress', ended_at = NULL WHERE id = ?1", [.text(id)])
     }
 
     public func session(_ id: String) throws -> SessionRecord? {

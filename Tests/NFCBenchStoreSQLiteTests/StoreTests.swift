@@ -114,6 +114,8 @@ struct StoreTests {
         // In range, but not what was written: only the row's checksum can tell.
         ("UPDATE tap SET probe_y = 0.30000001", "tap", "checksum", ""),
         ("UPDATE tap SET uid = '08A1B2C4'", "tap", "checksum", ""),
+        ("UPDATE session SET zone_x = 0.1000001", "session", "checksum", ""),
+        ("UPDATE session SET unit = 'unit-8'", "session", "checksum", ""),
     ])
     func badStoredValuesAreTypedErrors(sql: String, table: String, column: String, value: String) async throws {
         do {
@@ -171,7 +173,7 @@ struct StoreTests {
         #expect(
             try await store.appliedMigrations() == [
                 "001-sessions-and-taps", "002-session-score", "003-grid-pass", "004-evidence", "005-plan-focus",
-                "006-tap-checksum",
+                "006-tap-checksum", "007-session-checksum",
             ])
         let s = try #require(try await store.session("S-old"))
         let oldTaps = try await store.taps("S-old")
