@@ -118,6 +118,7 @@ struct RefineCLITests {
         let patch = scratch.file("patch.json")
         let r = try await BuiltBinary.run(["refine", "--all", "--include-simulated", "--db", db, "-o", patch])
         #expect(r.status == 0, "\(r.stderr)")
+        #expect(try await BuiltBinary.run(["catalog", "validate", patch]).status == 0, "every refined row validates")
         #expect(
             r.stderr.contains("Warning: SM-S911B (Galaxy S23) is verified and was not changed") && r.stderr.contains("IoU 0.00"))
         #expect(r.stdout.contains("VERIFIED, NOT CHANGED: the evidence DISAGREES"))

@@ -107,6 +107,17 @@ enum RefineCommand {
                 }
             }
             let patch = RefinementPatch(report, policy: refiner.policy, carrying: base)
+            // A patch is only written when `catalog validate` would accept every row of it.
+            let rejected = Catalog(
+                document: CatalogResponseDTO(
+                    version: patch.version, generatedAt: patch.generatedAt, entries: patch.entries.map(\.entry))
+            ).skippedRows
+            guard rejected.isEmpty else {
+                throw CommandFailure(
+                    "The refined patch would hold rows catalog validation rejects (\(rejected.map(\.reason).joined(separator: "; "))); "
+                        + "nothing was written.",
+                    hint: "This is a bug in refine; please report it with the session database.")
+            }
             let url = context.url(forPath: out)
             do { try patch.encoded().write(to: url, options: .atomic) } catch {
                 throw CommandFailure(
