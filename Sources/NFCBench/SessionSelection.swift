@@ -12,10 +12,4 @@ public enum SessionSelection {
             $0.lookupKey == key || (family != nil && DeviceFingerprint.samsungFamily(of: $0.lookupKey) == family)
         }
     }
-
-    /// The grid pass a new session of `model` takes: one per earlier session of the model,
-    /// so consecutive grid sessions interleave (`GridPlan`).
-    public static func nextGridPass(for model: String, in store: any BenchStoring) async throws -> Int {
-        sessions(of: model, in: try await store.sessions()).count
-    }
 }

@@ -214,27 +214,6 @@ public enum CatalogImport {
     }
 }
 
-/// Line numbers of byte offsets, from one pass over the input.
-struct LineIndex {
-    private let newlines: [Int]
-
-    init(_ data: Data) {
-        var offsets: [Int] = []
-        for (i, byte) in data.enumerated() where byte == 0x0A { offsets.append(i) }
-        newlines = offsets
-    }
-
-    /// The line (from 1) holding byte `offset`.
-    func line(of offset: Int) -> Int {
-        var low = 0, high = newlines.count
-        while low < high {
-            let mid = (low + high) / 2
-            if newlines[mid] < offset { low = mid + 1 } else { high = mid }
-        }
-        return low + 1
-    }
-}
-
 /// How two catalogs disagree, model by model.
 public struct CatalogComparison: Sendable {
     public struct Row: Sendable {

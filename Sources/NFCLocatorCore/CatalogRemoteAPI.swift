@@ -44,7 +44,7 @@ public enum CatalogDocumentDecoder {
             }
             throw CatalogDocumentError(
                 kind: .notACatalog, origin: origin,
-                detail: CatalogResponseDTO.describe(error))
+                detail: DecodingErrorWords.describe(error))
         } catch {
             throw CatalogDocumentError(kind: .notACatalog, origin: origin, detail: DecodingErrorWords.describe(error))
         }

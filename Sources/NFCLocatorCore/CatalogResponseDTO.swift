@@ -74,7 +74,7 @@ extension CatalogResponseDTO: Codable {
                 decoded.append(entry)
                 indices.append(index)
             case .failure(let error):
-                skipped.append(SkippedCatalogRow(index: index, key: nil, reason: Self.describe(error)))
+                skipped.append(SkippedCatalogRow(index: index, key: nil, reason: DecodingErrorWords.describe(error)))
             }
         }
         entries = decoded
@@ -90,7 +90,6 @@ extension CatalogResponseDTO: Codable {
     }
 
     /// Turns a `DecodingError` into a sentence naming the field.
-    static func describe(_ error: any Error) -> String { DecodingErrorWords.describe(error) }
 }
 
 /// A catalog row that was left out, and why. `index` is its position in `entries`.

@@ -23,18 +23,12 @@ public struct JSONText: Sendable {
 
     /// Line and column (both from 1; columns count characters) of byte `offset`.
     public func position(of offset: Int) -> (line: Int, column: Int) {
-        var line = 1, column = 1
-        var index = data.startIndex
-        let end = data.index(data.startIndex, offsetBy: min(max(offset, 0), data.count))
-        while index < end {
-            let byte = data[index]
-            if byte == 0x0A {
-                line += 1
-                column = 1
-            } else if byte & 0xC0 != 0x80 {
-                column += 1  // continuation bytes belong to the character before
-            }
-            index += 1
+        let end = min(max(offset, 0), data.count)
+        let lines = LineIndex(data)
+        let line = lines.line(of: end)
+        var column = 1
+        for byte in data[(data.startIndex + lines.start(ofLine: line))..<(data.startIndex + end)] where byte & 0xC0 != 0x80 {
+            column += 1  // continuation bytes belong to the character before
         }
         return (line, column)
     }
@@ -98,6 +92,30 @@ public struct JSONText: Sendable {
     private func locate(_ failure: JSONScanner.Failure) -> SyntaxError {
         let (line, column) = position(of: failure.offset)
         return SyntaxError(line: line, column: column, problem: failure.problem)
+    }
+}
+
+/// Line numbers of byte offsets, from one pass over the input.
+struct LineIndex {
+    private let newlines: [Int]
+
+    init(_ data: Data) {
+        var offsets: [Int] = []
+        for (i, byte) in data.enumerated() where byte == 0x0A { offsets.append(i) }
+        newlines = offsets
+    }
+
+    /// The byte offset where `line` (from 1) starts.
+    func start(ofLine line: Int) -> Int { line <= 1 ? 0 : newlines[line - 2] + 1 }
+
+    /// The line (from 1) holding byte `offset`.
+    func line(of offset: Int) -> Int {
+        var low = 0, high = newlines.count
+        while low < high {
+            let mid = (low + high) / 2
+            if newlines[mid] < offset { low = mid + 1 } else { high = mid }
+        }
+        return low + 1
     }
 }
 

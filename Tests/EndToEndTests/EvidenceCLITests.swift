@@ -153,7 +153,12 @@ struct EvidenceCLITests {
         // Every session here is simulated: a bench session would have nothing to learn from.
         let resolver = AntennaZoneResolver(
             remote: nil, seed: Catalog(document: try CatalogDocumentDecoder.load(contentsOf: Checkout.seedCatalog)))
-        #expect(try await PlanLearning.focus(for: "SM-S921B", resolver: resolver, store: store, simulated: false) == nil)
-        #expect(try await PlanLearning.focus(for: "SM-S921B", resolver: resolver, store: store, simulated: true) != nil)
+        let earlier = SessionSelection.sessions(of: "SM-S921B", in: try await store.sessions())
+        #expect(
+            try await PlanLearning.focus(
+                for: "SM-S921B", earlier: earlier, resolver: resolver, store: store, simulated: false) == nil)
+        #expect(
+            try await PlanLearning.focus(
+                for: "SM-S921B", earlier: earlier, resolver: resolver, store: store, simulated: true) != nil)
     }
 }

@@ -7,14 +7,15 @@ public enum PlanLearning {
     /// The focus of a new session of `model`: the pooled evidence of its completed,
     /// non-void sessions, bench evidence only unless the new session is itself simulated
     /// (a simulated demo may learn from simulations; a bench run never plans from them).
-    /// Taps are read only for sessions of the model's family.
+    /// `earlier`: the model's sessions (`SessionSelection.sessions(of:in:)`); taps are
+    /// read only for those that count.
     public static func focus(
-        for model: String, resolver: AntennaZoneResolver, store: any BenchStoring, simulated: Bool
+        for model: String, earlier: [SessionRecord], resolver: AntennaZoneResolver, store: any BenchStoring,
+        simulated: Bool
     ) async throws -> PlanFocus? {
         let refiner = CatalogRefiner(resolver: resolver, includeSimulated: simulated)
         var evidence: [SessionEvidence] = []
-        for session in SessionSelection.sessions(of: model, in: try await store.sessions())
-        where refiner.counts(session, since: nil) {
+        for session in earlier where refiner.counts(session, since: nil) {
             evidence.append(SessionEvidence(session: session, taps: try await store.taps(session.id)))
         }
         return refiner.focus(for: model, from: evidence)

@@ -91,7 +91,6 @@ public struct SimulatedLab: Sendable {
     @discardableResult
     public mutating func refine() -> RefinementReport {
         let report = refiner.refine(evidence)
-        focus = refiner.focus(for: model, from: evidence)
         let next = RefinementPatch(report, policy: refiner.policy, carrying: patch, now: clock)
         patch = next
         let document = CatalogResponseDTO(

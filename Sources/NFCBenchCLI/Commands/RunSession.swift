@@ -67,14 +67,18 @@ struct RunSession {
                 await reader.close()
                 throw CommandFailure("The reader names itself '\(reader.info.spec)', which is not a reader spec.")
             }
+            // The model's earlier sessions, read once: their number is the grid pass this session
+            // takes (consecutive grid sessions interleave, `GridPlan`), their taps the
+            // adaptive plan's focus.
+            let earlier = SessionSelection.sessions(of: model, in: try await store.sessions())
             var focus: PlanFocus?
             if options.plan == .adaptive, let resolver {
                 focus = try await PlanLearning.focus(
-                    for: model, resolver: resolver, store: store, simulated: reader.info.isSimulated)
+                    for: model, earlier: earlier, resolver: resolver, store: store, simulated: reader.info.isSimulated)
             }
             session = SessionRecord(
                 id: SessionFactory.sessionID(), model: model, resolution: resolution, plan: options.plan,
-                planPass: try await SessionSelection.nextGridPass(for: model, in: store), planFocus: focus, reader: spec,
+                planPass: earlier.count, planFocus: focus, reader: spec,
                 readerFirmware: reader.info.firmware, simulated: reader.info.isSimulated, unit: options.unit,
                 operatorName: options.operatorName, repeats: options.repeats, tapTimeout: options.tapTimeout,
                 startedAt: Date())
