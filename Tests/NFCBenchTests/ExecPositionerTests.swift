@@ -34,14 +34,14 @@ struct ExecPositionerTests {
     @Test func aHungCommandIsStoppedAtItsTimeout() async throws {
         let pidFile = scratch.file("child.pid")
         let positioner = ExecPositioner(
-            template: "echo moving >&2; sleep 30 & echo $! > \(pidFile); wait",
-            timeout: .milliseconds(300))
+            template: "echo moving >&2; sleep 30 & echo $! > \(pidFile).part && mv \(pidFile).part \(pidFile); wait",
+            timeout: .seconds(1))
         let start = ContinuousClock.now
         await #expect {
             try await positioner.place(Probe(x: 0.5, y: 0.5), index: 0)
         } throws: { error in
             let message = (error as? PositionerError)?.message ?? ""
-            return message.contains("did not finish within 0.3 s") && message.contains("moving")
+            return message.contains("did not finish within 1.0 s") && message.contains("moving")
         }
         #expect(ContinuousClock.now - start < .seconds(10))
         let child = try #require(
@@ -49,11 +49,14 @@ struct ExecPositionerTests {
         #expect(try await processGone(child), "the command's own child outlived the timeout")
     }
 
+    /// The pid file is written aside and renamed into place, so the test never reads it
+    /// half-written (a shell's `>` creates the file before `echo` fills it).
     /// Ctrl-C cancels the waiting task: the command and its children stop at once and the
     /// error says it was an interruption, not a gantry failure.
     @Test func cancellationStopsTheCommandAndSaysSo() async throws {
         let pidFile = scratch.file("child.pid")
-        let positioner = ExecPositioner(template: "sleep 30 & echo $! > \(pidFile); wait", timeout: .seconds(60))
+        let positioner = ExecPositioner(
+            template: "sleep 30 & echo $! > \(pidFile).part && mv \(pidFile).part \(pidFile); wait", timeout: .seconds(60))
         let move = Task { try await positioner.place(Probe(x: 0.5, y: 0.5), index: 0) }
         let deadline = ContinuousClock.now + .seconds(10)
         while !FileManager.default.fileExists(atPath: pidFile), ContinuousClock.now < deadline {
