@@ -11,7 +11,9 @@ import NFCStore
 func percentile(_ sorted: [Double], _ p: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
 
 let args = CommandLine.arguments
-if args.count == 4, args[1] == "--fill", let n = Int(args[3]) {
+if args.count >= 4, args[1] == "--fill", let n = Int(args[3]) {
+    // Taps per session (default 20, as a lab's would be); `bench/report` asks for 100.
+    let perSession = args.count >= 5 ? Int(args[4]) ?? 20 : 20
     let store = try await SQLiteBenchStore.open(path: args[2])
     try await store.insert(
         SessionRecord(
@@ -21,14 +23,37 @@ if args.count == 4, args[1] == "--fill", let n = Int(args[3]) {
             unit: "u1", operatorName: "bench", plan: .grid, repeats: 1, tapTimeout: 5,
             status: .completed, startedAt: Date(), endedAt: Date(), verdict: .shifted))
     let db = try SQLiteDatabase(path: args[2])
-    // Sessions of 20 taps, as a lab's would be: copies of S-bench under new ids.
+    // Copies of S-bench under new ids, spread over ten real catalog models. Copies carry
+    // no row checksum (as rows from before migration 007), since their values changed.
     let info = try db.prepare("PRAGMA table_info(session)")
     var columns: [String] = []
     while try info.step() { columns.append(info.text(1)!) }
-    let copied = columns.map { $0 == "id" ? "'S-bench-' || printf('%06d', k)" : $0 }.joined(separator: ", ")
+    let models = [
+        ("iPhone15,2", "iphone15_2", "iPhone 14 Pro"), ("iPhone15,3", "iphone15_3", "iPhone 14 Pro Max"),
+        ("iPhone14,7", "iphone14_7", "iPhone 14"), ("iPhone14,5", "iphone14_5", "iPhone 13"),
+        ("SM-S911B", "sm_s911b", "Galaxy S23"), ("SM-S916B", "sm_s916b", "Galaxy S23+"),
+        ("SM-S918B", "sm_s918b", "Galaxy S23 Ultra"), ("SM-G991B", "sm_g991b", "Galaxy S21"),
+        ("SM-A546B", "sm_a546b", "Galaxy A54 5G"), ("SM-S921B", "sm_s921b", "Galaxy S24"),
+    ]
+    func pick(_ index: Int) -> String {
+        "CASE k % 10 "
+            + models.enumerated().map { i, m in
+                "WHEN \(i) THEN '\([m.0, m.1, m.2][index])'"
+            }.joined(separator: " ") + " END"
+    }
+    let copied = columns.map {
+        switch $0 {
+        case "id": "'S-bench-' || printf('%06d', k)"
+        case "checksum": "NULL"
+        case "model_input": pick(0)
+        case "lookup_key": pick(1)
+        case "display_name": pick(2)
+        default: $0
+        }
+    }.joined(separator: ", ")
     try db.execute(
         """
-        WITH RECURSIVE s(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM s WHERE k < \((n - 1) / 20))
+        WITH RECURSIVE s(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM s WHERE k < \((n - 1) / perSession))
         INSERT INTO session (\(columns.joined(separator: ", "))) SELECT \(copied) FROM session, s WHERE id = 'S-bench';
         DELETE FROM session WHERE id = 'S-bench';
         """)
@@ -37,7 +62,7 @@ if args.count == 4, args[1] == "--fill", let n = Int(args[3]) {
         WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < \(n - 1))
         INSERT INTO tap (session_id, step, attempt, probe_x, probe_y, inside_predicted, result, latency_ms, technology,
                          uid, atqa, sak, ats, atr, timestamp)
-        SELECT 'S-bench-' || printf('%06d', i / 20), i % 20, 0, (i % 3) / 3.0 + 0.1667, (i % 5) / 5.0 + 0.1, i % 2, CASE WHEN i % 3 = 0 THEN 'HIT' ELSE 'MISS' END,
+        SELECT 'S-bench-' || printf('%06d', i / \(perSession)), i % \(perSession), 0, (i % 3) / 3.0 + 0.1667, (i % 5) / 5.0 + 0.1, i % 2, CASE WHEN i % 3 = 0 THEN 'HIT' ELSE 'MISS' END,
                CASE WHEN i % 3 = 0 THEN 42.5 END, CASE WHEN i % 3 = 0 THEN 'ISO14443A' END,
                CASE WHEN i % 3 = 0 THEN printf('08%06X', i % 16777216) END, '0004', '20', '78807002', '3B80800101',
                1764000000 + i FROM n

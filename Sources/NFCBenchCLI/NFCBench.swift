@@ -14,7 +14,8 @@ public enum NFCBench {
             """,
         subcommands: [
             RunCommand.spec, PlanCommand.spec, SessionCommands.listSpec, SessionCommands.showSpec,
-            ExportCommand.spec, VoidCommand.spec, RefineCommand.spec, ResolveCommand.spec, CatalogCommand.spec,
+            ExportCommand.spec, ReportCommand.spec, VoidCommand.spec, RefineCommand.spec, ResolveCommand.spec,
+            CatalogCommand.spec,
             ReaderCommands.readersSpec, ReaderCommands.pollSpec, SimCommand.spec, DoctorCommand.spec,
         ])
 

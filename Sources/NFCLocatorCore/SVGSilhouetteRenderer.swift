@@ -1,58 +1,225 @@
-/// The same silhouette as an SVG document, for reports and web pages.
+/// The silhouette as an SVG document or fragment, for reports, templates and web pages.
+///
+/// Everything is plain SVG 1.1 (no CSS functions, no scripts, no external references), so
+/// librsvg, Chromium and Firefox draw the same picture. Each element carries an `nfc-`
+/// class a host stylesheet may restyle. The drawing says what it is: a `<title>` and
+/// `<desc>` for screen readers, a legend, and the orientation ("back of the phone, top
+/// edge up"), because a picture of a back is easily read as a front.
 public struct SVGSilhouetteRenderer: Sendable {
     public var palette: SilhouettePalette
     /// Drawn height of the body in SVG user units.
     public var height: Double
+    /// The body's real size: when set, one user unit is one millimetre and the
+    /// document's width and height are in `mm`, so it prints life-size at 100%.
+    public var bodyMillimetres: (width: Double, height: Double)?
+    /// Prefixes the document's ids, so several drawings can sit in one HTML page.
+    public var idPrefix: String
 
-    public init(palette: SilhouettePalette = .svg, height: Double = 400) {
+    public init(
+        palette: SilhouettePalette = .svg, height: Double = 400,
+        bodyMillimetres: (width: Double, height: Double)? = nil, idPrefix: String = "nfc"
+    ) {
+        precondition(height > 0 && height.isFinite, "a drawing needs a positive height")
         self.palette = palette
-        self.height = height
+        self.height = bodyMillimetres?.height ?? height
+        self.bodyMillimetres = bodyMillimetres
+        self.idPrefix = idPrefix
     }
 
-    public func render(_ d: SilhouetteDrawing, title: String? = nil) -> String {
-        let w = height * d.aspectRatio, h = height, pad = 10.0
-        func rect(_ r: NormalizedRect, _ attributes: String) -> String {
-            "<rect x=\"\(f(pad + r.x * w))\" y=\"\(f(pad + r.y * h))\" width=\"\(f(r.width * w))\" height=\"\(f(r.height * h))\" \(attributes)/>"
+    /// Where the body sits in the document, in user units: tests and callers map a
+    /// position on the back to a point of the picture with it.
+    public struct Layout: Sendable, Equatable {
+        public let bodyX: Double, bodyY: Double, bodyWidth: Double, bodyHeight: Double
+        public let width: Double, height: Double
+        /// The point of the picture over fraction (`x`, `y`) of the back.
+        public func point(x: Double, y: Double) -> (x: Double, y: Double) {
+            (bodyX + x * bodyWidth, bodyY + y * bodyHeight)
         }
-        var body: [String] = []
-        body.append(
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(f(w + 2 * pad)) \(f(h + 2 * pad))\" width=\"\(f(w + 2 * pad))\" height=\"\(f(h + 2 * pad))\">"
+    }
+
+    /// Text and marks scale with the drawing, so a small figure stays legible.
+    private var unit: Double { height / 400 }
+
+    public func layout(_ d: SilhouetteDrawing) -> Layout {
+        let u = unit, w = bodyMillimetres?.width ?? height * d.aspectRatio
+        let pad = 12 * u, top = 34 * u
+        let legendHeight = Double(legend(d).count) * 16 * u + 8 * u
+        return Layout(
+            bodyX: pad, bodyY: top, bodyWidth: w, bodyHeight: height,
+            width: max(w + 2 * pad, 290 * u), height: top + height + 8 * u + legendHeight)
+    }
+
+    public func render(_ d: SilhouetteDrawing, title: String? = nil, description: String? = nil) -> String {
+        let l = layout(d), u = unit
+        let size =
+            bodyMillimetres != nil
+            ? "width=\"\(f(l.width))mm\" height=\"\(f(l.height))mm\"" : "width=\"\(f(l.width))\" height=\"\(f(l.height))\""
+        var out: [String] = [
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" viewBox=\"0 0 \(f(l.width)) \(f(l.height))\" \(size) role=\"img\" aria-labelledby=\"\(idPrefix)-title \(idPrefix)-desc\" font-family=\"DejaVu Sans, Arial, Helvetica, sans-serif\">",
+            "<title id=\"\(idPrefix)-title\">\(XMLText.escape(title ?? "Back of the phone"))</title>",
+            "<desc id=\"\(idPrefix)-desc\">\(XMLText.escape(description ?? Self.describe(d)))</desc>",
+            "<defs><pattern id=\"\(idPrefix)-hatch\" width=\"\(f(8 * u))\" height=\"\(f(8 * u))\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\"><rect width=\"\(f(3 * u))\" height=\"\(f(8 * u))\" fill=\"\(palette.zoneStale)\"/></pattern></defs>",
+            "<rect class=\"nfc-background\" x=\"0\" y=\"0\" width=\"\(f(l.width))\" height=\"\(f(l.height))\" fill=\"#FFFFFF\"/>",
+        ]
+        out.append(orientation(l))
+        func rect(_ r: NormalizedRect, _ attributes: String) -> String {
+            let p = l.point(x: r.x, y: r.y)
+            return
+                "<rect x=\"\(f(p.x))\" y=\"\(f(p.y))\" width=\"\(f(r.width * l.bodyWidth))\" height=\"\(f(r.height * l.bodyHeight))\" \(attributes)/>"
+        }
+        out.append(
+            "<rect class=\"nfc-body\" x=\"\(f(l.bodyX))\" y=\"\(f(l.bodyY))\" width=\"\(f(l.bodyWidth))\" height=\"\(f(l.bodyHeight))\" rx=\"\(f(l.bodyWidth * 0.12))\" fill=\"#FFFFFF\" stroke=\"\(palette.outline)\" stroke-width=\"\(f(3 * u))\"/>"
         )
-        if let title { body.append("<title>\(escape(title))</title>") }
-        body.append(
-            "<defs><pattern id=\"stale-hatch\" width=\"8\" height=\"8\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\"><rect width=\"3\" height=\"8\" fill=\"\(palette.zoneStale)\"/></pattern></defs>"
-        )
-        body.append(
-            "<rect x=\"\(f(pad))\" y=\"\(f(pad))\" width=\"\(f(w))\" height=\"\(f(h))\" rx=\"\(f(w * 0.12))\" fill=\"none\" stroke=\"\(palette.outline)\" stroke-width=\"3\" class=\"body\"/>"
-        )
+        for cell in d.heat where cell.taps > 0 {
+            out.append(
+                rect(cell.cell, "class=\"nfc-heat\" fill=\"\(palette.heat)\" fill-opacity=\"\(f2(0.08 + 0.8 * cell.readRate))\""))
+        }
         if let s = d.sweepRegion {
-            body.append(
+            out.append(
                 rect(
                     s,
-                    "fill=\"\(palette.sweep)\" fill-opacity=\"0.35\" stroke=\"\(palette.sweep)\" stroke-dasharray=\"6 4\" class=\"sweep\""
+                    "class=\"nfc-sweep\" fill=\"\(palette.sweep)\" fill-opacity=\"0.35\" stroke=\"\(palette.sweep)\" stroke-dasharray=\"\(f(6 * u)) \(f(4 * u))\""
                 ))
         }
         if let z = d.zone {
             switch d.zoneStyle {
-            case .exact: body.append(rect(z, "fill=\"\(palette.zoneExact)\" fill-opacity=\"0.6\" class=\"zone exact\""))
+            case .exact:
+                out.append(
+                    rect(
+                        z,
+                        "class=\"nfc-zone nfc-zone-exact\" fill=\"\(palette.zoneExact)\" fill-opacity=\"0.55\" stroke=\"\(palette.zoneExact)\" stroke-width=\"\(f(2 * u))\""
+                    ))
             case .approximate:
-                body.append(rect(z, "fill=\"\(palette.zoneApproximate)\" fill-opacity=\"0.5\" class=\"zone approximate\""))
-            case .stale: body.append(rect(z, "fill=\"url(#stale-hatch)\" stroke=\"\(palette.zoneStale)\" class=\"zone stale\""))
+                out.append(
+                    rect(
+                        z,
+                        "class=\"nfc-zone nfc-zone-approximate\" fill=\"\(palette.zoneApproximate)\" fill-opacity=\"0.5\" stroke=\"\(palette.zoneApproximate)\" stroke-width=\"\(f(2 * u))\""
+                    ))
+            case .stale:
+                out.append(
+                    rect(
+                        z,
+                        "class=\"nfc-zone nfc-zone-stale\" fill=\"url(#\(idPrefix)-hatch)\" stroke=\"\(palette.zoneStale)\" stroke-width=\"\(f(2 * u))\""
+                    ))
             }
         }
-        if let hl = d.highlight {
-            body.append(rect(hl, "fill=\"none\" stroke=\"\(palette.highlight)\" stroke-width=\"3\" class=\"highlight\""))
+        if let m = d.measured {
+            out.append(
+                rect(
+                    m,
+                    "class=\"nfc-measured\" fill=\"none\" stroke=\"\(palette.measured)\" stroke-width=\"\(f(3 * u))\" stroke-dasharray=\"\(f(8 * u)) \(f(4 * u))\""
+                ))
         }
+        if let hl = d.highlight {
+            out.append(
+                rect(hl, "class=\"nfc-highlight\" fill=\"none\" stroke=\"\(palette.highlight)\" stroke-width=\"\(f(3 * u))\""))
+        }
+        // Numbers first and marks over them, so no number hides the centre of a mark.
         for m in d.marks {
-            let cx = f(pad + m.x * w), cy = f(pad + m.y * h)
-            body.append(
-                m.kind == .hit
-                    ? "<circle cx=\"\(cx)\" cy=\"\(cy)\" r=\"6\" fill=\"\(palette.hit)\" class=\"hit\"/>"
-                    : "<circle cx=\"\(cx)\" cy=\"\(cy)\" r=\"6\" fill=\"none\" stroke=\"\(palette.miss)\" stroke-width=\"2\" class=\"miss\"/>"
+            guard let label = m.label else { continue }
+            let p = l.point(x: m.x, y: m.y)
+            out.append(
+                "<text class=\"nfc-label\" x=\"\(f(p.x + 8 * u))\" y=\"\(f(p.y - 7 * u))\" font-size=\"\(f(11 * u))\" fill=\"\(palette.text)\">\(XMLText.escape(label))</text>"
             )
         }
-        body.append("</svg>")
-        return body.joined(separator: "\n") + "\n"
+        for m in d.marks { out.append(mark(m.kind, at: l.point(x: m.x, y: m.y))) }
+        out.append(legendGroup(d, l))
+        out.append("</svg>")
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    /// A hit is a filled disc, a miss a cross, a skipped position a hollow square: shapes
+    /// differ, not only colours. Each is centred on the position, so the pixel there
+    /// carries the mark's colour.
+    private func mark(_ kind: SilhouetteDrawing.MarkKind, at p: (x: Double, y: Double)) -> String {
+        let u = unit, r = 6 * u, a = 5.5 * u
+        switch kind {
+        case .hit:
+            return
+                "<circle class=\"nfc-hit\" cx=\"\(f(p.x))\" cy=\"\(f(p.y))\" r=\"\(f(r))\" fill=\"\(palette.hit)\" stroke=\"#FFFFFF\" stroke-width=\"\(f(u))\"/>"
+        case .miss:
+            return
+                "<path class=\"nfc-miss\" d=\"M\(f(p.x - a)) \(f(p.y - a))L\(f(p.x + a)) \(f(p.y + a))M\(f(p.x - a)) \(f(p.y + a))L\(f(p.x + a)) \(f(p.y - a))\" stroke=\"\(palette.miss)\" stroke-width=\"\(f(3 * u))\" fill=\"none\"/>"
+        case .skipped:
+            return
+                "<rect class=\"nfc-skipped\" x=\"\(f(p.x - a))\" y=\"\(f(p.y - a))\" width=\"\(f(2 * a))\" height=\"\(f(2 * a))\" fill=\"none\" stroke=\"\(palette.skipped)\" stroke-width=\"\(f(2 * u))\"/>"
+        }
+    }
+
+    private func orientation(_ l: Layout) -> String {
+        let u = unit, cx = l.bodyX + l.bodyWidth / 2, y = 22 * u
+        return
+            "<g class=\"nfc-orientation\" fill=\"\(palette.text)\"><path d=\"M\(f(cx - 6 * u)) \(f(y - 4 * u))L\(f(cx)) \(f(y - 14 * u))L\(f(cx + 6 * u)) \(f(y - 4 * u))Z\"/><text x=\"\(f(cx))\" y=\"\(f(y + 8 * u))\" font-size=\"\(f(11 * u))\" text-anchor=\"middle\">back of the phone, top edge up</text></g>"
+    }
+
+    private enum LegendEntry { case zone, sweep, measured, hit, miss, skipped, heat }
+
+    private func legend(_ d: SilhouetteDrawing) -> [(LegendEntry, String)] {
+        var entries: [(LegendEntry, String)] = []
+        if !d.heat.isEmpty { entries.append((.heat, "pooled taps: darker reads more often")) }
+        if d.zone != nil {
+            let words: String
+            switch d.zoneStyle {
+            case .exact: words = "predicted zone (verified)"
+            case .approximate: words = "predicted zone (unverified)"
+            case .stale: words = "predicted zone (stale)"
+            }
+            entries.append((.zone, words))
+        }
+        if d.sweepRegion != nil { entries.append((.sweep, "area to sweep")) }
+        if d.measured != nil { entries.append((.measured, "measured zone")) }
+        let kinds = Set(d.marks.map { "\($0.kind)" })
+        if kinds.contains("hit") { entries.append((.hit, "hit: the reader saw the phone")) }
+        if kinds.contains("miss") { entries.append((.miss, "miss: nothing read")) }
+        if kinds.contains("skipped") { entries.append((.skipped, "skipped by the operator")) }
+        return entries
+    }
+
+    private func legendGroup(_ d: SilhouetteDrawing, _ l: Layout) -> String {
+        let u = unit
+        var y = l.bodyY + l.bodyHeight + 18 * u
+        var parts = ["<g class=\"nfc-legend\" font-size=\"\(f(11 * u))\" fill=\"\(palette.text)\">"]
+        for (entry, words) in legend(d) {
+            let x = l.bodyX + 6 * u,
+                box = "x=\"\(f(x - 5 * u))\" y=\"\(f(y - 5 * u))\" width=\"\(f(10 * u))\" height=\"\(f(10 * u))\""
+            switch entry {
+            case .heat: parts.append("<rect \(box) fill=\"\(palette.heat)\" fill-opacity=\"0.6\"/>")
+            case .zone:
+                let colour =
+                    d.zoneStyle == .exact
+                    ? palette.zoneExact : d.zoneStyle == .stale ? palette.zoneStale : palette.zoneApproximate
+                parts.append("<rect \(box) fill=\"\(colour)\" fill-opacity=\"0.55\"/>")
+            case .sweep: parts.append("<rect \(box) fill=\"\(palette.sweep)\" fill-opacity=\"0.5\"/>")
+            case .measured:
+                parts.append(
+                    "<rect \(box) fill=\"none\" stroke=\"\(palette.measured)\" stroke-width=\"\(f(2 * u))\" stroke-dasharray=\"\(f(3 * u)) \(f(2 * u))\"/>"
+                )
+            case .hit: parts.append(mark(.hit, at: (x, y)))
+            case .miss: parts.append(mark(.miss, at: (x, y)))
+            case .skipped: parts.append(mark(.skipped, at: (x, y)))
+            }
+            parts.append("<text x=\"\(f(x + 12 * u))\" y=\"\(f(y + 4 * u))\">\(XMLText.escape(words))</text>")
+            y += 16 * u
+        }
+        parts.append("</g>")
+        return parts.joined()
+    }
+
+    /// The text alternative: what the picture shows, in words.
+    public static func describe(_ d: SilhouetteDrawing) -> String {
+        var parts = ["Back of the phone, top edge up, width \(Int((d.aspectRatio * 100).rounded())) % of its height."]
+        func span(_ r: NormalizedRect) -> String {
+            "from \(Int((r.x * 100).rounded())) % to \(Int((r.maxX * 100).rounded())) % across and \(Int((r.y * 100).rounded())) % to \(Int((r.maxY * 100).rounded())) % down"
+        }
+        if let z = d.zone { parts.append("Predicted zone \(span(z)).") }
+        if let m = d.measured { parts.append("Measured zone \(span(m)).") }
+        if !d.marks.isEmpty {
+            let hits = d.marks.filter { $0.kind == .hit }.count, misses = d.marks.filter { $0.kind == .miss }.count
+            let skipped = d.marks.count - hits - misses
+            parts.append("\(d.marks.count) positions: \(hits) hit, \(misses) missed, \(skipped) skipped.")
+        }
+        if !d.heat.isEmpty { parts.append("Shaded cells show how often pooled taps read there.") }
+        return parts.joined(separator: " ")
     }
 
     private func f(_ v: Double) -> String {
@@ -60,8 +227,5 @@ public struct SVGSilhouetteRenderer: Sendable {
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }
 
-    private func escape(_ s: String) -> String {
-        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
+    private func f2(_ v: Double) -> String { String((v * 100).rounded() / 100) }
 }

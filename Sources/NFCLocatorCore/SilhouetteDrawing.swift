@@ -1,10 +1,24 @@
 /// What a silhouette shows, independent of the medium (terminal or SVG).
 public struct SilhouetteDrawing: Sendable {
     public enum ZoneStyle: Sendable { case exact, approximate, stale }
-    public enum MarkKind: Sendable { case hit, miss }
+    /// What happened at a position. Each kind has its own shape (filled disc, cross,
+    /// hollow square), so a colour-blind reader or a grey printout tells them apart.
+    public enum MarkKind: Sendable { case hit, miss, skipped }
     public struct Mark: Sendable {
         public let x: Double, y: Double, kind: MarkKind
-        public init(x: Double, y: Double, kind: MarkKind) { self.x = x; self.y = y; self.kind = kind }
+        /// The position's number in the plan, printed beside the mark (SVG only).
+        public let label: String?
+        public init(x: Double, y: Double, kind: MarkKind, label: String? = nil) {
+            self.x = x; self.y = y; self.kind = kind; self.label = label
+        }
+    }
+    /// One cell of a pooled tap map: how often taps there read (0...1).
+    public struct HeatCell: Sendable {
+        public let cell: NormalizedRect, readRate: Double, taps: Int
+        public init(cell: NormalizedRect, readRate: Double, taps: Int) {
+            precondition((0...1).contains(readRate), "a read rate is a fraction")
+            self.cell = cell; self.readRate = readRate; self.taps = taps
+        }
     }
 
     /// Body width / height.
@@ -16,10 +30,15 @@ public struct SilhouetteDrawing: Sendable {
     /// The cell the operator should place the phone over now.
     public var highlight: NormalizedRect?
     public var marks: [Mark]
+    /// The zone the taps measured, drawn as a dashed outline over the prediction.
+    public var measured: NormalizedRect?
+    /// Read rates of pooled taps (a model's summary), drawn under everything else.
+    public var heat: [HeatCell]
 
     public init(
         aspectRatio: Double, zone: NormalizedRect? = nil, zoneStyle: ZoneStyle = .approximate,
-        sweepRegion: NormalizedRect? = nil, highlight: NormalizedRect? = nil, marks: [Mark] = []
+        sweepRegion: NormalizedRect? = nil, highlight: NormalizedRect? = nil, marks: [Mark] = [],
+        measured: NormalizedRect? = nil, heat: [HeatCell] = []
     ) {
         precondition(aspectRatio > 0 && aspectRatio.isFinite, "aspect ratio must be positive")
         self.aspectRatio = aspectRatio
@@ -28,6 +47,8 @@ public struct SilhouetteDrawing: Sendable {
         self.sweepRegion = sweepRegion
         self.highlight = highlight
         self.marks = marks
+        self.measured = measured
+        self.heat = heat
     }
 
     /// The drawing for a resolver answer.
@@ -42,44 +63,4 @@ public struct SilhouetteDrawing: Sendable {
             self.init(aspectRatio: aspect, sweepRegion: g.sweepRegion ?? .wholeBack)
         }
     }
-}
-
-/// Colours for renderings. The library owns no design system: defaults are the
-/// medium's plain system colours (the terminal's own ANSI palette, CSS named colours
-/// behind overridable CSS variables), and every role can be replaced.
-public struct SilhouettePalette: Sendable {
-    public var outline: String
-    public var zoneExact: String
-    public var zoneApproximate: String
-    public var zoneStale: String
-    public var sweep: String
-    public var highlight: String
-    public var hit: String
-    public var miss: String
-
-    public init(
-        outline: String, zoneExact: String, zoneApproximate: String, zoneStale: String,
-        sweep: String, highlight: String, hit: String, miss: String
-    ) {
-        self.outline = outline
-        self.zoneExact = zoneExact
-        self.zoneApproximate = zoneApproximate
-        self.zoneStale = zoneStale
-        self.sweep = sweep
-        self.highlight = highlight
-        self.hit = hit
-        self.miss = miss
-    }
-
-    /// ANSI SGR parameters; the terminal's theme decides the actual hues.
-    public static let terminal = SilhouettePalette(
-        outline: "2", zoneExact: "32", zoneApproximate: "36", zoneStale: "33",
-        sweep: "90", highlight: "1;7", hit: "1;32", miss: "31")
-
-    /// CSS colours, each wrapped in a variable a host page may override.
-    public static let svg = SilhouettePalette(
-        outline: "var(--nfc-outline, gray)", zoneExact: "var(--nfc-zone-exact, seagreen)",
-        zoneApproximate: "var(--nfc-zone-approximate, steelblue)", zoneStale: "var(--nfc-zone-stale, orange)",
-        sweep: "var(--nfc-sweep, silver)", highlight: "var(--nfc-highlight, black)",
-        hit: "var(--nfc-hit, seagreen)", miss: "var(--nfc-miss, firebrick)")
 }

@@ -15,7 +15,7 @@ public struct TerminalSilhouetteRenderer: Sendable {
         self.useColor = useColor
     }
 
-    public static let legend = "█ verified zone  ▓ zone  ╱ stale zone  ░ sweep  ◉ place here  ● hit  × miss"
+    public static let legend = "█ verified zone  ▓ zone  ╱ stale zone  ░ sweep  ◉ place here  ● hit  × miss  □ skipped"
 
     public func render(_ drawing: SilhouetteDrawing) -> [String] {
         let columns = max(4, Int((Double(rows) * drawing.aspectRatio * 2).rounded()))
@@ -29,7 +29,11 @@ public struct TerminalSilhouetteRenderer: Sendable {
         for mark in drawing.marks {
             let c = min(columns - 1, max(0, Int(mark.x * Double(columns))))
             let r = min(rows - 1, max(0, Int(mark.y * Double(rows))))
-            grid[r][c] = mark.kind == .hit ? Cell("●", palette.hit) : Cell("×", palette.miss)
+            switch mark.kind {
+            case .hit: grid[r][c] = Cell("●", palette.hit)
+            case .miss: grid[r][c] = Cell("×", palette.miss)
+            case .skipped: grid[r][c] = Cell("□", palette.skipped)
+            }
         }
         let edge = String(repeating: "─", count: columns)
         var lines = [paint("╭" + edge + "╮", palette.outline)]

@@ -142,7 +142,8 @@ struct CommandTests {
         let file = dir.appendingPathComponent("s24.svg")
         #expect(await Harness().run("resolve", "-m", "SM-S921B", "--svg", file.path) == 0)
         let svg = try String(contentsOf: file, encoding: .utf8)
-        #expect(svg.contains("class=\"zone stale\"") && svg.contains("<title>Galaxy S24</title>"))
+        #expect(svg.contains("class=\"nfc-zone nfc-zone-stale\"") && svg.contains(">Galaxy S24</title>"))
+        #expect(!svg.contains("var(") && svg.contains("back of the phone, top edge up"))
     }
 
     @Test func missingResourcesSayWhatToDo() async {

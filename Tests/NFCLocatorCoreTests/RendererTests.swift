@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import NFCLocatorCore
@@ -38,14 +39,46 @@ struct RendererTests {
         #expect(lines[1].contains("●") && lines[6].contains("×") && lines[10].contains("◉"))
     }
 
-    @Test func svgUsesPaletteAndClasses() {
+    /// Colours are plain attribute values (librsvg evaluates no CSS functions in
+    /// attributes); a palette replaces them and class names let a page restyle them.
+    @Test func svgUsesPlainColoursThePaletteAndClasses() {
         var palette = SilhouettePalette.svg
         palette.zoneStale = "#123456"
         let svg = SVGSilhouetteRenderer(palette: palette)
             .render(SilhouetteDrawing(aspectRatio: 0.5, zone: zone, zoneStyle: .stale), title: "A <b>")
-        #expect(svg.hasPrefix("<svg") && svg.contains("#123456") && svg.contains("class=\"zone stale\""))
-        #expect(svg.contains("<title>A &lt;b&gt;</title>"))
-        #expect(svg.contains("viewBox=\"0 0 220 420\""))
+        #expect(svg.hasPrefix("<svg") && svg.contains("#123456") && svg.contains("class=\"nfc-zone nfc-zone-stale\""))
+        #expect(!svg.contains("var("))
+        #expect(svg.contains("<title id=\"nfc-title\">A &lt;b&gt;</title>") && svg.contains("<desc id=\"nfc-desc\">"))
+        #expect(svg.contains("back of the phone, top edge up") && svg.contains("predicted zone (stale)"))
+    }
+
+    /// Hits, misses and skipped positions differ in shape, each numbered, and the legend
+    /// names only what the drawing shows.
+    @Test func svgMarksDifferInShapeAndCarryTheirNumbers() throws {
+        let d = SilhouetteDrawing(
+            aspectRatio: 0.5,
+            marks: [
+                .init(x: 0.2, y: 0.2, kind: .hit, label: "1"), .init(x: 0.5, y: 0.5, kind: .miss, label: "2"),
+                .init(x: 0.8, y: 0.8, kind: .skipped, label: "3"),
+            ])
+        let svg = SVGSilhouetteRenderer().render(d)
+        #expect(svg.contains("<circle class=\"nfc-hit\"") && svg.contains("<path class=\"nfc-miss\""))
+        #expect(svg.contains("<rect class=\"nfc-skipped\"") && svg.contains(">3</text>"))
+        #expect(svg.contains("skipped by the operator") && !svg.contains("measured zone"))
+        #expect(SVGSilhouetteRenderer.describe(d).contains("3 positions: 1 hit, 1 missed, 1 skipped."))
+        let layout = SVGSilhouetteRenderer().layout(d)
+        let p = layout.point(x: 0.2, y: 0.2)
+        #expect(svg.contains("cx=\"\(Int(p.x))\" cy=\"\(Int(p.y))\""))
+    }
+
+    /// With the body's size in millimetres the document is that size in `mm`, so a print
+    /// at 100 % is life-size.
+    @Test func svgInMillimetresPrintsLifeSize() {
+        let svg = SVGSilhouetteRenderer(bodyMillimetres: (70.6, 147)).render(SilhouetteDrawing(aspectRatio: 70.6 / 147))
+        let layout = SVGSilhouetteRenderer(bodyMillimetres: (70.6, 147)).layout(SilhouetteDrawing(aspectRatio: 70.6 / 147))
+        #expect(layout.bodyWidth == 70.6 && layout.bodyHeight == 147)
+        #expect(svg.range(of: #"width="[0-9.]+mm" height="[0-9.]+mm""#, options: .regularExpression) != nil)
+        #expect(svg.contains("width=\"70.6\" height=\"147\""))
     }
 
     @Test func badgeNamesConfidenceAndStaleness() {

@@ -25,63 +25,17 @@ enum ExportCommand {
         "--output", short: "o", value: "file", help: "Write to this file instead of standard output.")
 
     static func run(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
-        var seen = Set<String>()
-        let ids = invocation.all(session).filter { seen.insert($0).inserted }
-        let selectors = [!ids.isEmpty, invocation[model] != nil, invocation[all]]
-        guard selectors.filter({ $0 }).count == 1 else {
-            throw UsageError("Choose what to export: --session ID ..., --model M, or --all.", path: invocation.path)
-        }
+        try ExportOutput.requireOneSelection(
+            ids: invocation.all(session), model: invocation[model], all: invocation[all], usagePath: invocation.path,
+            what: "export")
         let path = StoreOptions.path(invocation, context)
         let destination = invocation[output].map { context.url(forPath: $0) }
-        if let destination { try refuseStoreFile(destination, store: path) }
+        if let destination { try ExportOutput.refuseStoreFile(destination, store: path) }
         let store = try await StoreOptions.openForReading(path, checked: true)
-        var sessions: [SessionRecord]
-        if !ids.isEmpty {
-            sessions = []
-            for id in ids {
-                guard let s = try await store.session(id) else { throw CommandFailure("No session '\(id)' in \(path).") }
-                sessions.append(s)
-            }
-        } else {
-            sessions = try await SessionCommands.sessions(of: invocation[model], in: store)
-            if !invocation[includeVoid] { sessions.removeAll(where: \.isVoid) }
-        }
-        let exporter = CSVTapExporter()
-        guard let destination else {
-            let sink = ExportSink(descriptor: FileHandle.standardOutput.fileDescriptor, name: "standard output")
-            try await exporter.export(sessions, from: store, to: sink)
-            return ExitCode.success
-        }
-        if AtomicFileReplacement.canReplace(destination) {
-            // Written beside the target and renamed over it once complete: a failed or
-            // killed export leaves the previous report as it was.
-            let replacement: AtomicFileReplacement
-            do { replacement = try AtomicFileReplacement(target: destination) } catch {
-                throw CommandFailure("\(error)", hint: "Check that the folder exists and is writable.")
-            }
-            try await replacement.write { try await exporter.export(sessions, from: store, to: $0) }
-        } else {
-            // A device or pipe is written in place.
-            guard let handle = FileHandle(forWritingAtPath: destination.path) else {
-                throw CommandFailure("Cannot write '\(destination.path)'.", hint: "Check that it exists and is writable.")
-            }
-            defer { try? handle.close() }
-            try await exporter.export(
-                sessions, from: store, to: ExportSink(descriptor: handle.fileDescriptor, name: destination.path))
-        }
+        let sessions = try await ExportOutput.sessions(
+            ids: invocation.all(session), model: invocation[model], all: invocation[all],
+            includeVoid: invocation[includeVoid], includeSimulated: true, from: store, path: path)
+        try await ExportOutput.write(CSVTapExporter(), sessions: sessions, from: store, to: destination)
         return ExitCode.success
-    }
-
-    /// The database and its journal files are never an export's destination: writing
-    /// there would destroy the sessions being exported.
-    static func refuseStoreFile(_ destination: URL, store: String) throws {
-        let target = destination.resolvingSymlinksInPath().path
-        let database = URL(fileURLWithPath: store).resolvingSymlinksInPath().path
-        let storeFiles = ["", "-wal", "-shm", "-journal"].map { database + $0 }
-        if storeFiles.contains(target) {
-            throw CommandFailure(
-                "Refusing to export over the session database's own file \(target).",
-                hint: "Choose another -o path; the database is \(database).")
-        }
     }
 }

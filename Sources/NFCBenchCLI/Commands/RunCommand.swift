@@ -54,6 +54,9 @@ enum RunCommand {
             let score = try await run.run(commands: commands) { printer.handle($0) }
             await close(readers, context)
             guard let score else { return ExitCode.unfinished }  // quit: saved and resumable
+            if let url = options.reportURL(session.id) {
+                await ReportCommand.writeSessionReport(session.id, store: store, to: url, options.databasePath, context)
+            }
             if options.json {
                 let final = try await store.session(session.id) ?? session
                 context.output.line(

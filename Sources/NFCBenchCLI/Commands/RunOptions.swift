@@ -50,12 +50,15 @@ struct RunOptions {
         "--sim-bench", value: "dir", help: "A virtual bench to move for --positioner sim (default: beside a pn532 pty).")
     static let noFeedback = Flag("--no-feedback", help: "No LED/buzzer feedback.")
     static let json = Flag("--json", help: "Print only the session summary, as one JSON object.")
+    static let report = Option<String>(
+        "--report", value: "file", help: "Write the session's HTML report here (default: <session id>.html beside the database).")
+    static let noReport = Flag("--no-report", help: "Write no HTML report at the end.")
 
     static let all: [OptionSpec] = [
         model.spec, reader.spec, plan.spec, unit.spec, operatorName.spec, tapTimeout.spec, repeats.spec, positioner.spec,
         positionerTimeout.spec, confirmEach.spec, faultTimeout.spec, auto.spec, StoreOptions.database.spec, resume.spec,
         simAntenna.spec, simSeed.spec,
-        simBench.spec, noFeedback.spec, json.spec,
+        simBench.spec, noFeedback.spec, json.spec, report.spec, noReport.spec,
     ]
 
     let readerSpec: ReaderSpec?
@@ -75,6 +78,8 @@ struct RunOptions {
     let confirmEach: Bool
     let faultTimeout: Duration
     let simBenchDirectory: String?
+    /// Where the finished session's HTML report goes; `nil` with `--no-report`.
+    let reportURL: (_ sessionID: String) -> URL?
 
     init(_ invocation: ParsedInvocation, _ context: CommandContext) {
         readerSpec = invocation[Self.reader]
@@ -94,6 +99,10 @@ struct RunOptions {
         confirmEach = invocation[Self.confirmEach]
         faultTimeout = .milliseconds(Int64((invocation[Self.faultTimeout] ?? 600) * 1000))
         simBenchDirectory = invocation[Self.simBench].map { context.url(forPath: $0).path }
+        let chosen = invocation[Self.report].map { context.url(forPath: $0) }
+        let folder = URL(fileURLWithPath: databasePath).deletingLastPathComponent()
+        let noReport = invocation[Self.noReport]
+        reportURL = { id in noReport ? nil : chosen ?? folder.appendingPathComponent(id + ".html") }
     }
 
     func positioner(reader: any Reader, simBench: PhoneOnBench, invocation: ParsedInvocation) throws -> any Positioner {

@@ -13,11 +13,13 @@ enum SessionCommands {
     static let listModel = Option<String>("--model", value: "id", help: "Only this model (and its regional variants).")
     static let listJSON = Flag("--json", help: "Print a JSON array.")
     static let showJSON = Flag("--json", help: "Print the session summary and its taps as JSON.")
+    static let showSVG = Option<String>(
+        "--svg", value: "file", help: "Also write the session's drawing as SVG (as 'report --format svg').")
 
     static let showSpec = CommandSpec(
         "show", abstract: "Redraw a session: the silhouette with its hits and misses, and its score.",
         arguments: [ArgumentSpec("session", help: "The session id.")],
-        options: [StoreOptions.database.spec, showJSON.spec],
+        options: [StoreOptions.database.spec, showJSON.spec, showSVG.spec],
         handler: show)
 
     static func list(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
@@ -64,6 +66,11 @@ enum SessionCommands {
         let id = invocation.positionals[0]
         let s = try await StoreOptions.session(id, in: store, path: path)
         let taps = try await store.taps(id)
+        if let svg = invocation[showSVG] {
+            let destination = context.url(forPath: svg)
+            try ExportOutput.refuseStoreFile(destination, store: path)
+            try await ExportOutput.write(SVGReportExporter(summary: false), sessions: [s], from: store, to: destination)
+        }
         if invocation[showJSON] {
             let summary = RunPrinter.summary(s, score: nil, databasePath: path)
             guard case .object(var members) = summary else { return ExitCode.failure }

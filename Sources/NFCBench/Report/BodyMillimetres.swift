@@ -1,0 +1,28 @@
+import NFCBenchRecords
+
+/// A body's size in millimetres, from the published height and the catalog's aspect
+/// ratio, so a position is told as distances a ruler can check.
+public struct BodyMillimetres: Sendable, Equatable {
+    public let width: Double, height: Double
+
+    public init?(_ session: SessionRecord) {
+        guard let h = session.bodyHeightMm, h > 0, h.isFinite else { return nil }
+        self.init(width: h * session.aspectRatio, height: h)
+    }
+
+    public init(width: Double, height: Double) {
+        precondition(width > 0 && height > 0, "a body has a size")
+        self.width = width
+        self.height = height
+    }
+
+    /// Millimetres from the left and top edges of the back, top edge up.
+    public func position(_ p: Probe) -> (fromLeft: Double, fromTop: Double) { (p.x * width, p.y * height) }
+
+    /// "37 mm from the left edge, 23 mm below the top edge".
+    public func words(_ p: Probe) -> String {
+        let mm = position(p)
+        return
+            "\(FixedPoint.format(mm.fromLeft, 0)) mm from the left edge, \(FixedPoint.format(mm.fromTop, 0)) mm below the top edge"
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import NFCBenchRecords
+import NFCLocatorCore
+
+/// One CSV row per session (columns in docs/csv.md), with the same quoting and formula
+/// neutralising as the tap CSV. The score is recomputed from the taps, as every report
+/// format does, so unfinished sessions still show where their taps point.
+public struct CSVSessionExporter: SessionExporter {
+    public init() {}
+
+    public static let columns = [
+        "session_id", "session_status", "model_input", "lookup_key", "display_name", "unit", "operator", "reader",
+        "reader_firmware", "simulated", "void", "void_reason", "plan", "verdict", "verdict_reason",
+        "predicted_x", "predicted_y", "predicted_width", "predicted_height",
+        "predicted_left_mm", "predicted_top_mm", "predicted_width_mm", "predicted_height_mm",
+        "measured_x", "measured_y", "measured_width", "measured_height",
+        "measured_left_mm", "measured_top_mm", "measured_width_mm", "measured_height_mm",
+        "iou", "centre_offset", "centre_offset_mm", "taps", "hits", "skipped", "body_width_mm", "body_height_mm",
+        "session_started_at", "session_ended_at",
+    ]
+
+    public func export(_ sessions: [SessionRecord], from store: any BenchStoring, to sink: ExportSink) async throws {
+        try sink.write(Self.columns.joined(separator: ",") + "\r\n")
+        for session in sessions {
+            try sink.write(Self.row(ReportedSession(session, taps: try await store.taps(session.id))))
+        }
+        try sink.flush()
+    }
+
+    static func row(_ r: ReportedSession) -> String {
+        let s = r.session, score = r.score
+        func fractions(_ z: NormalizedRect?) -> [String] {
+            [z?.x, z?.y, z?.width, z?.height].map { FixedPoint.format($0, 4) }
+        }
+        func millimetres(_ z: NormalizedRect?) -> [String] {
+            guard let z, let body = r.body else { return ["", "", "", ""] }
+            return [z.x * body.width, z.y * body.height, z.width * body.width, z.height * body.height].map {
+                FixedPoint.format($0, 1)
+            }
+        }
+        var cells: [String] = [
+            CSVFormat.text(s.id), s.status.rawValue, CSVFormat.text(s.modelInput), CSVFormat.text(s.lookupKey),
+            CSVFormat.text(s.displayName), CSVFormat.text(s.unit), CSVFormat.text(s.operatorName),
+            CSVFormat.text(s.reader.description), CSVFormat.text(s.readerFirmware), s.simulated ? "true" : "false",
+            s.isVoid ? "true" : "false", CSVFormat.text(s.voidReason), s.plan.rawValue,
+            s.status == .completed ? score.verdict.rawValue : "", s.status == .completed ? CSVFormat.text(score.reason) : "",
+        ]
+        cells += fractions(s.predicted) + millimetres(s.predicted) + fractions(score.measured) + millimetres(score.measured)
+        cells += [
+            FixedPoint.format(score.iou, 3), FixedPoint.format(score.centreOffset, 4),
+            FixedPoint.format(score.centreOffset.flatMap { o in s.bodyHeightMm.map { o * $0 } }, 1),
+            String(score.taps), String(score.hits), String(score.skipped),
+            FixedPoint.format(r.body?.width, 1), FixedPoint.format(r.body?.height, 1),
+            CSVFormat.iso8601(s.startedAt), CSVFormat.iso8601(s.endedAt),
+        ]
+        return cells.map(CSVFormat.quote).joined(separator: ",") + "\r\n"
+    }
+}

@@ -1,0 +1,37 @@
+/// The report's only stylesheet, inline: screen and print (A4 and Letter alike, since the
+/// page size is left to the printer), each session or model on its own printed page.
+enum HTMLReportStyle {
+    static let css = """
+        :root { color-scheme: light; }
+        body { font-family: "DejaVu Sans", Arial, Helvetica, sans-serif; color: #222; background: #fff;
+          margin: 2em auto; max-width: 60em; padding: 0 1em; line-height: 1.4; }
+        h1 { font-size: 1.6em; margin-bottom: 0.2em; } h2 { font-size: 1.3em; border-bottom: 2px solid #333; }
+        h3 { font-size: 1.05em; margin-top: 1.2em; }
+        dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 0.15em 1em; margin: 0.5em 0; }
+        dl.facts dt { font-weight: bold; } dl.facts dd { margin: 0; }
+        .figure-row { display: flex; gap: 1.5em; align-items: flex-start; flex-wrap: wrap; }
+        figure { margin: 0.5em 0; } figure svg { display: block; max-height: 130mm; width: auto; height: auto; }
+        figcaption { font-size: 0.85em; color: #444; max-width: 22em; }
+        table { border-collapse: collapse; margin: 0.5em 0; font-size: 0.9em; }
+        th, td { border: 1px solid #999; padding: 0.2em 0.5em; text-align: left; vertical-align: top; }
+        td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+        thead { display: table-header-group; } tr { break-inside: avoid; }
+        .verdict { font-size: 1.1em; padding: 0.5em 0.8em; border-left: 6px solid #333; background: #f3f3f3; }
+        .verdict-CONFIRMED { border-color: #009E73; } .verdict-SHIFTED { border-color: #D55E00; }
+        .verdict-NO_FIELD { border-color: #CC79A7; } .verdict-INCONCLUSIVE { border-color: #E69F00; }
+        .simulated { font-weight: bold; color: #8a4b00; } .void { font-weight: bold; color: #a00; }
+        .contradicts { font-weight: bold; }
+        .mark-hit::before { content: "\\25CF\\00A0"; color: #0072B2; }
+        .mark-miss::before { content: "\\2715\\00A0"; color: #D55E00; }
+        .mark-skipped::before { content: "\\25A1\\00A0"; color: #777; }
+        ol.timeline { font-size: 0.85em; columns: 2; }
+        footer { margin-top: 2em; font-size: 0.8em; color: #555; }
+        @page { margin: 14mm 12mm; }
+        @media print {
+          body { margin: 0; max-width: none; font-size: 10pt; }
+          section.model, section.session { break-before: page; }
+          figure, .verdict, h2, h3 { break-inside: avoid; break-after: avoid; }
+          a { color: inherit; text-decoration: none; }
+        }
+        """
+}

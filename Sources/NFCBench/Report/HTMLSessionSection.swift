@@ -1,0 +1,144 @@
+import Foundation
+import NFCBenchRecords
+import NFCLocatorCore
+
+/// One session's part of the HTML report: who, what, with which reader; the back with
+/// every position; the verdict in words; positions in millimetres; the timeline.
+struct HTMLSessionSection {
+    let report: ReportedSession
+    /// Unique within the document: SVG ids and anchors derive from it.
+    let anchor: String
+    let toolVersion: String
+
+    func write(to sink: ExportSink) throws {
+        let s = report.session
+        let h = XMLText.escape
+        try sink.append("<section class=\"session\" id=\"\(anchor)\">\n<h2>Session \(h(s.id)): \(h(report.name))</h2>\n")
+        if s.simulated {
+            try sink.append(
+                "<p class=\"simulated\">SIMULATED reader (\(h(s.reader.description))): not bench evidence; refine and promotion leave it out.</p>\n"
+            )
+        }
+        if let reason = s.voidReason {
+            try sink.append("<p class=\"void\">VOID: \(h(reason)). Refine and default reports leave it out.</p>\n")
+        }
+        try facts(s, to: sink)
+        try sink.append("<div class=\"figure-row\">\n<figure>\n")
+        let renderer = SVGSilhouetteRenderer(height: 360, idPrefix: anchor)
+        try sink.append(renderer.render(report.drawing, title: "\(report.name), session \(s.id)"))
+        try sink.append(
+            "<figcaption>Back of the phone, top edge up, at its true aspect ratio. Positions are numbered in the order tapped.</figcaption>\n</figure>\n"
+        )
+        try verdict(to: sink)
+        try sink.append("</div>\n")
+        try positions(to: sink)
+        try timeline(to: sink)
+        try sink.append("</section>\n")
+    }
+
+    private func facts(_ s: SessionRecord, to sink: ExportSink) throws {
+        let h = XMLText.escape
+        var rows: [(String, String)] = [
+            ("Model", h(report.name)), ("Catalog key", h(s.lookupKey)),
+            ("Unit", h(s.unit ?? "not recorded")), ("Operator", h(s.operatorName ?? "not recorded")),
+            ("Reader", h(s.reader.description) + (s.readerFirmware.map { ", firmware " + h($0) } ?? "")),
+            ("Evidence", s.simulated ? "simulated reader" : "real reader"),
+            ("Plan", "\(s.plan.rawValue), \(s.repeats) tap(s) per position, \(FixedPoint.format(s.tapTimeout, 1)) s window"),
+            (
+                "Prediction",
+                "\(s.confidence.rawValue) from \(s.source.rawValue)" + (s.stale ? ", stale" : "")
+                    + (s.catalogVersion.map { ", catalog " + h($0) } ?? "")
+            ),
+            ("Started", CSVFormat.iso8601(s.startedAt)), ("Ended", s.endedAt.map(CSVFormat.iso8601) ?? "not finished"),
+            ("Status", s.status.rawValue), ("Written by", "nfcbench \(h(toolVersion))"),
+        ]
+        if let body = report.body {
+            rows.append(("Body", "\(FixedPoint.format(body.width, 1)) × \(FixedPoint.format(body.height, 1)) mm"))
+        }
+        try sink.append("<dl class=\"facts\">")
+        for (term, value) in rows { try sink.append("<dt>\(term)</dt><dd>\(value)</dd>") }
+        try sink.append("</dl>\n")
+    }
+
+    private func verdict(to sink: ExportSink) throws {
+        let score = report.score
+        var numbers: [String] = [
+            "\(score.taps) position(s) tapped, \(score.hits) hit, \(score.skipped) skipped"
+        ]
+        if let iou = score.iou { numbers.append("IoU \(FixedPoint.format(iou, 2))") }
+        if let offset = score.centreOffset {
+            numbers.append(
+                "centre offset "
+                    + (report.session.bodyHeightMm.map { FixedPoint.format(offset * $0, 1) + " mm" }
+                        ?? FixedPoint.format(offset, 3) + " body heights"))
+        }
+        try sink.append(
+            "<div><p class=\"verdict verdict-\(score.verdict.rawValue)\"><strong>Verdict: \(score.verdict.rawValue)</strong><br>\(XMLText.escape(report.verdictSentence))</p>\n<p>\(numbers.joined(separator: "; ")).</p>\n"
+        )
+        if let m = score.measured {
+            try sink.append("<p>Measured zone: \(zoneWords(m)).</p>\n")
+        }
+        if let p = report.session.predicted { try sink.append("<p>Predicted zone: \(zoneWords(p)).</p>\n") }
+        try sink.append("</div>\n")
+    }
+
+    private func zoneWords(_ r: NormalizedRect) -> String {
+        guard let body = report.body else {
+            return
+                "x \(FixedPoint.format(r.x, 3))–\(FixedPoint.format(r.maxX, 3)), y \(FixedPoint.format(r.y, 3))–\(FixedPoint.format(r.maxY, 3)) of the back"
+        }
+        return
+            "\(FixedPoint.format(r.x * body.width, 0))–\(FixedPoint.format(r.maxX * body.width, 0)) mm from the left edge, \(FixedPoint.format(r.y * body.height, 0))–\(FixedPoint.format(r.maxY * body.height, 0)) mm below the top edge"
+    }
+
+    private func positions(to sink: ExportSink) throws {
+        let mm = report.body != nil
+        try sink.append("<h3>Positions</h3>\n<table class=\"positions\"><thead><tr><th scope=\"col\" class=\"num\">#</th>")
+        try sink.append(
+            mm
+                ? "<th scope=\"col\" class=\"num\">from left (mm)</th><th scope=\"col\" class=\"num\">below top (mm)</th>"
+                : "<th scope=\"col\" class=\"num\">x (fraction)</th><th scope=\"col\" class=\"num\">y (fraction)</th>")
+        try sink.append(
+            "<th scope=\"col\">where</th><th scope=\"col\">result</th><th scope=\"col\" class=\"num\">taps</th><th scope=\"col\" class=\"num\">time to detect (ms)</th></tr></thead>\n<tbody>\n"
+        )
+        for p in report.positions {
+            let (a, b): (String, String)
+            if let body = report.body {
+                let at = body.position(p.probe)
+                (a, b) = (FixedPoint.format(at.fromLeft, 1), FixedPoint.format(at.fromTop, 1))
+            } else {
+                (a, b) = (FixedPoint.format(p.probe.x, 3), FixedPoint.format(p.probe.y, 3))
+            }
+            let band: String
+            switch p.evidence {
+            case .core: band = "inside the predicted zone"
+            case .edge: band = "at the predicted zone's inner edge"
+            case .near: band = "just outside the predicted zone"
+            case .far: band = "well outside the predicted zone"
+            case nil: band = "no prediction"
+            }
+            let flag = report.contradicts(p) ? " <span class=\"contradicts\">(contradicts the prediction)</span>" : ""
+            try sink.append(
+                "<tr><td class=\"num\">\(p.number)</td><td class=\"num\">\(a)</td><td class=\"num\">\(b)</td><td>\(band)</td><td class=\"mark-\(p.outcome.rawValue.lowercased())\">\(p.outcome.rawValue)\(flag)</td><td class=\"num\">\(p.attempts)</td><td class=\"num\">\(FixedPoint.format(p.latencyMs, 0))</td></tr>\n"
+            )
+        }
+        try sink.append("</tbody></table>\n")
+        if !mm { try sink.append("<p>No published body size for this model: positions are fractions of the back.</p>\n") }
+    }
+
+    private func timeline(to sink: ExportSink) throws {
+        try sink.append("<h3>Timeline</h3>\n<ol class=\"timeline\">")
+        try sink.append("<li>\(CSVFormat.iso8601(report.session.startedAt)) session started</li>")
+        let start = report.session.startedAt
+        func after(_ date: Date) -> String { "+" + FixedPoint.format(max(0, date.timeIntervalSince(start)), 1) + " s" }
+        for p in report.positions {
+            try sink.append(
+                "<li>\(after(p.firstTappedAt)) position \(p.number): \(p.outcome.rawValue)\(p.attempts > 1 ? " (\(p.attempts) taps)" : "")</li>"
+            )
+        }
+        if let end = report.session.endedAt {
+            try sink.append("<li>\(after(end)) session \(report.session.status.rawValue) (\(CSVFormat.iso8601(end)))</li>")
+        }
+        try sink.append("</ol>\n")
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import NFCBenchRecords
+import NFCLocatorCore
+
+/// JUnit XML for automated rigs (an `exec:` gantry running sessions in CI): one test
+/// suite per session, one test case per position and one for the verdict.
+///
+/// CI servers drop attributes and properties they do not know, so every fact a reviewer
+/// needs (model, position number, millimetres, result, why it failed) is in the test
+/// names and failure messages. The shape satisfies the Ant and Jenkins schemas alike
+/// (`Tests/Fixtures/junit/junit.xsd`): counts and times on every suite, a properties block,
+/// `system-out` and `system-err`, timestamps without a zone (they are UTC).
+public struct JUnitReportExporter: SessionExporter {
+    public let options: ReportOptions
+
+    public init(options: ReportOptions) { self.options = options }
+
+    public func export(_ sessions: [SessionRecord], from store: any BenchStoring, to sink: ExportSink) async throws {
+        try sink.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+        // The root carries no totals (Ant's schema allows none; CI servers add up the
+        // suites), so each session's suite is written as soon as it is read.
+        try sink.append("<testsuites>\n")
+        for (index, session) in sessions.enumerated() {
+            try write(ReportedSession(session, taps: try await store.taps(session.id)), id: index, to: sink)
+        }
+        try sink.append("</testsuites>\n")
+        try sink.flush()
+    }
+
+    private func write(_ r: ReportedSession, id: Int, to sink: ExportSink) throws {
+        let s = r.session, x = XMLText.escape
+        let model = s.modelInput.isEmpty ? s.lookupKey : s.modelInput
+        let className = "nfcbench." + Self.identifier(s.lookupKey) + ".session-" + Self.identifier(s.id)
+        var cases: [String] = []
+        var failures = 0, skipped = 0
+        for p in r.positions {
+            let at =
+                r.body.map { $0.words(p.probe) }
+                ?? "x \(FixedPoint.format(p.probe.x, 3)), y \(FixedPoint.format(p.probe.y, 3)) of the back"
+            let band = Self.bandWords(p.evidence)
+            let name = "\(model) position \(p.number) (\(at)): \(p.outcome.rawValue), \(band)"
+            var body = ""
+            if p.outcome == .skipped {
+                skipped += 1
+                body = "<skipped message=\"skipped by the operator\"/>"
+            } else if r.contradicts(p) {
+                failures += 1
+                let why =
+                    p.outcome == .miss
+                    ? "MISS in the middle of the predicted zone: a right prediction reads here"
+                    : "HIT well outside the predicted zone: a right prediction stays silent here"
+                body = "<failure message=\"\(x(why))\" type=\"contradicts-prediction\">\(x(name))</failure>"
+            }
+            let seconds = FixedPoint.format((p.latencyMs ?? 0) / 1000, 3)
+            cases.append("<testcase classname=\"\(x(className))\" name=\"\(x(name))\" time=\"\(seconds)\">\(body)</testcase>")
+        }
+        let verdict = s.status == .completed ? r.score.verdict.rawValue : "not finished"
+        let verdictName = "\(model) session verdict: \(verdict)" + (s.simulated ? " (simulated reader, not bench evidence)" : "")
+        var verdictBody = ""
+        if s.status != .completed || r.score.verdict != .confirmed {
+            failures += 1
+            let message = s.status == .completed ? r.verdictSentence : "the session is \(s.status.rawValue): \(r.verdictSentence)"
+            verdictBody = "<failure message=\"\(x(message))\" type=\"\(x(verdict))\">\(x(message))</failure>"
+        }
+        cases.append("<testcase classname=\"\(x(className))\" name=\"\(x(verdictName))\" time=\"0\">\(verdictBody)</testcase>")
+        let duration = max(0, (s.endedAt ?? r.positions.last?.firstTappedAt ?? s.startedAt).timeIntervalSince(s.startedAt))
+        let suiteName = "\(r.name) session \(s.id)" + (s.simulated ? " [simulated]" : "") + (s.isVoid ? " [void]" : "")
+        let timestamp = String(CSVFormat.iso8601(s.startedAt).dropLast())
+        try sink.append(
+            "<testsuite name=\"\(x(suiteName))\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\" time=\"\(FixedPoint.format(duration, 3))\" timestamp=\"\(timestamp)\" hostname=\"\(x(s.unit ?? "unrecorded-unit"))\" id=\"\(id)\" package=\"nfcbench.\(x(Self.identifier(s.lookupKey)))\">\n"
+        )
+        try sink.append(
+            "<properties><property name=\"nfcbench.session\" value=\"\(x(s.id))\"/><property name=\"nfcbench.simulated\" value=\"\(s.simulated)\"/><property name=\"nfcbench.version\" value=\"\(x(options.toolVersion))\"/></properties>\n"
+        )
+        for c in cases { try sink.append(c + "\n") }
+        try sink.append(
+            "<system-out>\(x(verdictName + ". " + r.verdictSentence))</system-out>\n<system-err></system-err>\n</testsuite>\n")
+    }
+
+    static func bandWords(_ band: ReportedSession.ZoneBand?) -> String {
+        switch band {
+        case .core: "inside the predicted zone"
+        case .edge: "at the predicted zone's inner edge"
+        case .near: "just outside the predicted zone"
+        case .far: "well outside the predicted zone"
+        case nil: "no prediction to compare"
+        }
+    }
+
+    /// A dotted class name's part: letters, digits, `_` and `-` only.
+    static func identifier(_ s: String) -> String {
+        let kept = s.unicodeScalars.map {
+            CharacterSet.alphanumerics.contains($0) && $0.isASCII || $0 == "-" ? Character($0) : "_"
+        }
+        return kept.isEmpty ? "_" : String(kept)
+    }
+}

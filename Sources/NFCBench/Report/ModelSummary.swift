@@ -1,0 +1,105 @@
+import Foundation
+import NFCBenchRecords
+import NFCLocatorCore
+
+/// What a model's sessions add up to: how many, on which units, with which verdicts,
+/// and where on the back pooled taps read (a coarse map of read rates).
+///
+/// Built in one pass over the taps' batches, so its memory is the map's cells per model,
+/// whatever the number of sessions.
+public struct ModelSummary: Sendable {
+    /// Cells across and down the back in the pooled map.
+    public static let columns = 8, rows = 16
+
+    public let lookupKey: String
+    public private(set) var name: String
+    public private(set) var aspectRatio: Double
+    public private(set) var predicted: NormalizedRect?
+    public private(set) var stale = false
+    public private(set) var bodyHeightMm: Double?
+    public private(set) var sessions = 0
+    public private(set) var simulatedSessions = 0
+    public private(set) var units: Set<String> = []
+    public private(set) var verdicts: [String: Int] = [:]
+    public private(set) var taps = 0
+    public private(set) var hits = 0
+    private var cellTaps: [Int]
+    private var cellHits: [Int]
+
+    init(_ first: SessionRecord) {
+        lookupKey = first.lookupKey
+        name = ReportedSession.displayName(first)
+        aspectRatio = first.aspectRatio
+        cellTaps = Array(repeating: 0, count: Self.columns * Self.rows)
+        cellHits = cellTaps
+    }
+
+    /// The newest session's prediction and body describe the model as it stands.
+    mutating func add(_ s: SessionRecord) {
+        sessions += 1
+        if s.simulated { simulatedSessions += 1 }
+        if let unit = s.unit, !unit.isEmpty { units.insert(unit) }
+        verdicts[s.verdict?.rawValue ?? "not finished", default: 0] += 1
+        name = ReportedSession.displayName(s)
+        aspectRatio = s.aspectRatio
+        predicted = s.predicted
+        stale = s.stale
+        bodyHeightMm = s.bodyHeightMm ?? bodyHeightMm
+    }
+
+    mutating func add(_ tap: TapRecord) {
+        guard tap.result != .skipped else { return }
+        let c = min(Self.columns - 1, max(0, Int(tap.probe.x * Double(Self.columns))))
+        let r = min(Self.rows - 1, max(0, Int(tap.probe.y * Double(Self.rows))))
+        taps += 1
+        cellTaps[r * Self.columns + c] += 1
+        if tap.result == .hit {
+            hits += 1
+            cellHits[r * Self.columns + c] += 1
+        }
+    }
+
+    /// The pooled map, one cell per region that was tapped at least once.
+    public var heat: [SilhouetteDrawing.HeatCell] {
+        var cells: [SilhouetteDrawing.HeatCell] = []
+        let w = 1 / Double(Self.columns), h = 1 / Double(Self.rows)
+        for r in 0..<Self.rows {
+            for c in 0..<Self.columns where cellTaps[r * Self.columns + c] > 0 {
+                let n = cellTaps[r * Self.columns + c]
+                let rect = try! NormalizedRect(x: Double(c) * w, y: Double(r) * h, width: w, height: h)
+                cells.append(.init(cell: rect, readRate: Double(cellHits[r * Self.columns + c]) / Double(n), taps: n))
+            }
+        }
+        return cells
+    }
+
+    public var drawing: SilhouetteDrawing {
+        SilhouetteDrawing(
+            aspectRatio: aspectRatio, zone: predicted, zoneStyle: stale ? .stale : .approximate, heat: heat)
+    }
+
+    public func count(_ verdict: SessionVerdict) -> Int { verdicts[verdict.rawValue] ?? 0 }
+
+    /// One summary per model, in the order models first appear in `sessions`, from one
+    /// streamed pass over their taps.
+    public static func build(_ sessions: [SessionRecord], from store: any BenchStoring) async throws -> [ModelSummary] {
+        var order: [String] = []
+        var summaries: [String: ModelSummary] = [:]
+        var modelOfSession: [String: String] = [:]
+        for s in sessions {
+            if summaries[s.lookupKey] == nil {
+                order.append(s.lookupKey)
+                summaries[s.lookupKey] = ModelSummary(s)
+            }
+            summaries[s.lookupKey]!.add(s)
+            modelOfSession[s.id] = s.lookupKey
+        }
+        let batches = try await store.tapBatches(sessions: sessions.map(\.id))
+        while case let batch = try await batches.next(), !batch.isEmpty {
+            for tap in batch {
+                if let key = modelOfSession[tap.sessionID] { summaries[key]!.add(tap) }
+            }
+        }
+        return order.map { summaries[$0]! }
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import NFCBenchRecords
+
+/// What a report covers beyond its sessions, and the facts it prints about itself.
+public struct ReportOptions: Sendable {
+    /// `model`: a summary of the (one) model first; `all`: one summary row per model,
+    /// then each model's summary and sessions.
+    public enum Summary: Sendable, Equatable { case none, model, all }
+
+    public var summary: Summary
+    /// The nfcbench version that wrote the report.
+    public var toolVersion: String
+    public var generatedAt: Date
+    /// Where the sessions came from, for the header.
+    public var storeLocation: String
+    /// The catalog as it stands, and how refine would weigh the evidence: a model
+    /// summary shows the entry and the refined zone with it. `nil` leaves both out.
+    public var refiner: CatalogRefiner?
+
+    public init(
+        summary: Summary = .none, toolVersion: String, generatedAt: Date = Date(), storeLocation: String,
+        refiner: CatalogRefiner? = nil
+    ) {
+        self.summary = summary
+        self.toolVersion = toolVersion
+        self.generatedAt = generatedAt
+        self.storeLocation = storeLocation
+        self.refiner = refiner
+    }
+}
+
+/// Sessions grouped by model, each group in the order its first session appears, so a
+/// report lists a model's summary right before its sessions.
+enum ModelGroups {
+    static func ordered(_ sessions: [SessionRecord]) -> [SessionRecord] {
+        var order: [String] = []
+        var groups: [String: [SessionRecord]] = [:]
+        for s in sessions {
+            if groups[s.lookupKey] == nil { order.append(s.lookupKey) }
+            groups[s.lookupKey, default: []].append(s)
+        }
+        return order.flatMap { groups[$0]! }
+    }
+}

@@ -1,0 +1,25 @@
+import NFCBenchRecords
+import NFCLocatorCore
+
+/// One drawing as a standalone SVG: a session's back with every position, or (for a
+/// model) the pooled tap map. The same renderer draws the HTML report's figures.
+public struct SVGReportExporter: SessionExporter {
+    /// Draw the pooled map of all `sessions` (one model) instead of the first session.
+    public let summary: Bool
+
+    public init(summary: Bool) { self.summary = summary }
+
+    public func export(_ sessions: [SessionRecord], from store: any BenchStoring, to sink: ExportSink) async throws {
+        precondition(!sessions.isEmpty, "an SVG report draws at least one session")
+        if summary, let model = try await ModelSummary.build(sessions, from: store).first {
+            try sink.write(
+                SVGSilhouetteRenderer().render(model.drawing, title: "\(model.name): read rates of \(model.taps) pooled taps"))
+        } else {
+            let report = ReportedSession(sessions[0], taps: try await store.taps(sessions[0].id))
+            try sink.write(
+                SVGSilhouetteRenderer().render(
+                    report.drawing, title: "\(report.name), session \(report.session.id): \(report.score.verdict.rawValue)"))
+        }
+        try sink.flush()
+    }
+}

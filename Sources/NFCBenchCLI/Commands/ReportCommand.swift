@@ -1,0 +1,103 @@
+import Foundation
+import NFCBench
+import NFCBenchRecords
+import NFCLocatorCore
+
+/// `nfcbench report`: what a lab files. HTML (default) for people, SVG for one drawing,
+/// JUnit for automated rigs, and a session-level CSV for spreadsheets.
+enum ReportCommand {
+    static let spec = CommandSpec(
+        "report", abstract: "Write a report a lab can file: HTML (default), SVG, JUnit XML or one CSV row per session.",
+        discussion: """
+            --model adds the model's summary first (verdicts, pooled tap map, catalog entry, refined zone); --all adds one
+            row per model, then each model. Void and simulated sessions are left out of --model and --all unless asked;
+            --session always reports the sessions named. SVG holds one drawing: one session, or one model's tap map.
+            The HTML is one self-contained file (inline SVG and CSS, no script, nothing fetched) that prints one session
+            per page. See docs/reports.md.
+            """,
+        options: [
+            session.spec, model.spec, all.spec, format.spec, output.spec, StoreOptions.database.spec, includeVoid.spec,
+            includeSimulated.spec,
+        ] + CatalogOptions.all,
+        handler: run)
+
+    enum Format: String, Sendable, CaseIterable {
+        case html, svg, junit
+        case csvSessions = "csv-sessions"
+    }
+
+    static let session = Option<String>("--session", value: "id", help: "A session to report (repeatable).", repeatable: true)
+    static let model = Option<String>("--model", short: "m", value: "id", help: "Every session of this model, after its summary.")
+    static let all = Flag("--all", help: "Every session, after one summary row per model.")
+    static let format = Option<Format>(
+        "--format", value: "html|svg|junit|csv-sessions", help: "Output format (default html).",
+        expected: "html, svg, junit or csv-sessions", convert: OptionValue.choice(Format.self))
+    static let output = Option<String>(
+        "--output", short: "o", value: "file",
+        help: "Write to this file (replaced only when complete) instead of standard output.")
+    static let includeVoid = Flag("--include-void", help: "With --model or --all, also void sessions.")
+    static let includeSimulated = Flag(
+        "--include-simulated", help: "With --model or --all, also sessions from a simulated reader (marked as such).")
+
+    static func run(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
+        let ids = invocation.all(session)
+        try ExportOutput.requireOneSelection(
+            ids: ids, model: invocation[model], all: invocation[all], usagePath: invocation.path, what: "report")
+        let format = invocation[Self.format] ?? .html
+        if format == .svg && (invocation[all] || ids.count > 1) {
+            throw UsageError(
+                "An SVG holds one drawing: name one --session, or one --model for its tap map; use --format html for more.",
+                path: invocation.path)
+        }
+        let path = StoreOptions.path(invocation, context)
+        let destination = invocation[output].map { context.url(forPath: $0) }
+        if let destination { try ExportOutput.refuseStoreFile(destination, store: path) }
+        let store = try await StoreOptions.openForReading(path, checked: true)
+        let sessions = try await ExportOutput.sessions(
+            ids: ids, model: invocation[model], all: invocation[all], includeVoid: invocation[includeVoid],
+            includeSimulated: invocation[includeSimulated], from: store, path: path)
+        let summary: ReportOptions.Summary = invocation[all] ? .all : invocation[model] != nil ? .model : .none
+        var options = ReportOptions(summary: summary, toolVersion: NFCBench.version, storeLocation: path)
+        if format == .html && summary == .model {
+            let loaded = try await CatalogOptions.loadResolver(invocation, context)
+            for warning in CatalogOptions.warnings(for: loaded) { context.errors.line(warning) }
+            options.refiner = CatalogRefiner(
+                resolver: loaded.resolver, minimumSessions: 1, promote: false, includeSimulated: invocation[includeSimulated])
+        }
+        let exporter: any SessionExporter
+        switch format {
+        case .html: exporter = HTMLReportExporter(options: options)
+        case .junit: exporter = JUnitReportExporter(options: options)
+        case .csvSessions: exporter = CSVSessionExporter()
+        case .svg:
+            guard !sessions.isEmpty else {
+                throw CommandFailure(
+                    "No sessions to draw.", hint: "Check the model with 'nfcbench sessions', or add --include-simulated.")
+            }
+            exporter = SVGReportExporter(summary: summary == .model)
+        }
+        try await ExportOutput.write(exporter, sessions: sessions, from: store, to: destination)
+        if let destination {
+            context.errors.line("Report written to \(destination.path).")
+        }
+        return ExitCode.success
+    }
+
+    /// The end of `run`: the finished session's HTML report. The session is already safe
+    /// in the store, so a report that cannot be written is a warning, not a failure.
+    static func writeSessionReport(
+        _ id: String, store: any BenchStoring, to url: URL, _ databasePath: String, _ context: CommandContext
+    ) async {
+        do {
+            try ExportOutput.refuseStoreFile(url, store: databasePath)
+            guard let session = try await store.session(id) else { return }
+            let options = ReportOptions(toolVersion: NFCBench.version, storeLocation: databasePath)
+            try await ExportOutput.write(HTMLReportExporter(options: options), sessions: [session], from: store, to: url)
+            context.errors.line("Report: \(url.path)")
+        } catch {
+            context.errors.line(
+                "Warning: the session is saved, but its report could not be written: \(error). "
+                    + "Write it later with: nfcbench report --session \(id) --db \(databasePath) -o FILE")
+        }
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import NFCLocatorCore
+import NFCTestSupport
+import Testing
+
+/// `nfcbench report` and the report `run` writes, checked by the programs a lab opens
+/// them with: an HTML5 parser, librsvg, headless Chromium, and an XSD validator.
+@Suite("Reports through the CLI")
+struct ReportCLITests {
+    let scratch: TemporaryDirectory
+    init() throws { scratch = try TemporaryDirectory("report-cli") }
+
+    static let hit = (r: 0x00, g: 0x72, b: 0xB2), miss = (r: 0xD5, g: 0x5E, b: 0x00)
+
+    /// Two simulated sessions of the S24 (a grid and an adaptive one) in a fresh store.
+    func store() async throws -> (db: String, ids: [String]) {
+        let db = scratch.database()
+        var ids: [String] = []
+        for (plan, unit) in [("grid", "unit-1"), ("adaptive", "unit-2")] {
+            let r = try await BuiltBinary.run([
+                "run", "--model", "SM-S921B", "--reader", "sim", "--auto", "--tap-timeout", "0.1", "--plan", plan,
+                "--unit", unit, "--sim-antenna", "0.1,0.5,0.8,0.3", "--db", db, "--json", "--no-report",
+            ])
+            #expect(r.status == 0, "\(r.stderr)")
+            let o = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
+            ids.append(o["sessionId"] as! String)
+        }
+        return (db, ids)
+    }
+
+    func tool(_ path: String, _ arguments: [String], timeout: TimeInterval = 120) async throws -> (Int32, String, String) {
+        #expect(FileManager.default.isExecutableFile(atPath: path), "\(path) missing: scripts/test.sh installs it")
+        return try await ChildProcess.run(path, arguments, environment: ProcessInfo.processInfo.environment, timeout: timeout)
+    }
+
+    /// The HTML parses without a single HTML5 parse error, and nothing in it points
+    /// outside the file: no script, no stylesheet or image link, no `url()` but to its
+    /// own patterns; the only `http` is the SVG namespace name.
+    @Test func theHTMLIsValidAndSelfContained() async throws {
+        let (db, _) = try await store()
+        let file = scratch.file("all.html")
+        let r = try await BuiltBinary.run(["report", "--all", "--include-simulated", "--db", db, "-o", file])
+        #expect(r.status == 0 && r.stderr.contains("Report written to \(file)"), "\(r.stderr)")
+        let (status, _, errors) = try await tool(
+            "/usr/bin/python3",
+            ["-c", "import html5lib, sys; html5lib.HTMLParser(strict=True).parse(open(sys.argv[1], 'rb'))", file])
+        #expect(status == 0, "html5lib: \(errors)")
+        let html = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(!html.contains("<script") && !html.contains("<link") && !html.contains("<img") && !html.contains("@import"))
+        #expect(
+            html.components(separatedBy: "http").count - 1 == html.components(separatedBy: "http://www.w3.org/2000/svg").count - 1
+        )
+        #expect(html.components(separatedBy: "url(").count == html.components(separatedBy: "url(#").count)
+        #expect(!html.contains("src=") && !html.contains("var(--"))
+        #expect(html.contains("<section class=\"overview\">") && html.contains("Model summary: Galaxy S24 (SM-S921B)"))
+        #expect(html.components(separatedBy: "<section class=\"session\"").count == 3)
+    }
+
+    /// librsvg draws the session's SVG (`show --svg` writes the same) with the outline where the layout puts it and
+    /// every hit and miss in its own colour at its position (within a pixel or two).
+    @Test func theSessionSVGRendersInLibrsvgWithEveryMarkInPlace() async throws {
+        let (db, ids) = try await store()
+        let svg = scratch.file("s.svg"), png = scratch.file("s.png")
+        let r = try await BuiltBinary.run(["report", "--session", ids[0], "--format", "svg", "--db", db, "-o", svg])
+        #expect(r.status == 0, "\(r.stderr)")
+        let (status, _, errors) = try await tool("/usr/bin/rsvg-convert", ["--zoom", "2", svg, "-o", png])
+        try #require(status == 0, "rsvg-convert: \(errors)")
+        let shown = scratch.file("shown.svg")
+        let showSVG = try await BuiltBinary.run(["show", ids[0], "--svg", shown, "--db", db])
+        #expect(
+            showSVG.status == 0
+                && (try? String(contentsOfFile: shown, encoding: .utf8)) == (try? String(contentsOfFile: svg, encoding: .utf8)))
+        let show = try await BuiltBinary.run(["show", ids[0], "--json", "--db", db])
+        let o = try JSONSerialization.jsonObject(with: Data(show.stdout.utf8)) as! [String: Any]
+        let taps = o["tapList"] as! [[String: Any]]
+        let layout = SVGSilhouetteRenderer().layout(SilhouetteDrawing(aspectRatio: 0.4803))
+        func pixel(_ x: Double, _ y: Double) -> String { "\(Int((x * 2).rounded())),\(Int((y * 2).rounded()))" }
+        var points: [String] = [
+            pixel(layout.bodyX, layout.bodyY + layout.bodyHeight * 0.9),  // the outline's left edge
+            pixel(layout.bodyX + layout.bodyWidth * 0.5, layout.bodyY + layout.bodyHeight * 0.05),  // inside, empty
+        ]
+        for tap in taps {
+            let p = layout.point(x: tap["x"] as! Double, y: tap["y"] as! Double)
+            points.append(pixel(p.x, p.y))
+        }
+        let (ok, out, err) = try await tool(
+            "/usr/bin/python3", [Checkout.fixtures.appendingPathComponent("png_pixels.py").path, png, "at"] + points)
+        try #require(ok == 0, "\(err)")
+        let colours = out.split(separator: "\n").map { $0.split(separator: " ").map { Int($0)! } }
+        func near(_ c: [Int], _ want: (r: Int, g: Int, b: Int)) -> Bool {
+            abs(c[0] - want.r) < 40 && abs(c[1] - want.g) < 40 && abs(c[2] - want.b) < 40
+        }
+        #expect(colours[0][0] < 0x70 && colours[0][1] < 0x70 && colours[0][2] < 0x70, "outline: \(colours[0])")
+        #expect(colours[1] == [255, 255, 255, 255], "inside the body: \(colours[1])")
+        for (tap, colour) in zip(taps, colours.dropFirst(2)) {
+            let result = tap["result"] as! String
+            #expect(near(colour, result == "HIT" ? Self.hit : Self.miss), "\(result) at \(tap): \(colour)")
+        }
+        #expect(taps.contains { $0["result"] as? String == "HIT" } && taps.contains { $0["result"] as? String == "MISS" })
+    }
+
+    /// Headless Chromium prints the report to PDF and screenshots it to PNG; both are
+    /// produced, and the marks of the session are visible in the picture.
+    @Test func theHTMLRendersInChromiumToPNGAndPDF() async throws {
+        let (db, ids) = try await store()
+        let html = scratch.file("one.html"), png = scratch.file("one.png"), pdf = scratch.file("one.pdf")
+        let r = try await BuiltBinary.run(["report", "--session", ids[0], "--db", db, "-o", html])
+        #expect(r.status == 0, "\(r.stderr)")
+        let common = [
+            "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=" + scratch.file("chromium"),
+            "--disable-dev-shm-usage", "--hide-scrollbars",
+        ]
+        let shot = try await tool(
+            "/usr/bin/chromium", common + ["--window-size=1000,1400", "--screenshot=" + png, "file://" + html])
+        #expect(shot.0 == 0, "chromium: \(shot.2.suffix(800))")
+        let printed = try await tool(
+            "/usr/bin/chromium", common + ["--no-pdf-header-footer", "--print-to-pdf=" + pdf, "file://" + html])
+        #expect(printed.0 == 0, "chromium: \(printed.2.suffix(800))")
+        let pdfData = try Data(contentsOf: URL(fileURLWithPath: pdf))
+        #expect(pdfData.count > 5_000 && pdfData.starts(with: Array("%PDF-".utf8)))
+        let pixels = Checkout.fixtures.appendingPathComponent("png_pixels.py").path
+        let hits = try await tool("/usr/bin/python3", [pixels, png, "count", "0072B2", "24"])
+        let misses = try await tool("/usr/bin/python3", [pixels, png, "count", "D55E00", "24"])
+        #expect((Int(hits.1.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 50, "hit marks: \(hits.1) \(hits.2)")
+        #expect((Int(misses.1.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 20, "miss marks: \(misses.1)")
+    }
+
+    /// JUnit for every session validates against the committed schema.
+    @Test func junitValidatesAgainstTheSchema() async throws {
+        let (db, _) = try await store()
+        let xml = scratch.file("r.xml")
+        let r = try await BuiltBinary.run(["report", "--all", "--include-simulated", "--format", "junit", "--db", db, "-o", xml])
+        #expect(r.status == 0, "\(r.stderr)")
+        let schema = Checkout.fixtures.appendingPathComponent("junit/junit.xsd").path
+        let (status, _, errors) = try await tool("/usr/bin/xmllint", ["--noout", "--schema", schema, xml])
+        #expect(status == 0 && errors.contains("validates"), "\(errors)")
+        let text = try String(contentsOfFile: xml, encoding: .utf8)
+        #expect(text.components(separatedBy: "<testsuite ").count == 3 && text.contains("[simulated]"))
+    }
+
+    /// `--model` and `--all` leave out void and simulated sessions unless asked;
+    /// `--session` reports what it names.
+    @Test func voidAndSimulatedSessionsFollowTheFlags() async throws {
+        let (db, ids) = try await store()
+        let voided = try await BuiltBinary.run(["void", ids[1], "--reason", "wrong phone", "--db", db])
+        #expect(voided.status == 0, "\(voided.stderr)")
+        func rows(_ extra: [String]) async throws -> [Substring] {
+            let r = try await BuiltBinary.run(["report", "--format", "csv-sessions", "--db", db] + extra)
+            #expect(r.status == 0, "\(r.stderr)")
+            return r.stdout.split(separator: "\r\n").dropFirst().map { $0 }
+        }
+        #expect(try await rows(["--model", "SM-S921B"]).isEmpty)
+        #expect(try await rows(["--model", "SM-S921B", "--include-simulated"]).count == 1)
+        let both = try await rows(["--all", "--include-simulated", "--include-void"])
+        #expect(both.count == 2 && both.contains { $0.contains(",true,true,wrong phone,") })
+        #expect(try await rows(["--session", ids[1]]).count == 1)
+        let usage = try await BuiltBinary.run(["report", "--all", "--format", "svg", "--db", db])
+        #expect(usage.status == 64 && usage.stderr.contains("An SVG holds one drawing"), "\(usage.stderr)")
+    }
+
+    /// `run` ends with the session's report beside the database, or where `--report`
+    /// says, and writes none with `--no-report`.
+    @Test func runWritesTheReportUnlessToldNot() async throws {
+        let db = scratch.database()
+        let base = ["run", "--model", "SM-S921B", "--reader", "sim", "--auto", "--tap-timeout", "0.1", "--db", db, "--json"]
+        let first = try await BuiltBinary.run(base)
+        let id = try #require(
+            (try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any])?["sessionId"] as? String)
+        let beside = URL(fileURLWithPath: db).deletingLastPathComponent().appendingPathComponent(id + ".html").path
+        #expect(first.stderr.contains("Report: \(beside)") && FileManager.default.fileExists(atPath: beside), "\(first.stderr)")
+        #expect(try String(contentsOfFile: beside, encoding: .utf8).contains("Session \(id)"))
+        let chosen = scratch.file("chosen.html")
+        let second = try await BuiltBinary.run(base + ["--report", chosen])
+        #expect(second.status == 0 && FileManager.default.fileExists(atPath: chosen), "\(second.stderr)")
+        let third = try await BuiltBinary.run(base + ["--no-report"])
+        #expect(third.status == 0 && !third.stderr.contains("Report:"))
+        let htmlFiles = try FileManager.default.contentsOfDirectory(
+            atPath: URL(fileURLWithPath: db).deletingLastPathComponent().path
+        )
+        .filter { $0.hasSuffix(".html") }
+        #expect(htmlFiles.count == 2, "\(htmlFiles)")
+    }
+}
