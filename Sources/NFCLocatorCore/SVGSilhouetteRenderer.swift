@@ -168,10 +168,9 @@ public struct SVGSilhouetteRenderer: Sendable {
         }
         if d.sweepRegion != nil { entries.append((.sweep, "area to sweep")) }
         if d.measured != nil { entries.append((.measured, "measured zone")) }
-        let kinds = Set(d.marks.map { "\($0.kind)" })
-        if kinds.contains("hit") { entries.append((.hit, "hit: the reader saw the phone")) }
-        if kinds.contains("miss") { entries.append((.miss, "miss: nothing read")) }
-        if kinds.contains("skipped") { entries.append((.skipped, "skipped by the operator")) }
+        if d.marks.contains(where: { $0.kind == .hit }) { entries.append((.hit, "hit: the reader saw the phone")) }
+        if d.marks.contains(where: { $0.kind == .miss }) { entries.append((.miss, "miss: nothing read")) }
+        if d.marks.contains(where: { $0.kind == .skipped }) { entries.append((.skipped, "skipped by the operator")) }
         return entries
     }
 
@@ -222,9 +221,13 @@ public struct SVGSilhouetteRenderer: Sendable {
         return parts.joined(separator: " ")
     }
 
+    /// A coordinate to a tenth of a unit, without a trailing ".0": integer arithmetic,
+    /// since `Double.description` dominated a 10,000-session report.
     private func f(_ v: Double) -> String {
-        let rounded = (v * 10).rounded() / 10
-        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+        guard v.isFinite, abs(v) < 1e12 else { return "0" }
+        let tenths = Int((v * 10).rounded())
+        let whole = String(abs(tenths) / 10), fraction = abs(tenths) % 10
+        return (tenths < 0 ? "-" : "") + (fraction == 0 ? whole : whole + "." + String(fraction))
     }
 
     private func f2(_ v: Double) -> String { String((v * 100).rounded() / 100) }

@@ -113,11 +113,19 @@ struct ReportCLITests {
         let shot = try await tool(
             "/usr/bin/chromium", common + ["--window-size=1000,1400", "--screenshot=" + png, "file://" + html])
         #expect(shot.0 == 0, "chromium: \(shot.2.suffix(800))")
+        // The whole store printed: the model summary and each session start a page.
+        let all = scratch.file("all.html")
+        let allReport = try await BuiltBinary.run(["report", "--all", "--include-simulated", "--db", db, "-o", all])
+        #expect(allReport.status == 0, "\(allReport.stderr)")
         let printed = try await tool(
-            "/usr/bin/chromium", common + ["--no-pdf-header-footer", "--print-to-pdf=" + pdf, "file://" + html])
+            "/usr/bin/chromium", common + ["--no-pdf-header-footer", "--print-to-pdf=" + pdf, "file://" + all])
         #expect(printed.0 == 0, "chromium: \(printed.2.suffix(800))")
         let pdfData = try Data(contentsOf: URL(fileURLWithPath: pdf))
         #expect(pdfData.count > 5_000 && pdfData.starts(with: Array("%PDF-".utf8)))
+        let text = String(decoding: pdfData, as: UTF8.self)
+        let pages = try NSRegularExpression(pattern: #"/Type\s*/Page(?!s)"#)
+            .numberOfMatches(in: text, range: NSRange(text.startIndex..., in: text))
+        #expect(pages >= 4, "overview, model summary and two sessions each start a page: \(pages) pages")
         let pixels = Checkout.fixtures.appendingPathComponent("png_pixels.py").path
         let hits = try await tool("/usr/bin/python3", [pixels, png, "count", "0072B2", "24"])
         let misses = try await tool("/usr/bin/python3", [pixels, png, "count", "D55E00", "24"])

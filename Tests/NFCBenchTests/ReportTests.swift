@@ -123,4 +123,26 @@ struct ReportTests {
         #expect(html.contains("Model summary: Galaxy S24 (SM-S921B)") && html.contains("2 (1 simulated)"))
         #expect(html.components(separatedBy: "<section class=\"session\"").count == 3)
     }
+
+    /// Sessions are rendered several at a time but written in the order given, each
+    /// model's summary right before its first session, in HTML and JUnit alike.
+    @Test func concurrentRenderingKeepsTheOrder() async throws {
+        let store = try await SQLiteBenchStore.open(path: scratch.file("order.sqlite"))
+        var sessions: [SessionRecord] = []
+        for i in (0..<15).reversed() {
+            sessions.append(try await ReportFixture.store(ReportFixture.session(id: "S-order-\(i)"), in: store))
+        }
+        var options = ReportFixture.options
+        options.summary = .all
+        let html = try await render(HTMLReportExporter(options: options), sessions, store)
+        let xml = try await render(JUnitReportExporter(options: options), sessions, store)
+        func order(_ text: String, _ marker: String) -> [String] {
+            text.components(separatedBy: marker).dropFirst().map { String($0.prefix { $0 != ":" && $0 != " " }) }
+        }
+        let ids = sessions.map(\.id)
+        #expect(order(html, "<h2>Session ") == ids)
+        #expect(order(xml, "<property name=\"nfcbench.session\" value=\"").map { String($0.prefix { $0 != "\"" }) } == ids)
+        let summary = try #require(html.range(of: "Model summary: Galaxy S24"))
+        #expect(summary.upperBound < html.range(of: "<h2>Session ")!.lowerBound)
+    }
 }

@@ -30,6 +30,7 @@ public final class ExportSink {
 
     /// What was collected, for a memory sink.
     public var text: String { String(decoding: buffer, as: UTF8.self) }
+    public var bytes: [UInt8] { buffer }
 
     private func flushIfFull() throws { if buffer.count >= 65_536 { try flush() } }
 

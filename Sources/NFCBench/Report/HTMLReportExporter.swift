@@ -24,18 +24,29 @@ public struct HTMLReportExporter: SessionExporter {
         }
         if sessions.isEmpty { try sink.append("<p>No sessions match.</p>\n") }
         var written = Set<String>()
-        for (index, session) in ordered.enumerated() {
-            if let (summary, anchor) = summaries[session.lookupKey], written.insert(session.lookupKey).inserted {
-                let refinement = try await refinement(of: session, among: ordered, store: store)
-                try HTMLModelSection(
-                    summary: summary, anchor: anchor, entry: options.refiner?.entry(for: session), refinement: refinement
-                ).write(to: sink)
-            }
-            let taps = try await store.taps(session.id)
-            try HTMLSessionSection(
-                report: ReportedSession(session, taps: taps), anchor: "session-\(index + 1)", toolVersion: options.toolVersion
-            ).write(to: sink)
-        }
+        let toolVersion = options.toolVersion
+        try await OrderedRendering.run(
+            count: ordered.count,
+            render: { index in
+                let session = ordered[index]
+                let section = ExportSink.memory()
+                try HTMLSessionSection(
+                    report: ReportedSession(session, taps: try await store.taps(session.id)), anchor: "session-\(index + 1)",
+                    toolVersion: toolVersion
+                ).write(to: section)
+                return section.bytes
+            },
+            write: { index, bytes in
+                let session = ordered[index]
+                if let (summary, anchor) = summaries[session.lookupKey], written.insert(session.lookupKey).inserted {
+                    let refinement = try await refinement(of: session, among: ordered, store: store)
+                    try HTMLModelSection(
+                        summary: summary, anchor: anchor, entry: options.refiner?.entry(for: session),
+                        refinement: refinement
+                    ).write(to: sink)
+                }
+                try sink.append(bytes)
+            })
         try sink.append(
             "<footer>Written by nfcbench \(XMLText.escape(options.toolVersion)) on \(CSVFormat.iso8601(options.generatedAt)) from \(XMLText.escape(options.storeLocation)). Positions are on the back of the phone, top edge up; millimetres come from the catalog's published body height.</footer>\n</body>\n</html>\n"
         )

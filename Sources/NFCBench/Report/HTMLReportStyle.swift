@@ -15,6 +15,8 @@ enum HTMLReportStyle {
         table { border-collapse: collapse; margin: 0.5em 0; font-size: 0.9em; }
         th, td { border: 1px solid #999; padding: 0.2em 0.5em; text-align: left; vertical-align: top; }
         td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+        table.positions td:nth-child(-n+3), table.positions td:nth-child(n+6),
+        table.positions th:nth-child(-n+3), table.positions th:nth-child(n+6) { text-align: right; font-variant-numeric: tabular-nums; }
         thead { display: table-header-group; } tr { break-inside: avoid; }
         .verdict { font-size: 1.1em; padding: 0.5em 0.8em; border-left: 6px solid #333; background: #f3f3f3; }
         .verdict-CONFIRMED { border-color: #009E73; } .verdict-SHIFTED { border-color: #D55E00; }
@@ -24,7 +26,7 @@ enum HTMLReportStyle {
         .mark-hit::before { content: "\\25CF\\00A0"; color: #0072B2; }
         .mark-miss::before { content: "\\2715\\00A0"; color: #D55E00; }
         .mark-skipped::before { content: "\\25A1\\00A0"; color: #777; }
-        ol.timeline { font-size: 0.85em; columns: 2; }
+        ol.timeline { font-size: 0.85em; }
         footer { margin-top: 2em; font-size: 0.8em; color: #555; }
         @page { margin: 14mm 12mm; }
         @media print {

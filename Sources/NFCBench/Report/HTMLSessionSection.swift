@@ -93,14 +93,15 @@ struct HTMLSessionSection {
 
     private func positions(to sink: ExportSink) throws {
         let mm = report.body != nil
-        try sink.append("<h3>Positions</h3>\n<table class=\"positions\"><thead><tr><th scope=\"col\" class=\"num\">#</th>")
+        try sink.append("<h3>Positions</h3>\n<table class=\"positions\"><thead><tr><th scope=\"col\">#</th>")
         try sink.append(
             mm
-                ? "<th scope=\"col\" class=\"num\">from left (mm)</th><th scope=\"col\" class=\"num\">below top (mm)</th>"
-                : "<th scope=\"col\" class=\"num\">x (fraction)</th><th scope=\"col\" class=\"num\">y (fraction)</th>")
+                ? "<th scope=\"col\">from left (mm)</th><th scope=\"col\">below top (mm)</th>"
+                : "<th scope=\"col\">x (fraction)</th><th scope=\"col\">y (fraction)</th>")
         try sink.append(
-            "<th scope=\"col\">where</th><th scope=\"col\">result</th><th scope=\"col\" class=\"num\">taps</th><th scope=\"col\" class=\"num\">time to detect (ms)</th></tr></thead>\n<tbody>\n"
+            "<th scope=\"col\">where</th><th scope=\"col\">result</th><th scope=\"col\">taps</th><th scope=\"col\">time to detect (ms)</th><th scope=\"col\">tapped at (s from start)</th></tr></thead>\n<tbody>\n"
         )
+        let start = report.session.startedAt
         for p in report.positions {
             let (a, b): (String, String)
             if let body = report.body {
@@ -118,26 +119,35 @@ struct HTMLSessionSection {
             case nil: band = "no prediction"
             }
             let flag = report.contradicts(p) ? " <span class=\"contradicts\">(contradicts the prediction)</span>" : ""
+            // Plain concatenation: interpolating an Int goes through a dynamic cast per
+            // cell, which a million-position report feels.
+            let mark = p.outcome == .hit ? "mark-hit" : p.outcome == .miss ? "mark-miss" : "mark-skipped"
             try sink.append(
-                "<tr><td class=\"num\">\(p.number)</td><td class=\"num\">\(a)</td><td class=\"num\">\(b)</td><td>\(band)</td><td class=\"mark-\(p.outcome.rawValue.lowercased())\">\(p.outcome.rawValue)\(flag)</td><td class=\"num\">\(p.attempts)</td><td class=\"num\">\(FixedPoint.format(p.latencyMs, 0))</td></tr>\n"
-            )
+                "<tr><td>" + String(p.number) + "</td><td>" + a + "</td><td>" + b + "</td><td>" + band + "</td><td class=\""
+                    + mark + "\">" + p.outcome.rawValue + flag + "</td><td>" + String(p.attempts) + "</td><td>"
+                    + FixedPoint.format(p.latencyMs, 0) + "</td><td>"
+                    + FixedPoint.format(max(0, p.firstTappedAt.timeIntervalSince(start)), 1) + "</td></tr>\n")
         }
         try sink.append("</tbody></table>\n")
         if !mm { try sink.append("<p>No published body size for this model: positions are fractions of the back.</p>\n") }
     }
 
+    /// The session's course: the positions table is its tap-by-tap timeline (numbered in
+    /// the order tapped, with the time of each); this adds start, first and last tap, end.
     private func timeline(to sink: ExportSink) throws {
+        let s = report.session
+        func after(_ date: Date) -> String { "+" + FixedPoint.format(max(0, date.timeIntervalSince(s.startedAt)), 1) + " s" }
         try sink.append("<h3>Timeline</h3>\n<ol class=\"timeline\">")
-        try sink.append("<li>\(CSVFormat.iso8601(report.session.startedAt)) session started</li>")
-        let start = report.session.startedAt
-        func after(_ date: Date) -> String { "+" + FixedPoint.format(max(0, date.timeIntervalSince(start)), 1) + " s" }
-        for p in report.positions {
+        try sink.append("<li>" + CSVFormat.iso8601(s.startedAt) + " session started</li>")
+        if let first = report.positions.first, let last = report.positions.last {
+            try sink.append("<li>" + after(first.firstTappedAt) + " position 1 tapped</li>")
             try sink.append(
-                "<li>\(after(p.firstTappedAt)) position \(p.number): \(p.outcome.rawValue)\(p.attempts > 1 ? " (\(p.attempts) taps)" : "")</li>"
-            )
+                "<li>" + after(last.firstTappedAt) + " position " + String(last.number) + " tapped (the last)</li>")
         }
-        if let end = report.session.endedAt {
-            try sink.append("<li>\(after(end)) session \(report.session.status.rawValue) (\(CSVFormat.iso8601(end)))</li>")
+        if let end = s.endedAt {
+            try sink.append("<li>" + after(end) + " session " + s.status.rawValue + " (" + CSVFormat.iso8601(end) + ")</li>")
+        } else {
+            try sink.append("<li>not finished: resumable with nfcbench run --resume " + XMLText.escape(s.id) + "</li>")
         }
         try sink.append("</ol>\n")
     }

@@ -20,9 +20,16 @@ public struct JUnitReportExporter: SessionExporter {
         // The root carries no totals (Ant's schema allows none; CI servers add up the
         // suites), so each session's suite is written as soon as it is read.
         try sink.append("<testsuites>\n")
-        for (index, session) in sessions.enumerated() {
-            try write(ReportedSession(session, taps: try await store.taps(session.id)), id: index, to: sink)
-        }
+        let exporter = self
+        try await OrderedRendering.run(
+            count: sessions.count,
+            render: { index in
+                let suite = ExportSink.memory()
+                try exporter.write(
+                    ReportedSession(sessions[index], taps: try await store.taps(sessions[index].id)), id: index, to: suite)
+                return suite.bytes
+            },
+            write: { _, bytes in try sink.append(bytes) })
         try sink.append("</testsuites>\n")
         try sink.flush()
     }
