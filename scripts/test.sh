@@ -34,7 +34,7 @@ export NFCBENCH_TEST_PCSC_READER="nfcbench virtual 00 00"
 # within 300 ms; on 2 cores the parallel suite would make the bound measure the runner's
 # load), and the tmux session (a tmux server daemonizes with every descriptor the test
 # process has open, so it must not start while other tests' pipes exist).
-TIMED='Within300ms|promptsSkipUndoRetryAndQuit|ctrlCDuringTheTapWaitInATerminal'
+TIMED='Within300ms|promptsSkipUndoRetryAndQuit|ctrlCDuringTheTapWaitInATerminal|liftPromptSingleKeysAndTheLiveMapInATerminal'
 if [ $# -eq 0 ]; then
     swift test --skip "$TIMED"
     swift test --filter "$TIMED"

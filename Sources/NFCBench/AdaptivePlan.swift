@@ -179,7 +179,15 @@ public struct AdaptivePlan: ProbeStrategy {
         return nil
     }
 
+    /// No session of this plan taps more positions: a walk of the coarse grid to the
+    /// first hit, then per edge its two first probes, the bisection down to `tolerance`
+    /// over the whole back, and one confirmation. The run tells the operator this bound.
+    public var maximumPositions: Int {
+        fallback.order.count + 4 * (3 + Int(log2(1 / tolerance).rounded(.up)))
+    }
+
     public func next(after history: [(probe: Probe, hit: Bool)]) -> Probe? {
+        guard history.count < maximumPositions else { return nil }
         if let probe = nextBounding(history) { return probe }
         guard let focus, history.count < budget, history.contains(where: \.hit) else { return nil }
         // Where bounding ended: the sharpening taps are counted from there.

@@ -272,9 +272,18 @@ public struct GuidedRun: Sendable {
         let reader = readers.current
         if result != .skipped { await reader.signal(result == .hit ? .hit : .miss) }
         try await positioner.lift(index: step)
-        if result == .hit, try await !reader.waitForRemoval(timeout: liftTimeout) {
+        guard result == .hit else { return }
+        // An operator's hands hear "lift" at once, not after the field has stayed busy for
+        // `liftTimeout`; a machine positioner has already lifted, so only a phone still
+        // read after that is worth a word.
+        if positioner.needsOperator {
             events(.waitingForLift)
             _ = try await reader.waitForRemoval(timeout: .seconds(3600))
+            events(.lifted)
+        } else if try await !reader.waitForRemoval(timeout: liftTimeout) {
+            events(.waitingForLift)
+            _ = try await reader.waitForRemoval(timeout: .seconds(3600))
+            events(.lifted)
         }
     }
 

@@ -22,8 +22,12 @@ public struct PositionWords: Sendable {
 
     public func words(_ p: Probe) -> String {
         guard let body else {
-            let across = p.x <= 0.5 ? "\(fraction(p.x)) of the width from the left edge" : "\(fraction(1 - p.x)) of the width from the right edge"
-            let down = p.y <= 0.5 ? "\(fraction(p.y)) of the height below the top edge" : "\(fraction(1 - p.y)) of the height above the bottom edge"
+            let across =
+                p.x <= 0.5
+                ? "\(fraction(p.x)) of the width from the left edge" : "\(fraction(1 - p.x)) of the width from the right edge"
+            let down =
+                p.y <= 0.5
+                ? "\(fraction(p.y)) of the height below the top edge" : "\(fraction(1 - p.y)) of the height above the bottom edge"
             return "reader centre \(down), \(across)"
         }
         let mm = body.position(p)
@@ -43,7 +47,9 @@ public struct PositionWords: Sendable {
 
     /// Whole millimetres; half millimetres below 10 mm, where a ruler's half step matters.
     private func millimetres(_ v: Double) -> String {
-        v < 10 ? FixedPoint.format((v * 2).rounded() / 2, 1) + " mm" : FixedPoint.format(v, 0) + " mm"
+        let halves = (v * 2).rounded()
+        guard v < 10, halves.truncatingRemainder(dividingBy: 2) != 0 else { return FixedPoint.format(v, 0) + " mm" }
+        return FixedPoint.format(halves / 2, 1) + " mm"
     }
 
     private func fraction(_ v: Double) -> String { FixedPoint.format(v, 2) }

@@ -5,6 +5,12 @@ import NFCReaders
 
 /// Turns what the operator typed (`--reader SPEC`, or nothing) into an open reader.
 public struct ReaderSelection: Sendable {
+    /// Reader libraries' own logs stay off the operator's screen unless `verbose`
+    /// (`LibNFCLog`); their failures arrive as typed errors all the same.
+    public static func configureLogging(verbose: Bool, environment: [String: String]) {
+        LibNFCLog.configure(verbose: verbose, environment: environment)
+    }
+
     public var diagnosis: LibNFCDiagnosis
     public var feedback: Bool
 

@@ -12,8 +12,11 @@ public enum RunEvent: Sendable {
     case waitingForTap(seconds: Double)
     case tap(TapRecord)
     case undone(TapRecord)
-    /// The phone is still on the reader: lift it.
+    /// The phone is (or may still be) on the reader: lift it. Said at once after a hit
+    /// with an operator placing the phone.
     case waitingForLift
+    /// The field is clear again after `waitingForLift`.
+    case lifted
     case readerLost(ReaderError)
     /// The reader failed at a position (`step`; `nil` after its tap was recorded, while the
     /// phone was lifted): nothing was recorded for it, and the run waits for the reader

@@ -1,4 +1,5 @@
 import Foundation
+import NFCBench
 import NFCBenchRecords
 import NFCLocatorCore
 
@@ -14,7 +15,8 @@ public enum NFCBench {
             """,
         subcommands: [
             RunCommand.spec, PlanCommand.spec, SessionCommands.listSpec, SessionCommands.showSpec,
-            ExportCommand.spec, ReportCommand.spec, VoidCommand.spec, RefineCommand.spec, ResolveCommand.spec,
+            ExportCommand.spec, ReportCommand.spec, TemplateCommand.spec, VoidCommand.spec, RefineCommand.spec,
+            ResolveCommand.spec,
             CatalogCommand.spec,
             ReaderCommands.readersSpec, ReaderCommands.pollSpec, SimCommand.spec, DoctorCommand.spec,
         ])
@@ -31,6 +33,7 @@ public enum NFCBench {
                 context.output.write(HelpFormatter(path: path, command: parser.command(at: path)).render())
                 return ExitCode.success
             case .run(let invocation):
+                ReaderSelection.configureLogging(verbose: invocation[GlobalOptions.verbose], environment: context.environment)
                 // Ctrl-C cancels the command's task, so readers close and restore their
                 // settings and sessions save; a second Ctrl-C ends the process at once.
                 let handler = invocation.command.handler!

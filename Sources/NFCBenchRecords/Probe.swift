@@ -4,10 +4,4 @@ public struct Probe: Sendable, Hashable, Codable {
     public let y: Double
     public init(x: Double, y: Double) { self.x = x; self.y = y }
 
-    /// "upper third, left of centre", for the operator.
-    public var words: String {
-        let row = y < 1.0 / 3 ? "upper third" : y < 2.0 / 3 ? "middle third" : "lower third"
-        let column = x < 0.4 ? "left of centre" : x <= 0.6 ? "centred" : "right of centre"
-        return "\(row), \(column)"
-    }
 }

@@ -43,7 +43,7 @@ public struct SVGSilhouetteRenderer: Sendable {
     public func layout(_ d: SilhouetteDrawing) -> Layout {
         let u = unit, w = bodyMillimetres?.width ?? height * d.aspectRatio
         let pad = 12 * u, top = 34 * u
-        let legendHeight = Double(legend(d).count) * 16 * u + 8 * u
+        let legendHeight = Double(legend(d).count) * 16 * u + 8 * u + (bodyMillimetres != nil ? 40 * u : 0)
         return Layout(
             bodyX: pad, bodyY: top, bodyWidth: w, bodyHeight: height,
             width: max(w + 2 * pad, 290 * u), height: top + height + 8 * u + legendHeight)
@@ -128,7 +128,8 @@ public struct SVGSilhouetteRenderer: Sendable {
         return out.joined(separator: "\n") + "\n"
     }
 
-    /// A hit is a filled disc, a miss a cross, a skipped position a hollow square: shapes
+    /// A hit is a filled disc, a miss a cross, a skipped position a hollow square, a
+    /// planned one a crosshair (the reader's centre goes on the cross): shapes
     /// differ, not only colours. Each is centred on the position, so the pixel there
     /// carries the mark's colour.
     private func mark(_ kind: SilhouetteDrawing.MarkKind, at p: (x: Double, y: Double)) -> String {
@@ -143,6 +144,9 @@ public struct SVGSilhouetteRenderer: Sendable {
         case .skipped:
             return
                 "<rect class=\"nfc-skipped\" x=\"\(f(p.x - a))\" y=\"\(f(p.y - a))\" width=\"\(f(2 * a))\" height=\"\(f(2 * a))\" fill=\"none\" stroke=\"\(palette.skipped)\" stroke-width=\"\(f(2 * u))\"/>"
+        case .planned:
+            return
+                "<g class=\"nfc-planned\" stroke=\"\(palette.highlight)\" stroke-width=\"\(f(1.5 * u))\" fill=\"none\"><circle cx=\"\(f(p.x))\" cy=\"\(f(p.y))\" r=\"\(f(r))\"/><path d=\"M\(f(p.x - 2 * r)) \(f(p.y))H\(f(p.x + 2 * r))M\(f(p.x)) \(f(p.y - 2 * r))V\(f(p.y + 2 * r))\"/></g>"
         }
     }
 
@@ -152,7 +156,7 @@ public struct SVGSilhouetteRenderer: Sendable {
             "<g class=\"nfc-orientation\" fill=\"\(palette.text)\"><path d=\"M\(f(cx - 6 * u)) \(f(y - 4 * u))L\(f(cx)) \(f(y - 14 * u))L\(f(cx + 6 * u)) \(f(y - 4 * u))Z\"/><text x=\"\(f(cx))\" y=\"\(f(y + 8 * u))\" font-size=\"\(f(11 * u))\" text-anchor=\"middle\">back of the phone, top edge up</text></g>"
     }
 
-    private enum LegendEntry { case zone, sweep, measured, hit, miss, skipped, heat }
+    private enum LegendEntry { case zone, sweep, measured, hit, miss, skipped, planned, heat }
 
     private func legend(_ d: SilhouetteDrawing) -> [(LegendEntry, String)] {
         var entries: [(LegendEntry, String)] = []
@@ -171,6 +175,7 @@ public struct SVGSilhouetteRenderer: Sendable {
         if d.marks.contains(where: { $0.kind == .hit }) { entries.append((.hit, "hit: the reader saw the phone")) }
         if d.marks.contains(where: { $0.kind == .miss }) { entries.append((.miss, "miss: nothing read")) }
         if d.marks.contains(where: { $0.kind == .skipped }) { entries.append((.skipped, "skipped by the operator")) }
+        if d.marks.contains(where: { $0.kind == .planned }) { entries.append((.planned, "reader centre goes here")) }
         return entries
     }
 
@@ -196,12 +201,27 @@ public struct SVGSilhouetteRenderer: Sendable {
             case .hit: parts.append(mark(.hit, at: (x, y)))
             case .miss: parts.append(mark(.miss, at: (x, y)))
             case .skipped: parts.append(mark(.skipped, at: (x, y)))
+            case .planned: parts.append(mark(.planned, at: (x, y)))
             }
             parts.append("<text x=\"\(f(x + 12 * u))\" y=\"\(f(y + 4 * u))\">\(XMLText.escape(words))</text>")
             y += 16 * u
         }
         parts.append("</g>")
+        if let mm = bodyMillimetres { parts.append(scaleBar(at: y + 8 * u, x: l.bodyX, bodyHeightMm: mm.height)) }
         return parts.joined()
+    }
+
+    /// A ruler to check the print: 50 mm with a tick every 10 mm. One user unit is one
+    /// millimetre here, so the bar is 50 units long.
+    private func scaleBar(at y: Double, x: Double, bodyHeightMm: Double) -> String {
+        let u = unit
+        var ticks = ""
+        for i in 0...5 {
+            let tx = x + Double(i) * 10
+            ticks += "<path d=\"M\(f(tx)) \(f(y))V\(f(y + (i % 5 == 0 ? 4 : 2.5)))\"/>"
+        }
+        return
+            "<g class=\"nfc-scale\" stroke=\"\(palette.text)\" stroke-width=\"0.3\" fill=\"\(palette.text)\"><path d=\"M\(f(x)) \(f(y))H\(f(x + 50))\"/>\(ticks)<text x=\"\(f(x))\" y=\"\(f(y + 4 + 11 * u))\" font-size=\"\(f(10 * u))\" stroke=\"none\">50 mm: check with a ruler</text></g>"
     }
 
     /// The text alternative: what the picture shows, in words.

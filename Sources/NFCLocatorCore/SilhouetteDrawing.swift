@@ -3,7 +3,8 @@ public struct SilhouetteDrawing: Sendable {
     public enum ZoneStyle: Sendable { case exact, approximate, stale }
     /// What happened at a position. Each kind has its own shape (filled disc, cross,
     /// hollow square), so a colour-blind reader or a grey printout tells them apart.
-    public enum MarkKind: Sendable { case hit, miss, skipped }
+    /// `planned`: where a plan will put the reader's centre (templates, plans).
+    public enum MarkKind: Sendable { case hit, miss, skipped, planned }
     public struct Mark: Sendable {
         public let x: Double, y: Double, kind: MarkKind
         /// The position's number in the plan, printed beside the mark (SVG only).

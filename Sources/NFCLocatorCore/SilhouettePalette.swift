@@ -26,7 +26,7 @@ public struct SilhouettePalette: Sendable {
     public init(
         outline: String, zoneExact: String, zoneApproximate: String, zoneStale: String,
         sweep: String, highlight: String, hit: String, miss: String,
-        measured: String = "7", skipped: String = "2", heat: String = "34", text: String = "0"
+        measured: String = "35", skipped: String = "2", heat: String = "34", text: String = "0"
     ) {
         self.outline = outline
         self.zoneExact = zoneExact

@@ -15,7 +15,8 @@ public struct TerminalSilhouetteRenderer: Sendable {
         self.useColor = useColor
     }
 
-    public static let legend = "█ verified zone  ▓ zone  ╱ stale zone  ░ sweep  ◉ place here  ● hit  × miss  □ skipped"
+    public static let legend =
+        "█ verified zone  ▓ zone  ╱ stale zone  ░ sweep  ◉ place here  ● hit  × miss  □ skipped  + measured zone"
 
     public func render(_ drawing: SilhouetteDrawing) -> [String] {
         let columns = max(4, Int((Double(rows) * drawing.aspectRatio * 2).rounded()))
@@ -26,6 +27,20 @@ public struct TerminalSilhouetteRenderer: Sendable {
                 grid[r][c] = cell(at: u, v, r + c, drawing)
             }
         }
+        // The measured zone's outline, over the zones and under the marks.
+        if let m = drawing.measured {
+            func inside(_ r: Int, _ c: Int) -> Bool {
+                m.contains(x: (Double(c) + 0.5) / Double(columns), y: (Double(r) + 0.5) / Double(rows))
+            }
+            for r in 0..<rows {
+                for c in 0..<columns where inside(r, c) {
+                    let edge =
+                        r == 0 || c == 0 || r == rows - 1 || c == columns - 1
+                        || !inside(r - 1, c) || !inside(r + 1, c) || !inside(r, c - 1) || !inside(r, c + 1)
+                    if edge { grid[r][c] = Cell("+", palette.measured) }
+                }
+            }
+        }
         for mark in drawing.marks {
             let c = min(columns - 1, max(0, Int(mark.x * Double(columns))))
             let r = min(rows - 1, max(0, Int(mark.y * Double(rows))))
@@ -33,6 +48,7 @@ public struct TerminalSilhouetteRenderer: Sendable {
             case .hit: grid[r][c] = Cell("●", palette.hit)
             case .miss: grid[r][c] = Cell("×", palette.miss)
             case .skipped: grid[r][c] = Cell("□", palette.skipped)
+            case .planned: grid[r][c] = Cell("○", palette.highlight)
             }
         }
         let edge = String(repeating: "─", count: columns)

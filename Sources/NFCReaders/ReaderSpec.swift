@@ -7,11 +7,18 @@ public enum ReaderSpec: Sendable, Hashable, CustomStringConvertible {
     /// The in-process simulated phone.
     case sim
 
+    /// libnfc's drivers in Debian's build: a bare connstring naming one (`pn532_uart:/dev/ttyUSB0`,
+    /// as `nfc-list` users write it) is read as `libnfc:` + it.
+    static let libnfcDrivers = ["pn532_uart", "pn532_spi", "pn532_i2c", "pn53x_usb", "acr122_usb", "acr122s", "arygon"]
+
     public static func parse(_ text: String) throws(ReaderError) -> ReaderSpec {
         if text == "sim" { return .sim }
+        if let driver = text.split(separator: ":", maxSplits: 1).first, libnfcDrivers.contains(String(driver)) {
+            return try parse("libnfc:" + text)
+        }
         if text.hasPrefix("libnfc:") {
             let connstring = String(text.dropFirst("libnfc:".count))
-            let drivers = ["pn532_uart", "pn532_spi", "pn532_i2c", "pn53x_usb", "acr122_usb", "acr122s", "arygon"]
+            let drivers = libnfcDrivers
             guard let driver = connstring.split(separator: ":", omittingEmptySubsequences: false).first,
                 drivers.contains(String(driver))
             else {

@@ -76,7 +76,8 @@ struct InteractiveRunTests {
         let total = RunEndToEndTests.s24GridPositions
         let first = try await tmux.waitFor("Position 1/\(total)")
         #expect(first.contains("Galaxy S24 (sm_s921b)") && first.contains("turn NFC on"))
-        #expect(first.contains("(r retry, s skip, u undo, q quit, then Enter)"))
+        #expect(first.contains("keys: r retry, s skip, u undo, q quit (no Enter needed)"))
+        #expect(first.contains("mm below the top edge") || first.contains("mm above the bottom edge"))
         #expect(first.contains("waiting for the phone"))  // the live countdown
         #expect(first.contains("╭"))  // the silhouette is drawn on a terminal
         try await tmux.type("s")
@@ -91,6 +92,49 @@ struct InteractiveRunTests {
         let session = try #require(try await store.sessions().first)
         #expect(session.status == .inProgress)
         #expect(try await store.taps(session.id).isEmpty)
+        try await tmux.stop()
+    }
+
+    /// A person at a virtual bench: "lift" comes at once after a HIT, with a wait shown;
+    /// single keys act without Enter and say what they did; the silhouette at each
+    /// position shows every tap so far.
+    @Test func liftPromptSingleKeysAndTheLiveMapInATerminal() async throws {
+        let db = scratch.database()
+        let bench = try TestBench(antenna: (0.1, 0.36, 0.8, 0.38))
+        let tmux = Tmux()
+        try await tmux.start(
+            "\(BuiltBinary.path) run --plan grid --model SM-S921B --reader \(bench.spec) --positioner manual --tap-timeout 20"
+                + " --db \(db) --no-report; sleep 30")
+        _ = try await tmux.waitFor("press Enter")
+        try await tmux.press("Enter")
+        let total = RunEndToEndTests.s24GridPositions
+        _ = try await tmux.waitFor("Position 1/\(total)")
+        _ = try await tmux.waitFor("waiting for the phone")
+        bench.placeOverCoil()
+        let start = ContinuousClock.now
+        let lift = try await tmux.waitFor("lift the phone off the reader")
+        #expect(ContinuousClock.now - start < .seconds(5), "the lift prompt came late")
+        #expect(lift.contains("HIT") && lift.contains("waiting for the lift"))
+        bench.lift()
+        let second = try await tmux.waitFor("Position 2/\(total)")
+        #expect(second.contains("lifted"))
+        // The map at position 2 shows position 1's hit.
+        let map = second.components(separatedBy: "Position 2/").last ?? ""
+        #expect(map.contains("●"), "\(map)")
+        try await tmux.press("s")  // a single key, no Enter
+        let skipped = try await tmux.waitFor("Position 3/\(total)")
+        #expect(skipped.contains("SKIPPED"))
+        #expect(!skipped.contains("s lefts"))  // the key never echoed onto the countdown
+        try await tmux.press("u")
+        _ = try await tmux.waitFor("undone: position 2 (SKIPPED)")
+        try await tmux.press("r")
+        _ = try await tmux.waitFor("(r) retry: this position is tapped again")
+        try await tmux.press("q")
+        _ = try await tmux.waitFor("resume with: nfcbench run --resume")
+        let store = try await SQLiteBenchStore.open(path: db)
+        let session = try #require(try await store.sessions().first)
+        let taps = try await store.taps(session.id)
+        #expect(taps.count == 1 && taps.first?.result == .hit)
         try await tmux.stop()
     }
 

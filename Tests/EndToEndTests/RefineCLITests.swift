@@ -19,7 +19,7 @@ struct RefineCLITests {
         let r = try await BuiltBinary.run(
             [
                 "run", "--plan", "grid", "--model", model, "--reader", "sim", "--auto", "--tap-timeout", "0.1",
-                "--sim-antenna", antenna, "--sim-seed", "5", "--db", db, "--json",
+                "--sim-antenna", antenna, "--sim-seed", "5", "--db", db, "--json", "--allow-unknown",
             ]
                 + (unit.map { ["--unit", $0] } ?? []) + extra)
         #expect(r.status == 0, "\(r.stderr)")

@@ -189,3 +189,45 @@ struct ReportCLITests {
         #expect(htmlFiles.count == 2, "\(htmlFiles)")
     }
 }
+
+/// `nfcbench template`: the life-size placement template.
+@Suite("Placement template")
+struct TemplateCLITests {
+    let scratch: TemporaryDirectory
+    init() throws { scratch = try TemporaryDirectory("template") }
+
+    /// One user unit is one millimetre, the document's size is given in millimetres, the
+    /// body is drawn at the catalog's published width and height, and librsvg renders it
+    /// at that physical size (96 px per inch).
+    @Test func printsLifeSize() async throws {
+        let file = scratch.file("s24.svg"), png = scratch.file("s24.png")
+        let r = try await BuiltBinary.run(["template", "--model", "galaxy s24", "-o", file])
+        #expect(r.status == 0 && r.stderr.contains("body 70.6 × 147.0 mm"), "\(r.stderr)")
+        let svg = try String(contentsOfFile: file, encoding: .utf8)
+        func attribute(_ name: String, in text: String) -> String? {
+            guard let range = text.range(of: " \(name)=\"") else { return nil }
+            return String(text[range.upperBound...].prefix { $0 != "\"" })
+        }
+        let width = try #require(attribute("width", in: svg)), height = try #require(attribute("height", in: svg))
+        #expect(width.hasSuffix("mm") && height.hasSuffix("mm"))
+        let w = try #require(Double(width.dropLast(2))), h = try #require(Double(height.dropLast(2)))
+        #expect(attribute("viewBox", in: svg) == "0 0 \(width.dropLast(2)) \(height.dropLast(2))")
+        let bodyTag = try #require(svg.components(separatedBy: "\n").first { $0.contains("class=\"nfc-body\"") })
+        #expect(attribute("width", in: bodyTag) == "70.6" && attribute("height", in: bodyTag) == "147")
+        let (status, _, errors) = try await ChildProcess.run(
+            "/usr/bin/rsvg-convert", [file, "-o", png], environment: ProcessInfo.processInfo.environment, timeout: 60)
+        try #require(status == 0, "\(errors)")
+        let size = try await ChildProcess.run(
+            "/usr/bin/python3", [Checkout.fixtures.appendingPathComponent("png_pixels.py").path, png, "size"],
+            environment: ProcessInfo.processInfo.environment)
+        let pixels = size.stdout.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        #expect(pixels == [Int((w / 25.4 * 96).rounded()), Int((h / 25.4 * 96).rounded())], "\(size.stdout)")
+        #expect(svg.contains("class=\"nfc-planned\"") && svg.contains("50 mm") && svg.contains("top edge up"))
+    }
+
+    @Test func aModelWithoutABodySizeIsRefused() async throws {
+        let r = try await BuiltBinary.run(["template", "--model", "NoSuchPhone-1", "-o", scratch.file("x.svg")])
+        #expect(r.status == 1 && r.stderr.contains("a life-size template needs one"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("x.svg")))
+    }
+}

@@ -59,8 +59,30 @@ struct RunEndToEndTests {
         ])
         #expect(r.status == 0, "\(r.stderr)")
         let warning = try #require(r.stdout.range(of: "SIMULATED reader"), "\(r.stdout)")
-        let firstPosition = try #require(r.stdout.range(of: "Position 1:"))
+        let firstPosition = try #require(r.stdout.range(of: "Position 1 ("))
         #expect(warning.lowerBound < firstPosition.lowerBound)
+        // An adaptive run counts with its bounds, places in millimetres on the back, and
+        // an --auto run shows no key help (no keys are read).
+        #expect(r.stdout.contains("if the prediction is right, at most "), "\(r.stdout)")
+        #expect(r.stdout.contains("measured on the back of the phone facing you, top edge up"))
+        #expect(r.stdout.contains(": reader centre ") && r.stdout.contains(" mm "))
+        #expect(!r.stdout.contains("r retry"), "\(r.stdout)")
+    }
+
+    /// An iPhone presents its Wallet card for about a minute: the run reminds the operator,
+    /// and says how to avoid a MISS for a card that was not presenting.
+    @Test func iPhoneRunsRemindToPresentTheCard() async throws {
+        let r = try await BuiltBinary.run([
+            "run", "--model", "iPhone 14 Pro", "--reader", "sim", "--auto", "--tap-timeout", "0.1", "--db", scratch.database(),
+            "--no-report",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("iPhone: present the card again now") && r.stdout.contains("press r"), "\(r.stdout)")
+        let android = try await BuiltBinary.run([
+            "run", "--model", "SM-S921B", "--reader", "sim", "--auto", "--tap-timeout", "0.1", "--db", scratch.database(),
+            "--no-report",
+        ])
+        #expect(!android.stdout.contains("iPhone: present"))
     }
 
     @Test func sessionsOfAModelIncludeEveryRegionalVariant() async throws {
@@ -238,7 +260,8 @@ struct ExportAndSchemaTests {
     @Test func goldenHeaderAndInjectionNeutralised() async throws {
         let db = scratch.database()
         let r = try await BuiltBinary.run([
-            "run", "--plan", "grid", "--model", "=HYPERLINK(\"x\")", "--reader", "sim", "--auto", "--tap-timeout", "0.1",
+            "run", "--plan", "grid", "--model", "=HYPERLINK(\"x\")", "--allow-unknown", "--reader", "sim", "--auto",
+            "--tap-timeout", "0.1",
             "--unit", "+1,\"unit\"\nB", "--operator", "@ops", "--sim-antenna", "0.1,0.1,0.8,0.4",
             "--db", db, "--json",
         ])

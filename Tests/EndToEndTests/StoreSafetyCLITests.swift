@@ -42,7 +42,9 @@ struct StoreSafetyCLITests {
         let before = try Data(contentsOf: URL(fileURLWithPath: copy))
         let listed = try await runAsReader(["sessions", "--db", copy])
         #expect(listed.status == 0 && listed.stdout.components(separatedBy: "completed").count == 3, "\(listed.stderr)")
-        let id = try #require(listed.stdout.split(separator: " ").first.map(String.init))
+        // The first line is the column headers.
+        let id = try #require(
+            listed.stdout.split(separator: "\n").dropFirst().first?.split(separator: " ").first.map(String.init))
         let shown = try await runAsReader(["show", id, "--db", copy])
         #expect(shown.status == 0 && shown.stdout.contains(id), "\(shown.stderr)")
         let exported = try await runAsReader(["export", "--all", "--db", copy])

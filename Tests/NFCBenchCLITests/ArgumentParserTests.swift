@@ -39,6 +39,18 @@ struct ArgumentParserTests {
         #expect(try run(["resolve", "--model", "-x"])[ResolveCommand.model] == "-x")
     }
 
+    /// Global flags are accepted anywhere: before the command's name, between command
+    /// and subcommand, and after.
+    @Test(arguments: [
+        ["--no-color", "sessions"], ["sessions", "--no-color"], ["--verbose", "--no-color", "sessions"],
+        ["catalog", "--no-color", "list"], ["--no-color", "catalog", "list", "--verbose"],
+    ])
+    func globalOptionsAnywhere(_ args: [String]) throws {
+        let inv = try run(args)
+        #expect(inv[GlobalOptions.noColor] && inv.path.last == args.filter { !$0.hasPrefix("-") }.last)
+        #expect(inv[GlobalOptions.verbose] == args.contains("--verbose"))
+    }
+
     @Test func nestedSubcommandsAndPositionals() throws {
         let inv = try run(["catalog", "validate", "x.json", "--json"])
         #expect(inv.path == ["nfcbench", "catalog", "validate"] && inv.positionals == ["x.json"])
@@ -49,9 +61,9 @@ struct ArgumentParserTests {
         (["resolve", "--modle", "x"], "Unknown option '--modle'. Did you mean '--model'?"),
         (["resolve", "--jsno", "-m", "x"], "Unknown option '--jsno'. Did you mean '--json'?"),
         (["resolve", "--zzzzzzzz"], "Unknown option '--zzzzzzzz'."),
-        (["resolve"], "Missing expected argument '--model <id>'."),
-        (["resolve", "--model"], "Missing value for '--model <id>'."),
-        (["resolve", "--model", "--json"], "Missing value for '--model <id>'."),
+        (["resolve"], "Missing expected argument '--model <id|name>'."),
+        (["resolve", "--model"], "Missing value for '--model <id|name>'."),
+        (["resolve", "--model", "--json"], "Missing value for '--model <id|name>'."),
         (["resolve", "-m", "a", "-m", "b"], "'--model' was given more than once."),
         (["resolve", "-m", "a", "--json=yes"], "'--json' takes no value."),
         (["resolve", "-m", "a", "extra"], "Unexpected argument 'extra'."),
@@ -143,8 +155,8 @@ struct ArgumentParserTests {
         }
         let spec = NFCBench.root.subcommands.first { $0.name == "resolve" }!
         let resolve = HelpFormatter(path: ["nfcbench", "resolve"], command: spec).render()
-        #expect(resolve.contains("USAGE: nfcbench resolve --model <id> [--manufacturer <name>]"))
-        #expect(resolve.contains("-m, --model <id>"))
+        #expect(resolve.contains("USAGE: nfcbench resolve --model <id|name> [--manufacturer <name>]"))
+        #expect(resolve.contains("-m, --model <id|name>"))
     }
 
     @Test(arguments: [("--modle", "--model", 2), ("abc", "abc", 0), ("", "ab", 2), ("kitten", "sitting", 3)])

@@ -35,7 +35,7 @@ struct CommandTests {
         #expect(await h.run("resolve", "--modle", "x") == 64)
         let lines = h.errors.text.split(separator: "\n").map(String.init)
         #expect(lines[0] == "Error: Unknown option '--modle'. Did you mean '--model'?")
-        #expect(lines[1].hasPrefix("Usage: nfcbench resolve --model <id>"))
+        #expect(lines[1].hasPrefix("Usage: nfcbench resolve --model <id|name>"))
         #expect(lines[2] == "  See 'nfcbench resolve --help' for more information.")
         #expect(h.output.text.isEmpty)
     }
@@ -66,6 +66,14 @@ struct CommandTests {
         let pipe = Harness()
         _ = await pipe.run("resolve", "-m", "iPhone15,2")
         #expect(!pipe.output.text.contains("\u{1B}[") && pipe.output.text.contains("[EXACT]"))
+        var dumb = Harness(terminal: true)
+        dumb.environment["TERM"] = "dumb"
+        _ = await dumb.run("resolve", "-m", "iPhone15,2")
+        #expect(!dumb.output.text.contains("\u{1B}[") && dumb.output.text.contains("[EXACT]"))
+        // Global options work before the command's name too.
+        let before = Harness(terminal: true)
+        #expect(await before.run("--no-color", "resolve", "-m", "iPhone15,2") == 0)
+        #expect(!before.output.text.contains("\u{1B}[") && before.output.text.contains("[EXACT]"))
     }
 
     @Test func validateExitCodes() async throws {

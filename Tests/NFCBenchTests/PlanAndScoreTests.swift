@@ -132,10 +132,4 @@ struct PlanAndScoreTests {
     func shiftsInWords(shift: (Double, Double), heightMm: Double?, words: String) {
         #expect(VerdictWords.direction((shift.0, shift.1), bodyHeightMm: heightMm) == words)
     }
-
-    @Test func positionsInWords() {
-        #expect(Probe(x: 0.2, y: 0.1).words == "upper third, left of centre")
-        #expect(Probe(x: 0.5, y: 0.5).words == "middle third, centred")
-        #expect(Probe(x: 0.9, y: 0.9).words == "lower third, right of centre")
-    }
 }

@@ -75,6 +75,9 @@ struct SimulatedPhoneTests {
     @Test(arguments: [
         ("libnfc:pn532_uart:/dev/ttyUSB0", ReaderSpec.libnfc(connstring: "pn532_uart:/dev/ttyUSB0")),
         ("libnfc:acr122_usb:", .libnfc(connstring: "acr122_usb:")),
+        // A bare connstring, as nfc-list users write it.
+        ("pn532_uart:/dev/ttyUSB0", .libnfc(connstring: "pn532_uart:/dev/ttyUSB0")),
+        ("acr122_usb", .libnfc(connstring: "acr122_usb")),
         ("pcsc:ACR122", .pcsc(name: "ACR122")),
         ("sim", .sim),
     ])

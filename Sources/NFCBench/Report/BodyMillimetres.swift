@@ -1,4 +1,5 @@
 import NFCBenchRecords
+import NFCLocatorCore
 
 /// A body's size in millimetres, from the published height and the catalog's aspect
 /// ratio, so a position is told as distances a ruler can check.
@@ -8,6 +9,14 @@ public struct BodyMillimetres: Sendable, Equatable {
     public init?(_ session: SessionRecord) {
         guard let h = session.bodyHeightMm, h > 0, h.isFinite else { return nil }
         self.init(width: h * session.aspectRatio, height: h)
+    }
+
+    /// The published size of a catalog entry: its height, and its width when published
+    /// (else from the aspect ratio).
+    public init?(profile: DeviceAntennaProfile) {
+        guard let h = profile.bodyHeightMm, h > 0, h.isFinite else { return nil }
+        let w = profile.entry.bodyWidthMm.flatMap { $0 > 0 && $0.isFinite ? $0 : nil } ?? h * profile.aspectRatio
+        self.init(width: w, height: h)
     }
 
     public init(width: Double, height: Double) {

@@ -6,7 +6,7 @@ enum CatalogCommand {
     static let spec = CommandSpec(
         "catalog", abstract: "Inspect, check and compare antenna catalogs.",
         subcommands: [
-            listSpec, validateSpec, CatalogImportCommand.importSpec, CatalogImportCommand.diffSpec,
+            listSpec, searchSpec, validateSpec, CatalogImportCommand.importSpec, CatalogImportCommand.diffSpec,
             CatalogSyncCommand.syncSpec, CatalogSyncCommand.cacheSpec,
         ])
 
@@ -14,6 +14,13 @@ enum CatalogCommand {
         "list", abstract: "Print the effective catalog (the remote layer laid over the seed catalog).",
         options: [listJSON.spec] + CatalogOptions.all,
         handler: list)
+
+    static let searchSpec = CommandSpec(
+        "search", abstract: "List the catalog entries whose identifier, name or maker contains TEXT (any spelling).",
+        discussion: "Case, spaces and hyphens do not matter: 'galaxy s2', 'GalaxyS2' and 'sm-s92' all match.",
+        arguments: [ArgumentSpec("text", help: "Part of an identifier or a marketing name.")],
+        options: CatalogOptions.all,
+        handler: search)
 
     static let validateSpec = CommandSpec(
         "validate", abstract: "Check a catalog file and print every bad row with its index and reason.",
@@ -42,16 +49,39 @@ enum CatalogCommand {
             context.output.line(String(decoding: try encoder.encode(effective.document), as: UTF8.self))
             return ExitCode.success
         }
-        let now = Date()
         context.output.line("catalog \(effective.version): \(effective.profiles.count) entries")
-        context.output.line(pad("KEY", 16) + pad("MODEL", 28) + pad("CONFIDENCE", 18) + "ZONE (x, y, w, h)")
-        for p in effective.profiles {
+        table(effective.profiles, context)
+        return ExitCode.success
+    }
+
+    static func search(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
+        let loaded = try await CatalogOptions.loadResolver(invocation, context)
+        for warning in CatalogOptions.warnings(for: loaded) { context.errors.line(warning) }
+        let text = invocation.positionals[0]
+        let found = ModelFinder(resolver: loaded.resolver).search(text)
+        guard !found.isEmpty else {
+            context.output.line("No catalog entry matches '\(TerminalSafeText.neutralise(text))'.")
+            return ExitCode.failure
+        }
+        context.output.line("\(found.count) entr\(found.count == 1 ? "y" : "ies") match '\(TerminalSafeText.neutralise(text))':")
+        table(found, context)
+        return ExitCode.success
+    }
+
+    /// What people type (the identifier), what they call it (the name), and the key the
+    /// catalog files it under.
+    static func table(_ profiles: [DeviceAntennaProfile], _ context: CommandContext) {
+        let now = Date()
+        context.output.line(
+            pad("IDENTIFIER", 14) + pad("NAME", 28) + pad("KEY", 14) + pad("CONFIDENCE", 18) + "ZONE (x, y, w, h)")
+        for p in profiles {
             let confidence = p.confidence.rawValue + (p.isStale(now: now) ? " stale" : "")
             let zone = [p.zone.x, p.zone.y, p.zone.width, p.zone.height].map { String(format: "%.2f", $0) }
                 .joined(separator: ", ")
-            context.output.line(pad(p.lookupKey, 16) + pad(p.displayName, 28) + pad(confidence, 18) + zone)
+            context.output.line(
+                pad(TerminalSafeText.neutralise(p.modelIdentifier), 14) + pad(TerminalSafeText.neutralise(p.displayName), 28)
+                    + pad(p.lookupKey, 14) + pad(confidence, 18) + zone)
         }
-        return ExitCode.success
     }
 
     static func validate(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {

@@ -11,7 +11,8 @@ enum PlanCommand {
         options: [model.spec, plan.spec, pass.spec, json.spec] + CatalogOptions.all,
         handler: run)
 
-    static let model = Option<String>("--model", short: "m", value: "id", help: "Model identifier.", required: true)
+    static let model = Option<String>(
+        "--model", short: "m", value: "id|name", help: "Model identifier or marketing name.", required: true)
     static let plan = Option<PlanKind>(
         "--plan", value: "grid|adaptive", help: "Which plan (default adaptive).",
         expected: "grid or adaptive", convert: OptionValue.choice(PlanKind.self))
@@ -22,8 +23,10 @@ enum PlanCommand {
 
     static func run(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
         let kind = invocation[plan] ?? .adaptive
-        let model = invocation.required(Self.model)
         let loaded = try await CatalogOptions.loadResolver(invocation, context)
+        let model = try ModelChoice.choose(
+            invocation.required(Self.model), resolver: loaded.resolver, context: context, usagePath: invocation.path
+        ).identifier
         let fingerprint = ModelIdentifierFingerprintProvider(modelIdentifier: model).fingerprint()
         let r = loaded.resolver.resolve(fingerprint, signals: .inferred(from: fingerprint, model: model))
         let aspect = r.profile?.aspectRatio ?? 0.48
@@ -37,9 +40,11 @@ enum PlanCommand {
                     ("predictedZone", r.zone?.json ?? .null), ("probes", probesJSON(probes)),
                 ]).serialized(pretty: true))
         } else {
+            let words = PositionWords(body: r.profile.flatMap(BodyMillimetres.init(profile:)))
             context.output.line("\(kind.rawValue) plan for \(r.profile?.displayName ?? model): \(probes.count) positions")
+            context.output.line(words.orientation)
             for (i, p) in probes.enumerated() {
-                context.output.line(String(format: "%3d  x %.3f  y %.3f  %@", i + 1, p.x, p.y, p.words))
+                context.output.line(String(format: "%3d  ", i + 1) + words.words(p))
             }
         }
         return ExitCode.success

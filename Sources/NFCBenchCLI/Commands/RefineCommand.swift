@@ -52,7 +52,9 @@ enum RefineCommand {
             resolver: loaded.resolver, minimumSessions: minimum, promote: invocation[promote],
             reachMm: reach, includeSimulated: invocation[includeSimulated])
         var only: String?
-        if let model {
+        if let typed = model {
+            let model = try ModelChoice.choose(typed, resolver: loaded.resolver, context: context, usagePath: invocation.path)
+                .identifier
             let fingerprint = ModelIdentifierFingerprintProvider(modelIdentifier: model).fingerprint()
             guard
                 let key = loaded.resolver.resolve(fingerprint, signals: .inferred(from: fingerprint, model: model)).profile?

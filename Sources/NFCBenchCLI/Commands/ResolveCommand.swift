@@ -14,7 +14,8 @@ enum ResolveCommand {
         handler: run)
 
     static let model = Option<String>(
-        "--model", short: "m", value: "id", help: "Model identifier: iPhone15,2, SM-S921B, \"Pixel 8\".", required: true)
+        "--model", short: "m", value: "id|name",
+        help: "Model identifier or marketing name: iPhone15,2, SM-S921B, \"Pixel 8\", \"Galaxy S24\".", required: true)
     static let manufacturer = Option<String>(
         "--manufacturer", value: "name", help: "Manufacturer, when the identifier does not tell.")
     static let formFactor = Option<FormFactor>(
@@ -28,14 +29,12 @@ enum ResolveCommand {
     static let json = Flag("--json", help: "Print one JSON object instead of the drawing.")
 
     static func run(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
-        let model = invocation.required(Self.model)
-        guard !model.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw UsageError("'--model' is empty; give an identifier such as SM-S921B.", path: invocation.path)
-        }
+        let typed = invocation.required(Self.model)
         let formFactor = invocation[Self.formFactor]
         let foldState = invocation[Self.foldState]
         let loaded = try await CatalogOptions.loadResolver(invocation, context)
         let resolver = loaded.resolver
+        let model = try ModelChoice.choose(typed, resolver: resolver, context: context, usagePath: invocation.path).identifier
         let provider = ModelIdentifierFingerprintProvider(
             modelIdentifier: model,
             manufacturer: invocation[manufacturer])

@@ -44,11 +44,15 @@ enum RunCommand {
         let strategy = session.strategy
         let printer = RunPrinter(
             context: context, invocation: invocation, json: options.json, strategy: strategy,
-            databasePath: options.databasePath, resolution: prepared.resolution, aspectRatio: session.aspectRatio)
+            databasePath: options.databasePath, resolution: prepared.resolution, aspectRatio: session.aspectRatio,
+            session: session, keysAvailable: !(options.auto || options.json))
         let run = GuidedRun(
             session: session, strategy: strategy, readers: readers, positioner: positioner, store: store,
             confirmEach: options.confirmEach, faultPolicy: FaultPolicy(patience: options.faultTimeout))
-        let commands = options.auto || options.json ? nil : OperatorKeys.stream()
+        let commands =
+            options.auto || options.json
+            ? nil
+            : RawKeys.isAvailable && context.output.isTerminal ? RawKeys.stream(feedback: context.output) : OperatorKeys.stream()
         let resume = "nfcbench run --resume \(session.id) --db \(options.databasePath)"
         do {
             let score = try await run.run(commands: commands) { printer.handle($0) }
@@ -92,7 +96,9 @@ enum RunCommand {
     }
 }
 
-/// Operator keys from standard input, one letter per line: r, s, u, q.
+/// Operator keys from standard input when it is not a terminal (a script, a pipe): one
+/// letter per line, r, s, u, q; an empty line is Enter. On a terminal `RawKeys` reads
+/// single key presses instead.
 enum OperatorKeys {
     static func stream() -> AsyncStream<OperatorCommand> {
         AsyncStream { continuation in

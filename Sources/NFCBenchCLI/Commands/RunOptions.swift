@@ -7,7 +7,10 @@ import NFCVirtualBench
 
 /// `run`'s options, declared once, and their values for one invocation.
 struct RunOptions {
-    static let model = Option<String>("--model", short: "m", value: "id", help: "Model identifier of the phone under test.")
+    static let model = Option<String>(
+        "--model", short: "m", value: "id|name", help: "The phone under test: identifier (SM-S921B) or name (\"Galaxy S24\").")
+    static let allowUnknown = Flag(
+        "--allow-unknown", help: "Record a session for a model the catalog does not know, without asking (scripts).")
     static let reader = ReaderCommands.reader
     static let plan = Option<PlanKind>(
         "--plan", value: "grid|adaptive",
@@ -55,7 +58,8 @@ struct RunOptions {
     static let noReport = Flag("--no-report", help: "Write no HTML report at the end.")
 
     static let all: [OptionSpec] = [
-        model.spec, reader.spec, plan.spec, unit.spec, operatorName.spec, tapTimeout.spec, repeats.spec, positioner.spec,
+        model.spec, allowUnknown.spec, reader.spec, plan.spec, unit.spec, operatorName.spec, tapTimeout.spec, repeats.spec,
+        positioner.spec,
         positionerTimeout.spec, confirmEach.spec, faultTimeout.spec, auto.spec, StoreOptions.database.spec, resume.spec,
         simAntenna.spec, simSeed.spec,
         simBench.spec, noFeedback.spec, json.spec, report.spec, noReport.spec,

@@ -3,6 +3,7 @@ import NFCBench
 import NFCBenchRecords
 import NFCLocatorCore
 import NFCReaders
+import Synchronization
 
 /// Prints run events: a silhouette per position on a terminal, one plain line per event
 /// when piped, nothing but the final summary with `--json`.
@@ -19,12 +20,33 @@ final class RunPrinter: Sendable {
     let aspectRatio: Double
     /// A live countdown while waiting for a tap, on a terminal only.
     let progress: WaitProgress
+    /// Millimetres from the nearest edges when the model's body size is known.
+    let positionWords: PositionWords
+    /// Which position first had each place's words, so a revisit says so.
+    let placesSaid = PlacesSaid()
+    /// The taps so far, redrawn on the silhouette at every position.
+    let map = LiveMap()
+    /// Whether operator keys are read (not with `--auto` or `--json`): key help only then.
+    let keysAvailable: Bool
+    let predicted: NormalizedRect?
+    /// Adaptive runs: positions when the prediction is right, and the most there can be.
+    let expectedPositions: Int?
+    let maximumPositions: Int?
+    /// iPhones present a Wallet card for about a minute: the run reminds the operator.
+    let isIPhone: Bool
 
     init(
         context: CommandContext, invocation: ParsedInvocation, json: Bool, strategy: any ProbeStrategy,
-        databasePath: String, resolution: AntennaResolution?, aspectRatio: Double
+        databasePath: String, resolution: AntennaResolution?, aspectRatio: Double, session: SessionRecord,
+        keysAvailable: Bool
     ) {
         self.context = context
+        self.keysAvailable = keysAvailable
+        self.predicted = session.predicted
+        expectedPositions = strategy.kind == .adaptive ? strategy.expectedProbes(for: session.predicted).count : nil
+        maximumPositions = (strategy as? AdaptivePlan)?.maximumPositions
+        isIPhone = session.lookupKey.hasPrefix("iphone")
+        positionWords = PositionWords(body: BodyMillimetres(session))
         self.aspectRatio = aspectRatio
         progress = WaitProgress(output: context.output, interactive: context.output.isTerminal && !json)
         self.json = json
@@ -67,6 +89,7 @@ final class RunPrinter: Sendable {
             }
             out.line(strings.string(preparationKey(s)))
             if let resolutionHint { out.line(resolutionHint) }
+            out.line(positionWords.orientation)
         case .readyCheck:
             out.line(
                 "Nothing is timed yet. When the phone is prepared and the reader's field is clear, press Enter (q and Enter to quit)."
@@ -82,30 +105,51 @@ final class RunPrinter: Sendable {
         case .readerRecovered(let step):
             out.line("  The reader answers again" + (step.map { "; position \($0 + 1) is tapped again." } ?? "."))
         case .position(let step, let total, let probe, let attempt):
-            let count = total.map { "\(step + 1)/\($0)" } ?? "\(step + 1)"
+            progress.stop()
+            if isIPhone, map.reminderDue(every: .seconds(45)) {
+                out.line(
+                    "  iPhone: present the card again now (Wallet stops after about a minute). If it was not presenting,"
+                        + " press r to tap this position again instead of recording a MISS.")
+            }
+            var count = total.map { "\(step + 1)/\($0)" } ?? "\(step + 1)"
+            if total == nil, let expected = expectedPositions, let most = maximumPositions {
+                count += " (\(expected) if the prediction is right, at most \(most))"
+            }
             let repeatText = attempt > 0 ? " (repeat \(attempt + 1))" : ""
-            out.line("Position \(count)\(repeatText): reader under \(probe.words) (x \(format(probe.x)), y \(format(probe.y)))")
+            let words = positionWords.words(probe)
+            let again = placesSaid.first(words, at: step + 1).map { " (the same place as position \($0): tapped again)" } ?? ""
+            out.line("Position \(count)\(repeatText): \(words)\(again)")
             if interactive {
                 let cell = highlight(probe)
-                let drawing = SilhouetteDrawing(aspectRatio: aspectRatio, highlight: cell)
+                let drawing = SilhouetteDrawing(
+                    aspectRatio: aspectRatio, zone: predicted, highlight: cell, marks: map.marks)
                 for line in TerminalSilhouetteRenderer(rows: 10, useColor: useColor).render(drawing) { out.line("  " + line) }
             }
         case .waitingForTap(let seconds):
             if interactive {
-                out.line("  (r retry, s skip, u undo, q quit, then Enter)")
+                if keysAvailable { out.line("  keys: r retry, s skip, u undo, q quit (no Enter needed)") }
                 progress.start("  waiting for the phone", timeout: seconds)
             } else {
-                out.line("  waiting up to \(ReaderCommands.format(seconds)) s for the phone... (r retry, s skip, u undo, q quit)")
+                out.line(
+                    "  waiting up to \(ReaderCommands.format(seconds)) s for the phone..."
+                        + (keysAvailable ? " (r retry, s skip, u undo, q quit, each then Enter)" : ""))
             }
         case .tap(let t):
             progress.stop()
+            map.record(t)
             let detail = t.result == .hit ? "  \(t.technology ?? "") UID \(t.uid ?? "") in \(format(t.latencyMs ?? 0, 1)) ms" : ""
-            out.line("  \(t.result.rawValue)\(detail)")
+            let colour = t.result == .hit ? "1;32" : t.result == .miss ? "1;31" : "2"
+            out.line("  " + (useColor ? "\u{1B}[\(colour)m\(t.result.rawValue)\u{1B}[0m" : t.result.rawValue) + detail)
         case .undone(let t):
             progress.stop()
+            map.undo(t)
             out.line("  undone: position \(t.step + 1) (\(t.result.rawValue))")
         case .waitingForLift:
-            out.line("  lift the phone off the reader to continue")
+            out.line("  lift the phone off the reader")
+            if interactive { progress.start("  waiting for the lift", timeout: nil) }
+        case .lifted:
+            progress.stop()
+            if interactive { out.line("  lifted") }
         case .readerLost(let error):
             progress.stop()
             out.line("  READER LOST: \(error.message) Nothing was recorded at this position.")
@@ -119,9 +163,7 @@ final class RunPrinter: Sendable {
                 out.line("Measured zone: x \(format(m.x)) y \(format(m.y)) w \(format(m.width)) h \(format(m.height))")
             }
             if score.verdict == .noField { out.line(strings.string(preparationKey(s))) }
-            out.line(
-                "Saved as \(s.id) in \(databasePath). Report: nfcbench export --session \(s.id) --format csv --db \(databasePath)"
-            )
+            out.line("Saved as \(s.id) in \(databasePath).")
         case .suspended(let s, let reason):
             progress.stop()
             context.errors.line(
@@ -189,5 +231,59 @@ final class RunPrinter: Sendable {
         }
         let sessions = focus.sessions == 1 ? "1 earlier session" : "\(focus.sessions) earlier sessions"
         return "Plan learns from \(sessions): spare taps go to the least certain edges, " + words.joined(separator: ", ") + "."
+    }
+}
+
+/// The first position each place was named at. Events arrive one at a time from the run,
+/// but the printer is shared with the signal path, so the map sits behind a lock.
+final class PlacesSaid: Sendable {
+    private let first = Mutex<[String: Int]>([:])
+
+    /// The earlier position with these words, if another one had them; records this one.
+    func first(_ words: String, at position: Int) -> Int? {
+        first.withLock { seen in
+            if let earlier = seen[words], earlier != position { return earlier }
+            seen[words] = position
+            return nil
+        }
+    }
+}
+
+/// The taps of the run so far as marks on the silhouette, one per position (a hit if any
+/// attempt there read), kept behind a lock like the rest of the printer's state.
+final class LiveMap: Sendable {
+    private struct State {
+        var marks: [Int: SilhouetteDrawing.Mark] = [:]
+        var hits: Set<Int> = []
+        var lastReminder: ContinuousClock.Instant?
+    }
+    private let state = Mutex(State())
+
+    var marks: [SilhouetteDrawing.Mark] { state.withLock { s in s.marks.keys.sorted().map { s.marks[$0]! } } }
+
+    func record(_ t: TapRecord) {
+        state.withLock { s in
+            if t.result == .hit { s.hits.insert(t.step) }
+            let kind: SilhouetteDrawing.MarkKind =
+                s.hits.contains(t.step) ? .hit : t.result == .skipped ? .skipped : .miss
+            s.marks[t.step] = .init(x: t.probeX, y: t.probeY, kind: kind)
+        }
+    }
+
+    func undo(_ t: TapRecord) {
+        state.withLock { s in
+            s.marks[t.step] = nil
+            s.hits.remove(t.step)
+        }
+    }
+
+    /// True at most once per `interval`, and the first time it is asked.
+    func reminderDue(every interval: Duration) -> Bool {
+        state.withLock { s in
+            let now = ContinuousClock.now
+            guard s.lastReminder.map({ now - $0 >= interval }) ?? true else { return false }
+            s.lastReminder = now
+            return true
+        }
     }
 }

@@ -33,9 +33,11 @@ struct RunSession {
             guard let given = invocation[RunOptions.model] else {
                 throw UsageError("Missing expected argument '--model <id>' (or --resume <session>).", path: invocation.path)
             }
-            model = given
             let loaded = try await CatalogOptions.loadResolver(invocation, context)
             for warning in CatalogOptions.warnings(for: loaded) { context.errors.line(warning) }
+            let chosen = try ModelChoice.choose(given, resolver: loaded.resolver, context: context, usagePath: invocation.path)
+            model = chosen.identifier
+            if chosen.match == nil { try confirmUnknown(model, invocation, context, options: options) }
             let fingerprint = ModelIdentifierFingerprintProvider(modelIdentifier: model).fingerprint()
             resolver = loaded.resolver
             resolution = loaded.resolver.resolve(fingerprint, signals: .inferred(from: fingerprint, model: model))
@@ -87,6 +89,24 @@ struct RunSession {
         }
         return RunSession(
             session: session, resolution: resolution, isResumed: saved != nil, readers: readers, phone: phone)
+    }
+
+    /// A model no catalog entry knows gives a session only the heuristic can judge and
+    /// refine can never use: the operator confirms it, or a script says `--allow-unknown`.
+    static func confirmUnknown(
+        _ model: String, _ invocation: ParsedInvocation, _ context: CommandContext, options: RunOptions
+    ) throws {
+        if invocation[RunOptions.allowUnknown] { return }
+        let refusal = UsageError(
+            "'\(TerminalSafeText.neutralise(model))' is not in the catalog: the session would be judged by the heuristic only, "
+                + "and refine could never use it. Check the model (nfcbench catalog search TEXT), or pass --allow-unknown.",
+            path: invocation.path)
+        guard !options.auto, !options.json, isatty(0) == 1, context.output.isTerminal else { throw refusal }
+        context.output.line(
+            "Record a session for '\(TerminalSafeText.neutralise(model))', which the catalog does not know? [y/N]")
+        guard let answer = readLine(), ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased()) else {
+            throw refusal
+        }
     }
 
     /// The saved session `id`, if it can resume with these options.

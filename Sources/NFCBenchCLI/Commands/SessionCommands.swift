@@ -43,12 +43,24 @@ enum SessionCommands {
             context.output.line(JSONValue.array(rows).serialized(pretty: true))
             return ExitCode.success
         }
-        if sessions.isEmpty { context.output.line("No sessions in \(path).") }
+        if sessions.isEmpty {
+            context.output.line("No sessions in \(path).")
+            return ExitCode.success
+        }
+        func pad(_ text: String, _ width: Int) -> String {
+            text.count >= width ? text + "  " : text.padding(toLength: width + 2, withPad: " ", startingAt: 0)
+        }
+        context.output.line(
+            pad("SESSION", 22) + pad("STATUS", 11) + pad("MODEL", 16) + pad("UNIT", 12) + pad("HITS", 7) + pad("VERDICT", 12)
+                + "STARTED")
         for s in sessions {
+            let taps = try await store.taps(s.id).filter { $0.result != .skipped }
+            let hits = "\(taps.filter { $0.result == .hit }.count)/\(taps.count)"
+            let safe = TerminalSafeText.neutralise
             context.output.line(
-                "\(s.id)  \(s.status.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0))  "
-                    + "\(s.modelInput)  \(s.verdict?.rawValue ?? "-")  \(s.startedAt.formatted(.iso8601))"
-                    + (s.simulated ? "  [simulated]" : "") + (s.voidReason.map { "  [VOID: \($0)]" } ?? ""))
+                pad(s.id, 22) + pad(s.status.rawValue, 11) + pad(safe(s.modelInput), 16) + pad(safe(s.unit ?? "-"), 12)
+                    + pad(hits, 7) + pad(s.verdict?.rawValue ?? "-", 12) + s.startedAt.formatted(.iso8601)
+                    + (s.simulated ? "  [simulated]" : "") + (s.voidReason.map { "  [VOID: \(safe($0))]" } ?? ""))
         }
         return ExitCode.success
     }
@@ -92,8 +104,10 @@ enum SessionCommands {
         }
         let useColor = context.useColor(invocation)
         let zone = s.predicted
-        let marks = taps.filter { $0.result != .skipped }.map {
-            SilhouetteDrawing.Mark(x: $0.probeX, y: $0.probeY, kind: $0.result == .hit ? .hit : .miss)
+        let report = ReportedSession(s, taps: taps)
+        let marks = report.positions.map {
+            SilhouetteDrawing.Mark(
+                x: $0.probe.x, y: $0.probe.y, kind: $0.outcome == .hit ? .hit : $0.outcome == .miss ? .miss : .skipped)
         }
         context.output.line(
             "\(s.id)  \(s.displayName ?? s.modelInput) (\(s.lookupKey))  \(s.status.rawValue)  \(s.verdict?.rawValue ?? "")")
@@ -101,7 +115,8 @@ enum SessionCommands {
         if s.simulated { context.output.line("  SIMULATED reader (\(s.reader)): not bench evidence; refine leaves it out") }
         if let reason = s.voidReason { context.output.line("  VOID: \(reason); refine and exports leave it out") }
         let drawing = SilhouetteDrawing(
-            aspectRatio: s.aspectRatio, zone: zone, zoneStyle: s.stale ? .stale : .approximate, marks: marks)
+            aspectRatio: s.aspectRatio, zone: zone, zoneStyle: s.stale ? .stale : .approximate, marks: marks,
+            measured: report.score.measured)
         for line in TerminalSilhouetteRenderer(rows: 15, useColor: useColor).render(drawing) { context.output.line("  " + line) }
         context.output.line("  " + TerminalSilhouetteRenderer.legend)
         let hits = taps.filter { $0.result == .hit }.count

@@ -19,9 +19,11 @@ public struct CommandContext: Sendable {
         self.workingDirectory = workingDirectory
     }
 
-    /// Colour only on a terminal, never with `NO_COLOR` (any non-empty value) or `--no-color`.
+    /// Colour only on a terminal that has it (not `TERM=dumb`), never with `NO_COLOR` (any
+    /// non-empty value) or `--no-color`.
     public func useColor(_ invocation: ParsedInvocation) -> Bool {
         output.isTerminal && (environment["NO_COLOR"] ?? "").isEmpty && !invocation[GlobalOptions.noColor]
+            && environment["TERM"] != "dumb"
     }
 
     /// The process environment, read straight from `environ`: `ProcessInfo.environment`

@@ -17,6 +17,13 @@ nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
 /// as a second Ctrl-C should.
 public enum SignalWaiter {
     private static let state = Mutex<(handlers: [@Sendable (Int32) -> Void], received: Int)>(([], 0))
+    private static let exitHooks = Mutex<[@Sendable () -> Void]>([])
+
+    /// Runs `hook` before a second signal ends the process at once (which skips `atexit`):
+    /// a terminal in raw mode is put back first.
+    static func beforeImmediateExit(_ hook: @escaping @Sendable () -> Void) {
+        exitHooks.withLock { $0.append(hook) }
+    }
 
     /// Call first thing in `main`.
     public static func install() {
@@ -53,7 +60,10 @@ public enum SignalWaiter {
             s.received += 1
             return s.received == 1 ? s.handlers : nil
         }
-        guard let handlers else { _exit(128 + signo) }
+        guard let handlers else {
+            for hook in exitHooks.withLock({ $0 }) { hook() }
+            _exit(128 + signo)
+        }
         for handler in handlers { handler(signo) }
     }
 

@@ -13,10 +13,11 @@ final class WaitProgress: Sendable {
         self.interactive = interactive
     }
 
-    func start(_ message: String, timeout: Double) {
+    /// `timeout`: the seconds counted down; `nil` shows the time waited instead.
+    func start(_ message: String, timeout: Double?) {
         stop()
         guard interactive else {
-            output.line("\(message) (up to \(ReaderCommands.format(timeout)) s)...")
+            output.line(timeout.map { "\(message) (up to \(ReaderCommands.format($0)) s)..." } ?? "\(message)...")
             return
         }
         let output = self.output
@@ -25,9 +26,9 @@ final class WaitProgress: Sendable {
             let start = ContinuousClock.now
             var i = 0
             while !Task.isCancelled {
-                let elapsed = ContinuousClock.now - start
-                let left = max(0, timeout - elapsed.seconds)
-                output.write("\r\u{1B}[2K\(frames[i % frames.count]) \(message)... \(Int(left.rounded(.up))) s left")
+                let elapsed = (ContinuousClock.now - start).seconds
+                let clock = timeout.map { "\(Int(max(0, $0 - elapsed).rounded(.up))) s left" } ?? "\(Int(elapsed)) s"
+                output.write("\r\u{1B}[2K\(frames[i % frames.count]) \(message)... \(clock)")
                 i += 1
                 try? await Task.sleep(for: .milliseconds(100))
             }

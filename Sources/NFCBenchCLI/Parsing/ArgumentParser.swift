@@ -23,8 +23,15 @@ public struct ArgumentParser: Sendable {
             }
             return .help(path: helpPath)
         }
+        // Global flags may come before the command's name too (`nfcbench --no-color sessions`).
+        var globalFlags = Set<String>()
         while index < arguments.count, !command.subcommands.isEmpty {
             let word = arguments[index]
+            if GlobalOptions.all.contains(where: { $0.spec.name == word }) {
+                globalFlags.insert(word)
+                index += 1
+                continue
+            }
             if word.hasPrefix("-") { break }
             guard let sub = command.subcommands.first(where: { $0.name == word }) else {
                 throw unknownSubcommand(word, of: command, path: path)
@@ -34,6 +41,7 @@ public struct ArgumentParser: Sendable {
             index += 1
         }
         var invocation = ParsedInvocation(path: path, command: command)
+        invocation.flags.formUnion(globalFlags)
         var onlyPositionals = false
         while index < arguments.count {
             let token = arguments[index]

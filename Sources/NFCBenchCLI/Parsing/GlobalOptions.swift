@@ -1,7 +1,9 @@
 /// Options every command accepts, before or after the command's name.
 enum GlobalOptions {
     static let noColor = Flag("--no-color", help: "Never colour the output (also: NO_COLOR=1, TERM=dumb).")
-    static let all = [noColor]
+    static let verbose = Flag(
+        "--verbose", help: "Also print libnfc's own log lines (hidden otherwise; its errors still reach you as messages).")
+    static let all = [noColor, verbose]
 }
 
 /// Value conversions shared by options: each accepts only what it names, and every

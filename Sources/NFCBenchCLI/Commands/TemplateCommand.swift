@@ -1,0 +1,69 @@
+import Foundation
+import NFCBench
+import NFCBenchRecords
+import NFCLocatorCore
+
+/// `nfcbench template`: a life-size placement template of the phone's back to print and
+/// lay the phone on, with the predicted zone and the plan's positions numbered.
+enum TemplateCommand {
+    static let spec = CommandSpec(
+        "template", abstract: "Draw a life-size placement template of a phone's back (SVG, 1 mm = 1 mm at 100 %).",
+        discussion: """
+            The back of the phone, top edge up, at its published size, with the predicted zone and the positions the
+            plan taps when the prediction is right (an adaptive run adds positions as the taps answer). Print at 100 %
+            without "fit to page" and check the 50 mm scale bar with a ruler.
+            """,
+        options: [model.spec, plan.spec, output.spec] + CatalogOptions.all,
+        handler: run)
+
+    static let model = Option<String>(
+        "--model", short: "m", value: "id|name", help: "Model identifier or marketing name.", required: true)
+    static let plan = Option<PlanKind>(
+        "--plan", value: "grid|adaptive", help: "Whose positions to number (default adaptive).",
+        expected: "grid or adaptive", convert: OptionValue.choice(PlanKind.self))
+    static let output = Option<String>("--output", short: "o", value: "file.svg", help: "Write here instead of standard output.")
+
+    static func run(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
+        let loaded = try await CatalogOptions.loadResolver(invocation, context)
+        for warning in CatalogOptions.warnings(for: loaded) { context.errors.line(warning) }
+        let chosen = try ModelChoice.choose(
+            invocation.required(model), resolver: loaded.resolver, context: context, usagePath: invocation.path)
+        guard let profile = chosen.match?.profile, let body = BodyMillimetres(profile: profile) else {
+            throw CommandFailure(
+                "No published body size for '\(TerminalSafeText.neutralise(chosen.identifier))': a life-size template needs one.",
+                hint: "Use a catalog entry with bodyWidthMm and bodyHeightMm (nfcbench catalog search TEXT).")
+        }
+        let kind = invocation[plan] ?? .adaptive
+        let probes = ProbePlans.make(kind, around: profile.zone, aspectRatio: profile.aspectRatio)
+            .expectedProbes(for: profile.zone)
+        let drawing = SilhouetteDrawing(
+            aspectRatio: body.width / body.height, zone: profile.zone, zoneStyle: profile.verified ? .exact : .approximate,
+            marks: probes.enumerated().map { .init(x: $1.x, y: $1.y, kind: .planned, label: String($0 + 1)) })
+        let words = PositionWords(body: body)
+        let description =
+            "Life-size template of the back of the \(profile.displayName) (\(profile.modelIdentifier)), "
+            + "\(FixedPoint.format(body.width, 1)) × \(FixedPoint.format(body.height, 1)) mm, top edge up. "
+            + probes.enumerated().map { "Position \($0 + 1): \(words.words($1))." }.joined(separator: " ")
+        let svg = SVGSilhouetteRenderer(bodyMillimetres: (body.width, body.height)).render(
+            drawing,
+            title: "\(profile.displayName) (\(profile.modelIdentifier)): placement template, \(kind.rawValue) plan",
+            description: description)
+        guard let path = invocation[output] else {
+            context.output.line(svg)
+            return ExitCode.success
+        }
+        let destination = context.url(forPath: path)
+        let replacement: AtomicFileReplacement
+        do { replacement = try AtomicFileReplacement(target: destination) } catch {
+            throw CommandFailure("\(error)", hint: "Check that the folder exists and is writable.")
+        }
+        try await replacement.write {
+            try $0.write(svg)
+            try $0.flush()
+        }
+        context.errors.line(
+            "Template written to \(destination.path): print at 100 % and check the 50 mm bar; "
+                + "body \(FixedPoint.format(body.width, 1)) × \(FixedPoint.format(body.height, 1)) mm.")
+        return ExitCode.success
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import NFCBench
+import Synchronization
+
+/// Single key presses from a terminal: the operator's r, s, u and q take effect at once,
+/// without Enter, and never land on the countdown line (echo is off while a run reads
+/// keys). Ctrl-C still interrupts (ISIG stays on). The terminal's settings are restored
+/// when the run ends, at exit, and before a second Ctrl-C ends the process.
+enum RawKeys {
+    /// The settings to restore, saved once when raw mode begins.
+    private static let saved = Mutex<termios?>(nil)
+
+    static var isAvailable: Bool { isatty(0) == 1 }
+
+    static func stream(feedback: any TextOutput) -> AsyncStream<OperatorCommand> {
+        enable()
+        return AsyncStream { continuation in
+            let thread = Thread {
+                var byte: UInt8 = 0
+                while true {
+                    let n = read(0, &byte, 1)
+                    if n < 0, errno == EINTR { continue }
+                    guard n == 1 else { break }
+                    let command: OperatorCommand?
+                    switch byte {
+                    case UInt8(ascii: "r"), UInt8(ascii: "R"): command = .retry
+                    case UInt8(ascii: "s"), UInt8(ascii: "S"): command = .skip
+                    case UInt8(ascii: "u"), UInt8(ascii: "U"): command = .undo
+                    case UInt8(ascii: "q"), UInt8(ascii: "Q"): command = .quit
+                    case 0x0A, 0x0D: command = .proceed
+                    default: command = nil
+                    }
+                    guard let command else { continue }
+                    switch command {
+                    case .retry: feedback.write("\r\u{1B}[2K  (r) retry: this position is tapped again\n")
+                    case .quit: feedback.write("\r\u{1B}[2K  (q) quit: saving the session\n")
+                    case .skip, .undo, .proceed: break  // the run says what it did (SKIPPED, undone: ...)
+                    }
+                    continuation.yield(command)
+                }
+                continuation.finish()
+            }
+            thread.name = "operator keys"
+            thread.start()
+            continuation.onTermination = { _ in restore() }
+        }
+    }
+
+    private static func enable() {
+        var settings = termios()
+        guard tcgetattr(0, &settings) == 0 else { return }
+        let first = saved.withLock { current -> Bool in
+            guard current == nil else { return false }
+            current = settings
+            return true
+        }
+        guard first else { return }
+        atexit { RawKeys.restore() }
+        SignalWaiter.beforeImmediateExit { RawKeys.restore() }
+        settings.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        withUnsafeMutableBytes(of: &settings.c_cc) { cc in
+            cc[Int(VMIN)] = 1
+            cc[Int(VTIME)] = 0
+        }
+        tcsetattr(0, TCSANOW, &settings)
+    }
+
+    static func restore() {
+        guard var settings = saved.withLock({ $0 }) else { return }
+        tcsetattr(0, TCSANOW, &settings)
+    }
+}
