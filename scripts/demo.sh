@@ -2,9 +2,10 @@
 # The quick-start demo on a fresh Debian machine: installs what nfcbench needs, builds,
 # shows the predicted antenna zone for a Galaxy S24, then runs a complete guided session
 # on the built-in virtual bench (a simulated S24 whose antenna really sits near the top,
-# behind an emulated PN532 driven through the real libnfc), writes a CSV report, refines
-# the catalog entry from that session and resolves again with the patch.
-#   scripts/demo.sh [MODEL]   (./nfcbench-demo.csv, ./nfcbench-demo-patch.json)
+# behind an emulated PN532 driven through the real libnfc), writes its HTML report and a
+# CSV of its taps, refines the catalog entry from that session and resolves again with
+# the patch.
+#   scripts/demo.sh [MODEL]   (./nfcbench-demo.html, ./nfcbench-demo.csv, ./nfcbench-demo-patch.json)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/packages.sh
@@ -24,9 +25,9 @@ trap 'kill $bench 2>/dev/null; wait $bench 2>/dev/null; rm -rf "$dir"' EXIT
 for _ in $(seq 100); do [ -f "$dir/ready" ] && break; sleep 0.1; done
 db="$dir/bench.sqlite"
 echo
-echo "\$ nfcbench run --model $MODEL --reader libnfc:pn532_uart:$dir/pn532 --positioner sim --plan adaptive --auto"
+echo "\$ nfcbench run --model $MODEL --reader libnfc:pn532_uart:$dir/pn532 --positioner sim --plan adaptive --auto --report nfcbench-demo.html"
 "$BIN" run --model "$MODEL" --reader "libnfc:pn532_uart:$dir/pn532" --positioner sim --plan adaptive --auto \
-    --tap-timeout 1 --unit demo-unit --db "$db"
+    --tap-timeout 1 --unit demo-unit --db "$db" --report nfcbench-demo.html
 echo
 echo "\$ nfcbench export --all --format csv -o nfcbench-demo.csv"
 "$BIN" export --all --format csv -o nfcbench-demo.csv --db "$db"

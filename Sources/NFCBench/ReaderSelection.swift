@@ -60,6 +60,15 @@ public struct ReaderSelection: Sendable {
         }
     }
 
+    /// A libnfc device's firmware, and whether another process holds it (`nil`: unknown).
+    public func describe(libnfc connstring: String) async -> (firmware: String?, inUse: Bool?) {
+        await withCheckedContinuation { continuation in
+            DispatchQueue(label: "nfcbench.reader-describe").async {
+                continuation.resume(returning: LibNFCReader.describe(connstring: connstring))
+            }
+        }
+    }
+
     static func listReaders() -> (readers: [ReaderInfo], problems: [ReaderError]) {
         var readers: [ReaderInfo] = []
         var problems: [ReaderError] = []

@@ -257,6 +257,24 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
     /// Connstrings libnfc can see now.
     public static func connstrings() -> [String] { LibNFCDevice.listConnstrings() }
 
+    /// What `readers` shows of a device without disturbing a run: a serial reader another
+    /// process holds is reported in use and left alone; a free one is opened briefly (as
+    /// `nfc-list` does) for its firmware. `inUse` is `nil` when the device could not be
+    /// opened for another reason (permissions, a USB reader claimed by the kernel).
+    public static func describe(connstring: String) -> (firmware: String?, inUse: Bool?) {
+        var lock: SerialPortLock?
+        if let path = SerialPortLock.serialPath(of: connstring) {
+            do throws(ReaderError) {
+                lock = try SerialPortLock(path: path)
+            } catch {
+                return (nil, error.code == .busy ? true : nil)
+            }
+        }
+        defer { _ = lock }
+        guard let device = LibNFCDevice(connstring: connstring) else { return (nil, nil) }
+        return (device.firmware, false)
+    }
+
     public static var libraryVersion: String { LibNFCDevice.libraryVersion }
 }
 

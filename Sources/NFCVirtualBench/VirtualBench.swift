@@ -38,6 +38,9 @@ public final class VirtualBench: Sendable {
     private let emulator: PN532Emulator?
     private let card: VPCDCard?
     private let listener = Mutex<Int32>(-1)
+    /// An exclusive lock on the folder's `serve.lock`, held while this bench runs: a second
+    /// bench on the same folder is refused instead of taking over its socket and link.
+    private let folderLock = Mutex<Int32>(-1)
 
     public var controlPath: String { configuration.directory + "/control.sock" }
     public var pn532Link: String? { emulator?.linkPath }
@@ -59,6 +62,15 @@ public final class VirtualBench: Sendable {
 
     public func start() throws {
         try FileManager.default.createDirectory(atPath: configuration.directory, withIntermediateDirectories: true)
+        let lock = open(configuration.directory + "/serve.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard lock >= 0 else { throw BenchError(description: "cannot create \(configuration.directory)/serve.lock") }
+        guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
+            close(lock)
+            throw BenchError(
+                description:
+                    "another virtual bench already serves \(configuration.directory); stop it first, or choose another --dir")
+        }
+        folderLock.withLock { $0 = lock }
         try emulator?.start()
         card?.start()
         let fd = try UnixSocket.listen(controlPath)
@@ -78,6 +90,12 @@ public final class VirtualBench: Sendable {
         unlink(controlPath)
         emulator?.stop()
         card?.stop()
+        let lock = folderLock.withLock { stored -> Int32 in
+            let fd = stored
+            stored = -1
+            return fd
+        }
+        if lock >= 0 { close(lock) }
     }
 
     private func serve(_ listening: Int32) {

@@ -1,6 +1,7 @@
 import Foundation
 import NFCBench
 import NFCReaders
+import NFCVirtualBench
 
 /// `nfcbench readers` and `nfcbench poll`.
 enum ReaderCommands {
@@ -45,20 +46,60 @@ enum ReaderCommands {
     static let pollJSON = Flag("--json", help: "One JSON object per target (JSON lines).")
 
     static func listReaders(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
-        let found = await ReaderSelection().available()
+        let selection = ReaderSelection()
+        let found = await selection.available()
+        let benches = BenchRegistry.running(environment: context.environment)
+        struct Row {
+            let backend: String, spec: String, firmware: String?, inUse: Bool?, bench: String?
+        }
+        var rows: [Row] = []
+        for r in found.readers {
+            var state: (firmware: String?, inUse: Bool?) = (nil, nil)
+            if r.backend == .libnfc { state = await selection.describe(libnfc: String(r.spec.dropFirst("libnfc:".count))) }
+            rows.append(
+                Row(
+                    backend: r.backend.rawValue, spec: r.spec, firmware: state.firmware ?? r.firmware, inUse: state.inUse,
+                    bench: nil))
+        }
+        // libnfc's autoscan never finds a pseudo-terminal: a running virtual bench's PN532 is
+        // listed from the bench registry.
+        for bench in benches {
+            guard let connstring = bench.connstring, !rows.contains(where: { $0.spec == "libnfc:" + connstring }) else {
+                continue
+            }
+            let state = await selection.describe(libnfc: connstring)
+            rows.append(
+                Row(
+                    backend: "libnfc", spec: "libnfc:" + connstring, firmware: state.firmware, inUse: state.inUse,
+                    bench: bench.directory))
+        }
         if invocation[readersJSON] {
             context.output.line(
                 JSONValue.array(
-                    found.readers.map { r in
+                    rows.map { r in
                         .object([
-                            ("backend", .string(r.backend.rawValue)), ("name", .string(r.name)),
+                            ("backend", .string(r.backend)), ("name", .string(String(r.spec.drop { $0 != ":" }.dropFirst()))),
                             ("spec", .string(r.spec)), ("firmware", .optional(r.firmware)),
+                            ("inUse", r.inUse.map(JSONValue.bool) ?? .null), ("virtualBench", .optional(r.bench)),
                         ])
                     }
                 ).serialized(pretty: true))
         } else {
-            if found.readers.isEmpty { context.output.line("No readers found.") }
-            for r in found.readers { context.output.line("\(r.backend.rawValue)\t\(r.spec)") }
+            if rows.isEmpty { context.output.line("No readers found.") }
+            for r in rows {
+                let use = r.inUse.map { $0 ? "in use" : "free" } ?? "state unknown"
+                context.output.line(
+                    "\(r.backend)\t\(r.spec)\t\(r.firmware ?? "firmware unknown")\t\(use)"
+                        + (r.bench.map { "\tvirtual bench in \($0) (simulated: never bench evidence)" } ?? ""))
+            }
+            for bench in benches {
+                context.output.line(
+                    "Virtual bench running in \(bench.directory) (pid \(bench.pid)): "
+                        + (bench.connstring.map { "run --reader libnfc:\($0)" } ?? "no emulated PN532")
+                        + (bench.vpcdPort.map {
+                            "; its card is behind vpcd on port \($0) (a pcscd with vpcd lists it as a PC/SC reader)"
+                        } ?? ""))
+            }
         }
         for problem in found.problems { context.errors.line("Note: \(problem.message) \(problem.hint ?? "")") }
         return ExitCode.success

@@ -68,9 +68,12 @@ enum SimCommand {
                 directory: directory, phone: phone, seed: seed,
                 pn532: !invocation[noPN532], vpcdPort: port))
         do { try bench.start() } catch {
+            let taken = "\(error)".contains("already serves")
             throw CommandFailure(
                 "Cannot start the virtual bench in '\(directory)': \(error)",
-                hint: "Check that the folder is writable and its path is short (Unix sockets allow 107 bytes).")
+                hint: taken
+                    ? "Stop that bench (Ctrl-C where it runs), or give this one another --dir; 'nfcbench readers' lists running benches."
+                    : "Check that the folder is writable and its path is short (Unix sockets allow 107 bytes).")
         }
         let ready = JSONValue.object([
             ("pid", .int(Int(getpid()))),
@@ -80,9 +83,13 @@ enum SimCommand {
             ("vpcdPort", port.map { .int(Int($0)) } ?? .null),
         ]).serialized()
         try? (ready + "\n").write(toFile: directory + "/ready", atomically: true, encoding: .utf8)
+        let registered = try? BenchRegistry.register(
+            .init(pid: getpid(), directory: directory, connstring: bench.connstring, vpcdPort: port),
+            environment: context.environment)
         context.output.line(ready)
         await SignalWaiter.waitForTermination()
         bench.stop()
+        registered.map(BenchRegistry.unregister)
         try? FileManager.default.removeItem(atPath: directory + "/ready")
         return ExitCode.success
     }

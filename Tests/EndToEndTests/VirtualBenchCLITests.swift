@@ -1,0 +1,51 @@
+import Foundation
+import NFCTestSupport
+import Testing
+
+/// `nfcbench sim serve` as a lab runs it, and `nfcbench readers` finding it.
+@Suite("Virtual bench through the CLI")
+struct VirtualBenchCLITests {
+    let scratch: TemporaryDirectory
+    init() throws { scratch = try TemporaryDirectory("vbench") }
+
+    /// `readers` lists a running bench's emulated PN532 (which libnfc's autoscan never
+    /// finds) with its firmware and whether it is in use; a second bench on the same
+    /// folder is refused and leaves the first one working; a stopped bench is no longer listed.
+    @Test func readersFindARunningBenchAndASecondOneIsRefused() async throws {
+        let directory = "/tmp/nfcb-" + String(UUID().uuidString.prefix(8))
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var environment = ProcessInfo.processInfo.environment
+        environment["NFCBENCH_STATE_DIR"] = scratch.file("state")
+        let serve = Process()
+        serve.executableURL = URL(fileURLWithPath: BuiltBinary.path)
+        serve.arguments = ["sim", "serve", "--dir", directory]
+        serve.environment = environment
+        serve.standardOutput = FileHandle.nullDevice
+        serve.standardError = FileHandle.nullDevice
+        try serve.run()
+        defer { if serve.isRunning { kill(serve.processIdentifier, SIGKILL) } }
+        let deadline = Date().addingTimeInterval(20)
+        while !FileManager.default.fileExists(atPath: directory + "/ready"), Date() < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        try #require(FileManager.default.fileExists(atPath: directory + "/ready"), "the bench never became ready")
+
+        let listed = try await BuiltBinary.run(["readers", "--json"], environment: environment)
+        let rows = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as! [[String: Any]]
+        let row = try #require(rows.first { $0["virtualBench"] as? String == directory }, "\(listed.stdout)")
+        #expect(row["spec"] as? String == "libnfc:pn532_uart:\(directory)/pn532")
+        #expect(row["firmware"] as? String == "PN532 v1.6" && row["inUse"] as? Bool == false)
+        let text = try await BuiltBinary.run(["readers"], environment: environment)
+        #expect(text.stdout.contains("Virtual bench running in \(directory) (pid \(serve.processIdentifier))"), "\(text.stdout)")
+
+        let second = try await BuiltBinary.run(["sim", "serve", "--dir", directory], environment: environment)
+        #expect(second.status == 1 && second.stderr.contains("another virtual bench already serves"), "\(second.stderr)")
+        let status = try await BuiltBinary.run(["sim", "ctl", "--dir", directory, "status"], environment: environment)
+        #expect(status.status == 0 && FileManager.default.fileExists(atPath: directory + "/pn532"), "\(status.stderr)")
+
+        kill(serve.processIdentifier, SIGTERM)
+        await ChildProcess.exit(of: serve)
+        let after = try await BuiltBinary.run(["readers", "--json"], environment: environment)
+        #expect(!after.stdout.contains(directory), "\(after.stdout)")
+    }
+}
