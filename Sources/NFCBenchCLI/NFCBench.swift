@@ -33,7 +33,6 @@ public enum NFCBench {
                 context.output.write(HelpFormatter(path: path, command: parser.command(at: path)).render())
                 return ExitCode.success
             case .run(let invocation):
-                ReaderSelection.configureLogging(verbose: invocation[GlobalOptions.verbose], environment: context.environment)
                 // Ctrl-C cancels the command's task, so readers close and restore their
                 // settings and sessions save; a second Ctrl-C ends the process at once.
                 let handler = invocation.command.handler!

@@ -5,10 +5,11 @@ import Foundation
 /// an operator's prompts, although every failure it reports also reaches the reader as a
 /// typed error. It reads `LIBNFC_LOG_LEVEL` at `nfc_init`: 0 is silent, 3 is everything.
 public enum LibNFCLog {
-    /// Silences libnfc's log unless `verbose`, or unless the user set the level
-    /// themselves. Call before any reader opens.
+    /// Everything (debug) when `verbose`, else libnfc's own default (errors), unless the
+    /// user set the level themselves. Call before any reader opens. The command-line
+    /// program keeps the error lines off the operator's screen (`LibraryLog`).
     public static func configure(verbose: Bool, environment: [String: String]) {
-        guard environment["LIBNFC_LOG_LEVEL"] == nil else { return }
-        setenv("LIBNFC_LOG_LEVEL", verbose ? "3" : "0", 1)
+        guard environment["LIBNFC_LOG_LEVEL"] == nil, verbose else { return }
+        setenv("LIBNFC_LOG_LEVEL", "3", 1)
     }
 }

@@ -2,8 +2,10 @@ import Foundation
 import NFCBenchCLI
 
 SignalWaiter.install()
+let environment = CommandContext.processEnvironment()
+LibraryLog.divert(arguments: CommandLine.arguments, environment: environment)
 let context = CommandContext(
-    environment: CommandContext.processEnvironment(),
+    environment: environment,
     output: StandardStream.output, errors: StandardStream.error)
 let status = await NFCBench.main(arguments: Array(CommandLine.arguments.dropFirst()), context: context)
 exit(status)

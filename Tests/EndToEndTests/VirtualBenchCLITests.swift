@@ -49,3 +49,28 @@ struct VirtualBenchCLITests {
         #expect(!after.stdout.contains(directory), "\(after.stdout)")
     }
 }
+
+/// libnfc's own log lines stay off the operator's screen, kept in the state folder.
+@Suite("Library log")
+struct LibraryLogCLITests {
+    let scratch: TemporaryDirectory
+    init() throws { scratch = try TemporaryDirectory("liblog") }
+
+    /// On a machine without USB, libnfc's usbbus reports "Unable to find USB busses" on
+    /// standard error; nfcbench's own error says what matters. The library's line goes
+    /// to library.log, or to standard error with --verbose.
+    @Test func libnfcLinesGoToTheLogUnlessVerbose() async throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "LIBNFC_LOG_LEVEL")
+        environment["NFCBENCH_STATE_DIR"] = scratch.file("state")
+        let quiet = try await BuiltBinary.run(
+            ["poll", "--reader", "libnfc:pn532_uart:/dev/null", "--timeout", "0.1"], environment: environment)
+        #expect(quiet.status == 1 && quiet.stderr.contains("did not complete libnfc's PN53x handshake"), "\(quiet.stderr)")
+        #expect(!quiet.stderr.contains("libnfc.driver"), "\(quiet.stderr)")
+        let log = try String(contentsOfFile: scratch.file("state/library.log"), encoding: .utf8)
+        #expect(log.contains("error\tlibnfc.driver.pn532_uart\tInvalid serial port: /dev/null"), "\(log)")
+        let verbose = try await BuiltBinary.run(
+            ["--verbose", "poll", "--reader", "libnfc:pn532_uart:/dev/null", "--timeout", "0.1"], environment: environment)
+        #expect(verbose.status == 1 && verbose.stderr.contains("libnfc.driver.pn532_uart"), "\(verbose.stderr)")
+    }
+}

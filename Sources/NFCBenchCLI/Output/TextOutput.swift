@@ -19,13 +19,19 @@ public struct StandardStream: TextOutput {
     public static let output = StandardStream(fileDescriptor: 1)
     public static let error = StandardStream(fileDescriptor: 2)
 
-    public var isTerminal: Bool { isatty(fileDescriptor) == 1 }
+    public var isTerminal: Bool {
+        let diverted = fileDescriptor == 2 ? LibraryLog.realStandardError.load(ordering: .sequentiallyConsistent) : -1
+        return isatty(diverted >= 0 ? diverted : fileDescriptor) == 1
+    }
 
     /// Control sequences from outside text are shown, never acted on (`TerminalSafeText`).
     public func write(_ text: String) {
         var bytes = Array(TerminalSafeText.neutralise(text).utf8)[...]
+        // Past `LibraryLog`'s pipe: nfcbench's own messages go straight to the terminal.
+        let diverted = fileDescriptor == 2 ? LibraryLog.realStandardError.load(ordering: .sequentiallyConsistent) : -1
+        let fd = diverted >= 0 ? diverted : fileDescriptor
         while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Foundation.write(fileDescriptor, $0.baseAddress, $0.count) }
+            let written = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
             if written <= 0 {
                 if written < 0 && errno == EINTR { continue }
                 return  // A closed pipe (e.g. `| head`) is not an error worth crashing over.

@@ -2,7 +2,10 @@
 enum GlobalOptions {
     static let noColor = Flag("--no-color", help: "Never colour the output (also: NO_COLOR=1, TERM=dumb).")
     static let verbose = Flag(
-        "--verbose", help: "Also print libnfc's own log lines (hidden otherwise; its errors still reach you as messages).")
+        "--verbose",
+        help:
+            "Print libnfc's full log (otherwise its lines go to library.log in the state folder; its errors still reach you as messages)."
+    )
     static let all = [noColor, verbose]
 }
 

@@ -1,0 +1,99 @@
+import Foundation
+import NFCBench
+import Synchronization
+
+/// Reader libraries write their own log lines straight to standard error (libnfc's
+/// "error  libnfc.buses.usbbus  Unable to find USB busses" on a machine without USB), in
+/// the middle of an operator's prompts, although every failure they report also reaches
+/// nfcbench as a typed error with a hint. The command-line program diverts them: standard
+/// error becomes a pipe, its lines that are a library's log go to a log file kept for
+/// diagnosis, and everything else goes on to the terminal. nfcbench's own messages skip
+/// the pipe (`StandardStream.error` writes to the real standard error), so none of them
+/// can be held up or lost at exit. `--verbose` leaves standard error alone.
+public enum LibraryLog {
+    /// The real standard error once diverted; -1 before.
+    static let realStandardError = Atomic<Int32>(-1)
+    /// Signalled when the sorting thread has read the pipe to its end.
+    private static let drained = DispatchSemaphore(value: 0)
+
+    /// Where the diverted lines go: `$NFCBENCH_STATE_DIR`, else `$XDG_STATE_HOME/nfcbench`,
+    /// else `~/.local/state/nfcbench`, as `library.log`.
+    public static func path(environment: [String: String]) -> String {
+        if let state = environment["NFCBENCH_STATE_DIR"], !state.isEmpty { return state + "/library.log" }
+        if let xdg = environment["XDG_STATE_HOME"], !xdg.isEmpty { return xdg + "/nfcbench/library.log" }
+        return (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state/nfcbench/library.log"
+    }
+
+    /// Call first thing in `main`, with the raw arguments: `--verbose` anywhere keeps
+    /// libnfc's full log on standard error instead.
+    public static func divert(arguments: [String], environment: [String: String]) {
+        let verbose = arguments.contains("--verbose")
+        ReaderSelection.configureLogging(verbose: verbose, environment: environment)
+        guard !verbose else { return }
+        let logPath = path(environment: environment)
+        var fds: [Int32] = [-1, -1]
+        let real = dup(2)
+        guard real >= 0, pipe(&fds) == 0, dup2(fds[1], 2) >= 0 else { return }
+        close(fds[1])
+        _ = fcntl(real, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+        realStandardError.store(real, ordering: .sequentiallyConsistent)
+        let readEnd = fds[0]
+        let thread = Thread {
+            sort(from: readEnd, to: real, logPath: logPath)
+            drained.signal()
+        }
+        thread.name = "library log"
+        thread.start()
+        atexit { LibraryLog.finish() }
+    }
+
+    /// At exit: standard error points at the terminal again, which closes the pipe's
+    /// write end, and the lines still in the pipe are sorted before the process ends
+    /// (half a second at most, if a child process still holds the pipe).
+    static func finish() {
+        let real = realStandardError.load(ordering: .sequentiallyConsistent)
+        guard real >= 0 else { return }
+        dup2(real, 2)
+        _ = drained.wait(timeout: .now() + 0.5)
+    }
+
+    /// A library's log line: `level<TAB>library.category<TAB>message`, as libnfc writes them.
+    static func isLibraryLog(_ line: Substring) -> Bool {
+        let fields = line.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false)
+        return fields.count == 3 && ["error", "info", "debug", "warning", "none"].contains(fields[0])
+            && fields[1].hasPrefix("libnfc")
+    }
+
+    private static func sort(from pipe: Int32, to real: Int32, logPath: String) {
+        var pending = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var log: FileHandle?
+        while true {
+            let n = read(pipe, &buffer, buffer.count)
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { break }
+            pending.append(contentsOf: buffer[0..<n])
+            while let newline = pending.firstIndex(of: 0x0A) {
+                let line = pending[pending.startIndex...newline]
+                pending.removeSubrange(pending.startIndex...newline)
+                let text = String(decoding: line.dropLast(), as: UTF8.self)
+                if isLibraryLog(text[...]) {
+                    if log == nil { log = openLog(logPath) }
+                    log?.write(Data((ISO8601DateFormatter().string(from: Date()) + "\t" + text + "\n").utf8))
+                } else {
+                    _ = line.withUnsafeBytes { write(real, $0.baseAddress, $0.count) }
+                }
+            }
+        }
+    }
+
+    private static func openLog(_ path: String) -> FileHandle? {
+        let folder = (path as NSString).deletingLastPathComponent
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+        let handle = FileHandle(forWritingAtPath: path)
+        handle?.seekToEndOfFile()
+        return handle
+    }
+}
