@@ -69,6 +69,15 @@ public struct ReaderSelection: Sendable {
         }
     }
 
+    /// Whether another program holds the card in a PC/SC reader (`nil`: pcscd cannot say).
+    public func isInUse(pcsc name: String) async -> Bool? {
+        await withCheckedContinuation { continuation in
+            DispatchQueue(label: "nfcbench.reader-describe").async {
+                continuation.resume(returning: PCSCReader.isInUse(name))
+            }
+        }
+    }
+
     static func listReaders() -> (readers: [ReaderInfo], problems: [ReaderError]) {
         var readers: [ReaderInfo] = []
         var problems: [ReaderError] = []

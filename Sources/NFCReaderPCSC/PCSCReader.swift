@@ -66,6 +66,20 @@ public final class PCSCReader: Reader, @unchecked Sendable {
         return try result.get()
     }
 
+    /// Whether another program holds the card in `name` (pcscd's INUSE or EXCLUSIVE
+    /// state), asked without connecting, so a running session is not disturbed. An empty
+    /// reader holds nothing; `nil` when pcscd cannot say.
+    public static func isInUse(_ name: String) -> Bool? {
+        guard let context = try? PCSCContext() else { return nil }
+        var states = [PCSCContext.ReaderState(name: name, current: DWORD(SCARD_STATE_UNAWARE))]
+        do throws(PCSCStatus) {
+            try context.waitForChange(&states, timeoutMs: 0)
+        } catch {
+            return nil
+        }
+        return states[0].event & DWORD(SCARD_STATE_INUSE | SCARD_STATE_EXCLUSIVE) != 0
+    }
+
     /// Reader names pcscd reports (for `nfcbench readers`).
     public static func readerNames() throws(ReaderError) -> [String] {
         do { return try PCSCContext().readers() } catch { throw failure(error, reader: "pcscd") }

@@ -67,11 +67,20 @@ struct PCSCCLITests {
             _ = try client.request("place 0.5 0.3")
             try await SharedVirtualReader.waitForPCSCD(cardPresent: true)
             let context = try PCSCContext()
-            let holder = try PCSCCard(context: context, reader: readerName, exclusive: true)
+            var holder: PCSCCard? = try PCSCCard(context: context, reader: readerName, exclusive: true)
             let r = try await BuiltBinary.run(["poll", "--reader", "pcsc:\(readerName)", "--timeout", "3"])
             #expect(r.status == 1)
             #expect(r.stderr.contains("is in use by another process") && r.stderr.contains("Hint:"))
+            // `readers` says so without connecting.
+            func inUse() async throws -> Bool? {
+                let listed = try await BuiltBinary.run(["readers", "--json"])
+                let rows = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as! [[String: Any]]
+                return rows.first { $0["spec"] as? String == "pcsc:\(readerName)" }?["inUse"] as? Bool
+            }
+            #expect(try await inUse() == true)
             _ = holder
+            holder = nil
+            #expect(try await inUse() == false)
         }
     }
 

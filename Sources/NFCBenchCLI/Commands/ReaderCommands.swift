@@ -56,6 +56,7 @@ enum ReaderCommands {
         for r in found.readers {
             var state: (firmware: String?, inUse: Bool?) = (nil, nil)
             if r.backend == .libnfc { state = await selection.describe(libnfc: String(r.spec.dropFirst("libnfc:".count))) }
+            if r.backend == .pcsc { state.inUse = await selection.isInUse(pcsc: r.name) }
             rows.append(
                 Row(
                     backend: r.backend.rawValue, spec: r.spec, firmware: state.firmware ?? r.firmware, inUse: state.inUse,
