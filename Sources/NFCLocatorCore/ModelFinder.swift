@@ -125,18 +125,5 @@ public struct ModelFinder: Sendable {
         return compact
     }
 
-    /// Levenshtein distance, two rows.
-    static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a.utf8), b = Array(b.utf8)
-        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-        var previous = Array(0...b.count), current = Array(repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
-    }
+    static func distance(_ a: String, _ b: String) -> Int { EditDistance.levenshtein(a.utf8, b.utf8) }
 }
