@@ -25,6 +25,10 @@ public protocol BenchStoring: Sendable {
     func session(_ id: String) async throws -> SessionRecord?
     /// Every session, oldest first.
     func sessions() async throws -> [SessionRecord]
+    /// At most `limit` sessions after `cursor`, oldest first, of the catalog keys
+    /// `lookupKeys` only when given: a listing of a whole lab (a report) reads a page at a
+    /// time, so its memory does not grow with the number of sessions.
+    func sessions(after cursor: SessionCursor?, limit: Int, lookupKeys: Set<String>?) async throws -> [SessionRecord]
 
     /// Durable when it returns. A tap already recorded at the same step and attempt is
     /// an error, never a silent duplicate.
@@ -35,6 +39,22 @@ public protocol BenchStoring: Sendable {
     /// Streams the taps of `sessions` (all when `nil`) in session, step, attempt order,
     /// a batch at a time, so exports stay flat in memory however many taps there are.
     func tapBatches(sessions: [String]?) async throws -> any TapBatches
+}
+
+/// Where a page of sessions ended: sessions are ordered by start time, then id.
+public struct SessionCursor: Sendable, Equatable {
+    public let startedAt: Date
+    public let id: String
+
+    public init(after session: SessionRecord) {
+        startedAt = session.startedAt
+        id = session.id
+    }
+
+    /// Whether `session` comes after this cursor in the listing's order.
+    public func precedes(_ session: SessionRecord) -> Bool {
+        session.startedAt > startedAt || (session.startedAt == startedAt && session.id > id)
+    }
 }
 
 /// A forward-only read of many taps, from one consistent snapshot of the store.

@@ -159,6 +159,29 @@ public actor SQLiteBenchStore: BenchStoring {
         return out
     }
 
+    public func sessions(after cursor: SessionCursor?, limit: Int, lookupKeys: Set<String>?) throws -> [SessionRecord] {
+        precondition(limit > 0, "a page holds at least one session")
+        var conditions: [String] = []
+        var values: [SQLiteStatement.Value] = [.integer(Int64(limit))]
+        if let cursor {
+            // Row values: started_at, then id, strictly after the cursor.
+            conditions.append("(started_at, id) > (?2, ?3)")
+            values += [.real(cursor.startedAt.timeIntervalSince1970), .text(cursor.id)]
+        }
+        if let keys = lookupKeys?.sorted() {
+            guard !keys.isEmpty else { return [] }
+            let first = values.count + 1
+            conditions.append("lookup_key IN (" + keys.indices.map { "?\(first + $0)" }.joined(separator: ", ") + ")")
+            values += keys.map { .text($0) }
+        }
+        let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        let statement = try database.prepare(RecordRows.sessionSelect + filter + " ORDER BY started_at, id LIMIT ?1")
+        try statement.bind(values)
+        var out: [SessionRecord] = []
+        while try statement.step() { out.append(try RecordRows.session(from: statement)) }
+        return out
+    }
+
     // MARK: - Taps
 
     public func record(_ t: TapRecord) throws {

@@ -146,3 +146,48 @@ struct ReportTests {
         #expect(summary.upperBound < html.range(of: "<h2>Session ")!.lowerBound)
     }
 }
+
+/// Whole-store listings read the store a page at a time.
+@Suite("Paged session listings")
+struct PagedSessionTests {
+    let scratch: TemporaryDirectory
+    init() throws { scratch = try TemporaryDirectory("pages") }
+
+    /// Pages of 4 over 11 sessions (two models, one void, one simulated, two sharing a
+    /// start time): every session once, in start order, filtered as asked.
+    @Test func pagesCoverEverySessionOnceInOrder() async throws {
+        let store = try await SQLiteBenchStore.open(path: scratch.file("pages.sqlite"))
+        var expected: [SessionRecord] = []
+        for i in 0..<11 {
+            var s = ReportFixture.session(id: String(format: "S-page-%02d", 10 - i), simulated: i == 3)
+            s.startedAt = ReportFixture.start.addingTimeInterval(Double(i == 6 ? 5 : i))  // 5 and 6 start together
+            if i % 2 == 1 {
+                s.modelInput = "SM-S926B"
+                s.lookupKey = "sm_s926b"
+            }
+            try await store.insert(s)
+            if i == 8 {
+                try await store.void(s.id, reason: "wrong phone", at: ReportFixture.generatedAt)
+                s.voidReason = "wrong phone"
+            }
+            expected.append(s)
+        }
+        expected.sort { ($0.startedAt, $0.id) < ($1.startedAt, $1.id) }
+        func listed(_ source: SessionSource, keys: Set<String>? = nil) async throws -> [String] {
+            var ids: [String] = []
+            try await source.forEach(in: store, lookupKeys: keys) { ids.append($0.id) }
+            return ids
+        }
+        let all = SessionSource(.stored(model: nil, includeVoid: true, includeSimulated: true), pageSize: 4)
+        #expect(try await listed(all) == expected.map(\.id))
+        let bench = SessionSource(.stored(model: nil, includeVoid: false, includeSimulated: false), pageSize: 4)
+        #expect(try await listed(bench) == expected.filter { !$0.isVoid && !$0.simulated }.map(\.id))
+        let s24 = SessionSource(.stored(model: "SM-S921B", includeVoid: true, includeSimulated: true), pageSize: 3)
+        #expect(try await listed(s24) == expected.filter { $0.lookupKey == "sm_s921b" }.map(\.id))
+        #expect(try await listed(all, keys: ["sm_s926b"]) == expected.filter { $0.lookupKey == "sm_s926b" }.map(\.id))
+        #expect(try await listed(all, keys: []).isEmpty)
+        let csv = ExportSink.memory()
+        try await CSVTapExporter().export(all, from: store, to: csv)
+        #expect(csv.text.hasPrefix(CSVFormat.header))
+    }
+}

@@ -3,11 +3,11 @@
 
 # Build: the C libraries' headers. Tests: libnfc's and pcsc-tools' own clients (to
 # check the emulators against), pcscd with the vpcd driver, tmux for terminal tests, and
-# what a lab opens reports with: librsvg (rsvg-convert), headless Chromium, an HTML5
-# parser (html5lib for Debian's python3), xmllint for the JUnit schema, a font to draw.
+# what a lab opens reports with: librsvg (rsvg-convert), headless Chromium and Firefox,
+# an HTML5 parser (html5lib for Debian's python3), xmllint for the JUnit schema, a font.
 TEST_PACKAGES=(pkg-config libnfc-dev libnfc-bin libnfc-examples libpcsclite-dev pcscd
                vsmartcard-vpcd pcsc-tools libsqlite3-dev sqlite3 python3 tmux
-               librsvg2-bin chromium python3-html5lib libxml2-utils fonts-dejavu-core
+               librsvg2-bin chromium firefox-esr python3-html5lib libxml2-utils fonts-dejavu-core
                libcurl4-openssl-dev)  # FoundationNetworking, for --static-swift-stdlib release builds
 
 # Installs the named packages that are not installed yet. `apt-get update` runs once,

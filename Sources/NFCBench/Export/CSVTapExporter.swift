@@ -4,12 +4,27 @@ import NFCBenchRecords
 public struct CSVTapExporter: SessionExporter {
     public init() {}
 
-    public func export(_ sessions: [SessionRecord], from store: any BenchStoring, to sink: ExportSink) async throws {
+    public func export(_ sessions: SessionSource, from store: any BenchStoring, to sink: ExportSink) async throws {
+        try sink.write(CSVFormat.header)
+        var page: [SessionRecord] = []
+        try await sessions.forEach(in: store) { session in
+            page.append(session)
+            if page.count == sessions.pageSize {
+                try await write(page, from: store, to: sink)
+                page.removeAll(keepingCapacity: true)
+            }
+        }
+        try await write(page, from: store, to: sink)
+        try sink.flush()
+    }
+
+    /// The taps of one page of sessions, streamed in batches.
+    private func write(_ page: [SessionRecord], from store: any BenchStoring, to sink: ExportSink) async throws {
+        guard !page.isEmpty else { return }
         // Session cells are the same on every row of a session: format them once.
         var cells: [String: (prefix: [UInt8], suffix: [UInt8])] = [:]
-        for s in sessions { cells[s.id] = (Array(CSVFormat.sessionCells(s).utf8), Array(CSVFormat.sessionSuffix(s).utf8)) }
-        try sink.write(CSVFormat.header)
-        let batches = try await store.tapBatches(sessions: sessions.map(\.id))
+        for s in page { cells[s.id] = (Array(CSVFormat.sessionCells(s).utf8), Array(CSVFormat.sessionSuffix(s).utf8)) }
+        let batches = try await store.tapBatches(sessions: page.map(\.id))
         while case let batch = try await batches.next(), !batch.isEmpty {
             for tap in batch {
                 if let session = cells[tap.sessionID] {
@@ -17,6 +32,5 @@ public struct CSVTapExporter: SessionExporter {
                 }
             }
         }
-        try sink.flush()
     }
 }

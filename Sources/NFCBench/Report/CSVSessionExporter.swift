@@ -19,9 +19,9 @@ public struct CSVSessionExporter: SessionExporter {
         "session_started_at", "session_ended_at",
     ]
 
-    public func export(_ sessions: [SessionRecord], from store: any BenchStoring, to sink: ExportSink) async throws {
+    public func export(_ sessions: SessionSource, from store: any BenchStoring, to sink: ExportSink) async throws {
         try sink.write(Self.columns.joined(separator: ",") + "\r\n")
-        for session in sessions {
+        try await sessions.forEach(in: store) { session in
             try sink.write(Self.row(ReportedSession(session, taps: try await store.taps(session.id))))
         }
         try sink.flush()

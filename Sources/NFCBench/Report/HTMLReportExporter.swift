@@ -12,56 +12,81 @@ public struct HTMLReportExporter: SessionExporter {
 
     public init(options: ReportOptions) { self.options = options }
 
-    public func export(_ sessions: [SessionRecord], from store: any BenchStoring, to sink: ExportSink) async throws {
-        let ordered = options.summary == .none ? sessions : ModelGroups.ordered(sessions)
-        try head(sessions, to: sink)
-        var summaries: [String: (ModelSummary, String)] = [:]
-        if options.summary != .none {
-            let built = try await ModelSummary.build(ordered, from: store)
-            let anchors = built.indices.map { "model-\($0 + 1)" }
-            for (s, a) in zip(built, anchors) { summaries[s.lookupKey] = (s, a) }
-            if options.summary == .all { try HTMLModelSection.overview(built, anchors: anchors, to: sink) }
+    public func export(_ sessions: SessionSource, from store: any BenchStoring, to sink: ExportSink) async throws {
+        var summaries: [ModelSummary] = []
+        if options.summary != .none { summaries = try await ModelSummary.build(sessions, from: store) }
+        let count: (all: Int, simulated: Int)
+        if case .listed(let list) = sessions.selection {
+            count = (list.count, list.filter(\.simulated).count)
+        } else {
+            count = (summaries.reduce(0) { $0 + $1.sessions }, summaries.reduce(0) { $0 + $1.simulatedSessions })
         }
-        if sessions.isEmpty { try sink.append("<p>No sessions match.</p>\n") }
-        var written = Set<String>()
-        let toolVersion = options.toolVersion
-        try await OrderedRendering.run(
-            count: ordered.count,
-            render: { index in
-                let session = ordered[index]
-                let section = ExportSink.memory()
-                try HTMLSessionSection(
-                    report: ReportedSession(session, taps: try await store.taps(session.id)), anchor: "session-\(index + 1)",
-                    toolVersion: toolVersion
-                ).write(to: section)
-                return section.bytes
-            },
-            write: { index, bytes in
-                let session = ordered[index]
-                if let (summary, anchor) = summaries[session.lookupKey], written.insert(session.lookupKey).inserted {
-                    let refinement = try await refinement(of: session, among: ordered, store: store)
-                    try HTMLModelSection(
-                        summary: summary, anchor: anchor, entry: options.refiner?.entry(for: session),
-                        refinement: refinement
-                    ).write(to: sink)
-                }
-                try sink.append(bytes)
-            })
+        try head(count, firstModel: summaries.first?.name, sessions: sessions, store: store, to: sink)
+        let anchors = summaries.indices.map { "model-\($0 + 1)" }
+        if options.summary == .all { try HTMLModelSection.overview(summaries, anchors: anchors, to: sink) }
+        if count.all == 0 { try sink.append("<p>No sessions match.</p>\n") }
+        var written = 0
+        if options.summary == .none {
+            try await writeSessions(sessions, lookupKeys: nil, store: store, numberedFrom: &written, to: sink)
+        } else {
+            // Each model's summary, then its sessions: one paged pass per model.
+            for (summary, anchor) in zip(summaries, anchors) {
+                let refinement = try await refinement(of: summary.lookupKey, in: sessions, store: store)
+                try HTMLModelSection(
+                    summary: summary, anchor: anchor, entry: options.refiner?.entry(for: summary.latest),
+                    refinement: refinement
+                ).write(to: sink)
+                try await writeSessions(sessions, lookupKeys: [summary.lookupKey], store: store, numberedFrom: &written, to: sink)
+            }
+        }
         try sink.append(
             "<footer>Written by nfcbench \(XMLText.escape(options.toolVersion)) on \(CSVFormat.iso8601(options.generatedAt)) from \(XMLText.escape(options.storeLocation)). Positions are on the back of the phone, top edge up; millimetres come from the catalog's published body height.</footer>\n</body>\n</html>\n"
         )
         try sink.flush()
     }
 
-    private func head(_ sessions: [SessionRecord], to sink: ExportSink) throws {
+    /// The sessions (of `lookupKeys` only, when given), rendered a few at a time on both
+    /// cores and written in order.
+    private func writeSessions(
+        _ sessions: SessionSource, lookupKeys: Set<String>?, store: any BenchStoring, numberedFrom written: inout Int,
+        to sink: ExportSink
+    ) async throws {
+        let toolVersion = options.toolVersion
+        let first = written
+        var pager = sessions.pager(in: store, lookupKeys: lookupKeys)
+        var count = 0
+        try await OrderedRendering.run(
+            next: { try await pager.next() },
+            render: { index, session in
+                let section = ExportSink.memory()
+                try HTMLSessionSection(
+                    report: ReportedSession(session, taps: try await store.taps(session.id)),
+                    anchor: "session-\(first + index + 1)", toolVersion: toolVersion
+                ).write(to: section)
+                return section.bytes
+            },
+            write: { _, _, bytes in
+                try sink.append(bytes)
+                count += 1
+            })
+        written += count
+    }
+
+    private func head(
+        _ count: (all: Int, simulated: Int), firstModel: String?, sessions: SessionSource, store: any BenchStoring,
+        to sink: ExportSink
+    ) throws {
         let title: String
-        switch (options.summary, sessions.count) {
-        case (.all, _): title = "NFC antenna bench report: all models"
-        case (.model, _): title = "NFC antenna bench report: \(sessions.first.map(ReportedSession.displayName) ?? "no sessions")"
-        case (.none, 1): title = "NFC antenna bench report: session \(sessions[0].id)"
-        case (.none, let n): title = "NFC antenna bench report: \(n) sessions"
+        switch options.summary {
+        case .all: title = "NFC antenna bench report: all models"
+        case .model: title = "NFC antenna bench report: \(firstModel ?? "no sessions")"
+        case .none:
+            if case .listed(let list) = sessions.selection, list.count == 1 {
+                title = "NFC antenna bench report: session \(list[0].id)"
+            } else {
+                title = "NFC antenna bench report: \(count.all) sessions"
+            }
         }
-        let simulated = sessions.filter(\.simulated).count
         try sink.append(
             """
             <!DOCTYPE html>
@@ -77,7 +102,7 @@ public struct HTMLReportExporter: SessionExporter {
             </head>
             <body>
             <header><h1>\(XMLText.escape(title))</h1>
-            <p>\(sessions.count) session(s)\(simulated > 0 ? ", \(simulated) of them simulated (not bench evidence)" : ""). Written by nfcbench \(XMLText.escape(options.toolVersion)) on \(CSVFormat.iso8601(options.generatedAt)).</p></header>
+            <p>\(count.all) session(s)\(count.simulated > 0 ? ", \(count.simulated) of them simulated (not bench evidence)" : ""). Written by nfcbench \(XMLText.escape(options.toolVersion)) on \(CSVFormat.iso8601(options.generatedAt)).</p></header>
 
             """)
     }
@@ -85,15 +110,17 @@ public struct HTMLReportExporter: SessionExporter {
     /// Refine's view of the model, for a `--model` report only: it needs the model's taps
     /// in memory, which `--all` over a whole store must not.
     private func refinement(
-        of session: SessionRecord, among sessions: [SessionRecord], store: any BenchStoring
+        of lookupKey: String, in sessions: SessionSource, store: any BenchStoring
     ) async throws -> EntryRefinement? {
-        guard options.summary == .model, let refiner = options.refiner, let entry = refiner.entry(for: session) else {
-            return nil
-        }
+        guard options.summary == .model, let refiner = options.refiner else { return nil }
         var evidence: [SessionEvidence] = []
-        for s in sessions where s.lookupKey == session.lookupKey && refiner.counts(s, since: nil) {
+        var entryKey: String?
+        try await sessions.forEach(in: store, lookupKeys: [lookupKey]) { s in
+            guard refiner.counts(s, since: nil) else { return }
+            if entryKey == nil { entryKey = refiner.entry(for: s)?.lookupKey }
             evidence.append(SessionEvidence(session: s, taps: try await store.taps(s.id)))
         }
-        return refiner.refine(evidence, only: entry.lookupKey).entries.first
+        guard let entryKey else { return nil }
+        return refiner.refine(evidence, only: entryKey).entries.first
     }
 }

@@ -15,21 +15,21 @@ public struct JUnitReportExporter: SessionExporter {
 
     public init(options: ReportOptions) { self.options = options }
 
-    public func export(_ sessions: [SessionRecord], from store: any BenchStoring, to sink: ExportSink) async throws {
+    public func export(_ sessions: SessionSource, from store: any BenchStoring, to sink: ExportSink) async throws {
         try sink.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
         // The root carries no totals (Ant's schema allows none; CI servers add up the
         // suites), so each session's suite is written as soon as it is read.
         try sink.append("<testsuites>\n")
         let exporter = self
+        var pager = sessions.pager(in: store)
         try await OrderedRendering.run(
-            count: sessions.count,
-            render: { index in
+            next: { try await pager.next() },
+            render: { index, session in
                 let suite = ExportSink.memory()
-                try exporter.write(
-                    ReportedSession(sessions[index], taps: try await store.taps(sessions[index].id)), id: index, to: suite)
+                try exporter.write(ReportedSession(session, taps: try await store.taps(session.id)), id: index, to: suite)
                 return suite.bytes
             },
-            write: { _, bytes in try sink.append(bytes) })
+            write: { _, _, bytes in try sink.append(bytes) })
         try sink.append("</testsuites>\n")
         try sink.flush()
     }

@@ -5,13 +5,15 @@ import NFCLocatorCore
 /// What a model's sessions add up to: how many, on which units, with which verdicts,
 /// and where on the back pooled taps read (a coarse map of read rates).
 ///
-/// Built in one pass over the taps' batches, so its memory is the map's cells per model,
+/// Built in one pass over the sessions, so its memory is the map's cells per model,
 /// whatever the number of sessions.
 public struct ModelSummary: Sendable {
     /// Cells across and down the back in the pooled map.
     public static let columns = 8, rows = 16
 
     public let lookupKey: String
+    /// The newest session of the model: the catalog entry is looked up from it.
+    public private(set) var latest: SessionRecord
     public private(set) var name: String
     public private(set) var aspectRatio: Double
     public private(set) var predicted: NormalizedRect?
@@ -28,6 +30,7 @@ public struct ModelSummary: Sendable {
 
     init(_ first: SessionRecord) {
         lookupKey = first.lookupKey
+        latest = first
         name = ReportedSession.displayName(first)
         aspectRatio = first.aspectRatio
         cellTaps = Array(repeating: 0, count: Self.columns * Self.rows)
@@ -37,6 +40,7 @@ public struct ModelSummary: Sendable {
     /// The newest session's prediction and body describe the model as it stands.
     mutating func add(_ s: SessionRecord) {
         sessions += 1
+        latest = s
         if s.simulated { simulatedSessions += 1 }
         if let unit = s.unit, !unit.isEmpty { units.insert(unit) }
         verdicts[s.verdict?.rawValue ?? "not finished", default: 0] += 1
@@ -80,26 +84,23 @@ public struct ModelSummary: Sendable {
 
     public func count(_ verdict: SessionVerdict) -> Int { verdicts[verdict.rawValue] ?? 0 }
 
-    /// One summary per model, in the order models first appear in `sessions`, from one
-    /// streamed pass over their taps.
-    public static func build(_ sessions: [SessionRecord], from store: any BenchStoring) async throws -> [ModelSummary] {
+    /// One summary per model, in the order models first appear in `sessions`, reading
+    /// each session's taps once; memory is one session's taps and the summaries.
+    public static func build(_ sessions: SessionSource, from store: any BenchStoring) async throws -> [ModelSummary] {
         var order: [String] = []
         var summaries: [String: ModelSummary] = [:]
-        var modelOfSession: [String: String] = [:]
-        for s in sessions {
+        try await sessions.forEach(in: store) { s in
             if summaries[s.lookupKey] == nil {
                 order.append(s.lookupKey)
                 summaries[s.lookupKey] = ModelSummary(s)
             }
             summaries[s.lookupKey]!.add(s)
-            modelOfSession[s.id] = s.lookupKey
-        }
-        let batches = try await store.tapBatches(sessions: sessions.map(\.id))
-        while case let batch = try await batches.next(), !batch.isEmpty {
-            for tap in batch {
-                if let key = modelOfSession[tap.sessionID] { summaries[key]!.add(tap) }
-            }
+            for tap in try await store.taps(s.id) { summaries[s.lookupKey]!.add(tap) }
         }
         return order.map { summaries[$0]! }
+    }
+
+    public static func build(_ sessions: [SessionRecord], from store: any BenchStoring) async throws -> [ModelSummary] {
+        try await build(.listed(sessions), from: store)
     }
 }

@@ -9,17 +9,28 @@ public struct SVGReportExporter: SessionExporter {
 
     public init(summary: Bool) { self.summary = summary }
 
-    public func export(_ sessions: [SessionRecord], from store: any BenchStoring, to sink: ExportSink) async throws {
-        precondition(!sessions.isEmpty, "an SVG report draws at least one session")
+    public func export(_ sessions: SessionSource, from store: any BenchStoring, to sink: ExportSink) async throws {
         if summary, let model = try await ModelSummary.build(sessions, from: store).first {
             try sink.write(
                 SVGSilhouetteRenderer().render(model.drawing, title: "\(model.name): read rates of \(model.taps) pooled taps"))
         } else {
-            let report = ReportedSession(sessions[0], taps: try await store.taps(sessions[0].id))
+            var pager = sessions.pager(in: store)
+            guard let first = try await pager.next() else { throw ReportError.nothingToDraw }
+            let report = ReportedSession(first, taps: try await store.taps(first.id))
             try sink.write(
                 SVGSilhouetteRenderer().render(
                     report.drawing, title: "\(report.name), session \(report.session.id): \(report.score.verdict.rawValue)"))
         }
         try sink.flush()
+    }
+}
+
+public enum ReportError: Error, Sendable, Equatable, CustomStringConvertible {
+    case nothingToDraw
+
+    public var description: String {
+        switch self {
+        case .nothingToDraw: "No sessions to draw."
+        }
     }
 }

@@ -33,8 +33,8 @@ enum ExportCommand {
         if let destination { try ExportOutput.refuseStoreFile(destination, store: path) }
         let store = try await StoreOptions.openForReading(path, checked: true)
         let sessions = try await ExportOutput.sessions(
-            ids: invocation.all(session), model: invocation[model], all: invocation[all],
-            includeVoid: invocation[includeVoid], includeSimulated: true, from: store, path: path)
+            ids: invocation.all(session), model: invocation[model], includeVoid: invocation[includeVoid],
+            includeSimulated: true, from: store, path: path)
         try await ExportOutput.write(CSVTapExporter(), sessions: sessions, from: store, to: destination)
         return ExitCode.success
     }

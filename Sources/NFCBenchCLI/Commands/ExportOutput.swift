@@ -8,6 +8,12 @@ enum ExportOutput {
     static func write(
         _ exporter: any SessionExporter, sessions: [SessionRecord], from store: any BenchStoring, to destination: URL?
     ) async throws {
+        try await write(exporter, sessions: .listed(sessions), from: store, to: destination)
+    }
+
+    static func write(
+        _ exporter: any SessionExporter, sessions: SessionSource, from store: any BenchStoring, to destination: URL?
+    ) async throws {
         guard let destination else {
             let sink = ExportSink(descriptor: FileHandle.standardOutput.fileDescriptor, name: "standard output")
             try await exporter.export(sessions, from: store, to: sink)
@@ -55,24 +61,20 @@ enum ExportOutput {
 
     /// The sessions `--session ID ...`, `--model M` or `--all` name. Named sessions are
     /// always included; a model's or the whole store's leave out void sessions and, when
-    /// asked, simulated ones.
+    /// asked, simulated ones, and are read from the store a page at a time.
     static func sessions(
-        ids: [String], model: String?, all: Bool, includeVoid: Bool, includeSimulated: Bool,
-        from store: any BenchStoring, path: String
-    ) async throws -> [SessionRecord] {
+        ids: [String], model: String?, includeVoid: Bool, includeSimulated: Bool, from store: any BenchStoring, path: String
+    ) async throws -> SessionSource {
         var seen = Set<String>()
         let ids = ids.filter { seen.insert($0).inserted }
-        if !ids.isEmpty {
+        guard ids.isEmpty else {
             var sessions: [SessionRecord] = []
             for id in ids {
                 guard let s = try await store.session(id) else { throw CommandFailure("No session '\(id)' in \(path).") }
                 sessions.append(s)
             }
-            return sessions
+            return .listed(sessions)
         }
-        var sessions = try await SessionCommands.sessions(of: model, in: store)
-        if !includeVoid { sessions.removeAll(where: \.isVoid) }
-        if !includeSimulated { sessions.removeAll(where: \.simulated) }
-        return sessions
+        return SessionSource(.stored(model: model, includeVoid: includeVoid, includeSimulated: includeSimulated))
     }
 }

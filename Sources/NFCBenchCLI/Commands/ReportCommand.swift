@@ -54,7 +54,7 @@ enum ReportCommand {
         if let destination { try ExportOutput.refuseStoreFile(destination, store: path) }
         let store = try await StoreOptions.openForReading(path, checked: true)
         let sessions = try await ExportOutput.sessions(
-            ids: ids, model: invocation[model], all: invocation[all], includeVoid: invocation[includeVoid],
+            ids: ids, model: invocation[model], includeVoid: invocation[includeVoid],
             includeSimulated: invocation[includeSimulated], from: store, path: path)
         let summary: ReportOptions.Summary = invocation[all] ? .all : invocation[model] != nil ? .model : .none
         var options = ReportOptions(summary: summary, toolVersion: NFCBench.version, storeLocation: path)
@@ -69,14 +69,14 @@ enum ReportCommand {
         case .html: exporter = HTMLReportExporter(options: options)
         case .junit: exporter = JUnitReportExporter(options: options)
         case .csvSessions: exporter = CSVSessionExporter()
-        case .svg:
-            guard !sessions.isEmpty else {
-                throw CommandFailure(
-                    "No sessions to draw.", hint: "Check the model with 'nfcbench sessions', or add --include-simulated.")
-            }
-            exporter = SVGReportExporter(summary: summary == .model)
+        case .svg: exporter = SVGReportExporter(summary: summary == .model)
         }
-        try await ExportOutput.write(exporter, sessions: sessions, from: store, to: destination)
+        do {
+            try await ExportOutput.write(exporter, sessions: sessions, from: store, to: destination)
+        } catch ReportError.nothingToDraw {
+            throw CommandFailure(
+                "No sessions to draw.", hint: "Check the model with 'nfcbench sessions', or add --include-simulated.")
+        }
         if let destination {
             context.errors.line("Report written to \(destination.path).")
         }
