@@ -276,15 +276,10 @@ public struct GuidedRun: Sendable {
         // An operator's hands hear "lift" at once, not after the field has stayed busy for
         // `liftTimeout`; a machine positioner has already lifted, so only a phone still
         // read after that is worth a word.
-        if positioner.needsOperator {
-            events(.waitingForLift)
-            _ = try await reader.waitForRemoval(timeout: .seconds(3600))
-            events(.lifted)
-        } else if try await !reader.waitForRemoval(timeout: liftTimeout) {
-            events(.waitingForLift)
-            _ = try await reader.waitForRemoval(timeout: .seconds(3600))
-            events(.lifted)
-        }
+        if !positioner.needsOperator, try await reader.waitForRemoval(timeout: liftTimeout) { return }
+        events(.waitingForLift)
+        _ = try await reader.waitForRemoval(timeout: .seconds(3600))
+        events(.lifted)
     }
 
     /// Waits until the reader answers again: a clean window or a target (the phone may

@@ -12,12 +12,10 @@ public struct ModelSummary: Sendable {
     public static let columns = 8, rows = 16
 
     public let lookupKey: String
-    /// The newest session of the model: the catalog entry is looked up from it.
+    /// The newest session of the model: its prediction, body and name describe the model
+    /// as it stands, and the catalog entry is looked up from it.
     public private(set) var latest: SessionRecord
-    public private(set) var name: String
-    public private(set) var aspectRatio: Double
-    public private(set) var predicted: NormalizedRect?
-    public private(set) var stale = false
+    public var name: String { ReportedSession.displayName(latest) }
     public private(set) var bodyHeightMm: Double?
     public private(set) var sessions = 0
     public private(set) var simulatedSessions = 0
@@ -31,23 +29,16 @@ public struct ModelSummary: Sendable {
     init(_ first: SessionRecord) {
         lookupKey = first.lookupKey
         latest = first
-        name = ReportedSession.displayName(first)
-        aspectRatio = first.aspectRatio
         cellTaps = Array(repeating: 0, count: Self.columns * Self.rows)
         cellHits = cellTaps
     }
 
-    /// The newest session's prediction and body describe the model as it stands.
     mutating func add(_ s: SessionRecord) {
         sessions += 1
         latest = s
         if s.simulated { simulatedSessions += 1 }
         if let unit = s.unit, !unit.isEmpty { units.insert(unit) }
         verdicts[s.verdict?.rawValue ?? "not finished", default: 0] += 1
-        name = ReportedSession.displayName(s)
-        aspectRatio = s.aspectRatio
-        predicted = s.predicted
-        stale = s.stale
         bodyHeightMm = s.bodyHeightMm ?? bodyHeightMm
     }
 
@@ -79,7 +70,8 @@ public struct ModelSummary: Sendable {
 
     public var drawing: SilhouetteDrawing {
         SilhouetteDrawing(
-            aspectRatio: aspectRatio, zone: predicted, zoneStyle: stale ? .stale : .approximate, heat: heat)
+            aspectRatio: latest.aspectRatio, zone: latest.predicted, zoneStyle: latest.stale ? .stale : .approximate,
+            heat: heat)
     }
 
     public func count(_ verdict: SessionVerdict) -> Int { verdicts[verdict.rawValue] ?? 0 }

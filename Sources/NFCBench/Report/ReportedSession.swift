@@ -40,10 +40,6 @@ public struct ReportedSession: Sendable {
         let strategy = ProbePlans.make(
             session.plan, around: session.predicted, aspectRatio: session.aspectRatio, pass: session.planPass,
             focus: session.planFocus)
-        let (history, skipped) = GuidedRun.evidence(taps)
-        score = SessionScore(
-            predicted: session.predicted, history: history, skipped: skipped, strategy: strategy,
-            aspectRatio: session.aspectRatio)
         var positions: [Position] = []
         var index = 0
         while index < taps.count {
@@ -63,6 +59,12 @@ public struct ReportedSession: Sendable {
             index = end
         }
         self.positions = positions
+        // The verdict's evidence is the positions themselves: a position hit if any of its
+        // attempts read, and skipped positions are neither hits nor misses.
+        let tapped = positions.filter { $0.outcome != .skipped }
+        score = SessionScore(
+            predicted: session.predicted, history: tapped.map { ($0.probe, $0.outcome == .hit) },
+            skipped: positions.count - tapped.count, strategy: strategy, aspectRatio: session.aspectRatio)
     }
 
     static func band(_ p: Probe, _ zone: NormalizedRect, _ aspectRatio: Double) -> ZoneBand {

@@ -104,18 +104,24 @@ enum OperatorKeys {
         AsyncStream { continuation in
             let thread = Thread {
                 while let line = readLine() {
-                    switch line.trimmingCharacters(in: .whitespaces).lowercased() {
-                    case "r", "retry": continuation.yield(.retry)
-                    case "s", "skip": continuation.yield(.skip)
-                    case "u", "undo": continuation.yield(.undo)
-                    case "q", "quit": continuation.yield(.quit)
-                    case "": continuation.yield(.proceed)
-                    default: continue
-                    }
+                    if let command = command(line) { continuation.yield(command) }
                 }
                 continuation.finish()
             }
             thread.start()
+        }
+    }
+
+    /// What an operator typed: a letter or its word (r/retry, s/skip, u/undo, q/quit), in
+    /// either case; nothing at all is Enter. A terminal's single keys map the same way.
+    static func command(_ typed: String) -> OperatorCommand? {
+        switch typed.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() {
+        case "r", "retry": .retry
+        case "s", "skip": .skip
+        case "u", "undo": .undo
+        case "q", "quit": .quit
+        case "": .proceed
+        default: nil
         }
     }
 }

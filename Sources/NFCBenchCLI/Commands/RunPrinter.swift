@@ -22,9 +22,7 @@ final class RunPrinter: Sendable {
     let progress: WaitProgress
     /// Millimetres from the nearest edges when the model's body size is known.
     let positionWords: PositionWords
-    /// Which position first had each place's words, so a revisit says so.
-    let placesSaid = PlacesSaid()
-    /// The taps so far, redrawn on the silhouette at every position.
+    /// The taps so far, redrawn at every position, and the places already named.
     let map = LiveMap()
     /// Whether operator keys are read (not with `--auto` or `--json`): key help only then.
     let keysAvailable: Bool
@@ -117,7 +115,7 @@ final class RunPrinter: Sendable {
             }
             let repeatText = attempt > 0 ? " (repeat \(attempt + 1))" : ""
             let words = positionWords.words(probe)
-            let again = placesSaid.first(words, at: step + 1).map { " (the same place as position \($0): tapped again)" } ?? ""
+            let again = map.firstNamed(words, at: step + 1).map { " (the same place as position \($0): tapped again)" } ?? ""
             out.line("Position \(count)\(repeatText): \(words)\(again)")
             if interactive {
                 let cell = highlight(probe)
@@ -234,27 +232,15 @@ final class RunPrinter: Sendable {
     }
 }
 
-/// The first position each place was named at. Events arrive one at a time from the run,
-/// but the printer is shared with the signal path, so the map sits behind a lock.
-final class PlacesSaid: Sendable {
-    private let first = Mutex<[String: Int]>([:])
-
-    /// The earlier position with these words, if another one had them; records this one.
-    func first(_ words: String, at position: Int) -> Int? {
-        first.withLock { seen in
-            if let earlier = seen[words], earlier != position { return earlier }
-            seen[words] = position
-            return nil
-        }
-    }
-}
-
-/// The taps of the run so far as marks on the silhouette, one per position (a hit if any
-/// attempt there read), kept behind a lock like the rest of the printer's state.
+/// What the printer remembers of the run: the taps so far as marks on the silhouette, one
+/// per position (a hit if any attempt there read), the position each place was first
+/// named at (a revisit says so), and when the last reminder was given. Events arrive one
+/// at a time, but the printer is shared with the signal path, so the state sits behind a lock.
 final class LiveMap: Sendable {
     private struct State {
         var marks: [Int: SilhouetteDrawing.Mark] = [:]
         var hits: Set<Int> = []
+        var placesNamed: [String: Int] = [:]
         var lastReminder: ContinuousClock.Instant?
     }
     private let state = Mutex(State())
@@ -274,6 +260,15 @@ final class LiveMap: Sendable {
         state.withLock { s in
             s.marks[t.step] = nil
             s.hits.remove(t.step)
+        }
+    }
+
+    /// The earlier position with these words, if another one had them; records this one.
+    func firstNamed(_ words: String, at position: Int) -> Int? {
+        state.withLock { s in
+            if let earlier = s.placesNamed[words], earlier != position { return earlier }
+            s.placesNamed[words] = position
+            return nil
         }
     }
 

@@ -21,16 +21,10 @@ enum RawKeys {
                     let n = read(0, &byte, 1)
                     if n < 0, errno == EINTR { continue }
                     guard n == 1 else { break }
-                    let command: OperatorCommand?
-                    switch byte {
-                    case UInt8(ascii: "r"), UInt8(ascii: "R"): command = .retry
-                    case UInt8(ascii: "s"), UInt8(ascii: "S"): command = .skip
-                    case UInt8(ascii: "u"), UInt8(ascii: "U"): command = .undo
-                    case UInt8(ascii: "q"), UInt8(ascii: "Q"): command = .quit
-                    case 0x0A, 0x0D: command = .proceed
-                    default: command = nil
-                    }
-                    guard let command else { continue }
+                    // One printable key, or Enter (CR on a raw terminal, LF from a pipe).
+                    guard byte == 0x0A || byte == 0x0D || (0x21...0x7E).contains(byte),
+                        let command = OperatorKeys.command(String(UnicodeScalar(byte)))
+                    else { continue }
                     switch command {
                     case .retry: feedback.write("\r\u{1B}[2K  (r) retry: this position is tapped again\n")
                     case .quit: feedback.write("\r\u{1B}[2K  (q) quit: saving the session\n")
