@@ -77,14 +77,20 @@ public enum LibraryLog {
             while let newline = pending.firstIndex(of: 0x0A) {
                 let line = pending[pending.startIndex...newline]
                 pending.removeSubrange(pending.startIndex...newline)
-                let text = String(decoding: line.dropLast(), as: UTF8.self)
-                if isLibraryLog(text[...]) {
-                    if log == nil { log = openLog(logPath) }
-                    log?.write(Data((ISO8601DateFormatter().string(from: Date()) + "\t" + text + "\n").utf8))
-                } else {
-                    _ = line.withUnsafeBytes { write(real, $0.baseAddress, $0.count) }
-                }
+                route(line, to: real, log: &log, logPath: logPath)
             }
+        }
+        // A last line without its newline still goes where it belongs.
+        if !pending.isEmpty { route(pending, to: real, log: &log, logPath: logPath) }
+    }
+
+    private static func route(_ line: Data, to real: Int32, log: inout FileHandle?, logPath: String) {
+        let text = String(decoding: line.last == 0x0A ? line.dropLast() : line, as: UTF8.self)
+        if isLibraryLog(text[...]) {
+            if log == nil { log = openLog(logPath) }
+            log?.write(Data((ISO8601DateFormatter().string(from: Date()) + "\t" + text + "\n").utf8))
+        } else {
+            _ = line.withUnsafeBytes { write(real, $0.baseAddress, $0.count) }
         }
     }
 
