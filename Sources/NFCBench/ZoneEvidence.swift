@@ -30,21 +30,44 @@ public struct ZoneEvidence: Sendable, Equatable {
     public var farTaps = 0
     public var farHits = 0
 
+    /// Where one position stands: in the core, in the inner edge band, near outside, or
+    /// far outside the predicted zone.
+    public enum Band: String, Sendable {
+        case core, edge, near, far
+
+        /// The band in words, for reports.
+        public var words: String {
+            switch self {
+            case .core: "inside the predicted zone"
+            case .edge: "at the predicted zone's inner edge"
+            case .near: "just outside the predicted zone"
+            case .far: "well outside the predicted zone"
+            }
+        }
+    }
+
+    public static func band(of p: Probe, in zone: NormalizedRect, aspectRatio: Double) -> Band {
+        let d = signedDistance(p, to: zone, aspectRatio: aspectRatio)
+        if d >= min(coreMargin, halfSize(zone, aspectRatio)) || (d >= 0 && isCentre(p, of: zone)) { return .core }
+        if d >= 0 { return .edge }
+        return d >= -farMargin ? .near : .far
+    }
+
     public init(predicted: NormalizedRect, taps: [(probe: Probe, hit: Bool)], aspectRatio: Double) {
-        let coreDepth = min(Self.coreMargin, Self.halfSize(predicted, aspectRatio))
         for (probe, hit) in taps {
-            let d = Self.signedDistance(probe, to: predicted, aspectRatio: aspectRatio)
-            if d >= 0 {
+            let band = Self.band(of: probe, in: predicted, aspectRatio: aspectRatio)
+            switch band {
+            case .core, .edge:
                 insideTaps += 1
                 if hit { insideHits += 1 }
-                if d >= coreDepth || Self.isCentre(probe, of: predicted) {
+                if band == .core {
                     coreTaps += 1
                     if hit { coreHits += 1 }
                 }
-            } else if d >= -Self.farMargin {
+            case .near:
                 nearTaps += 1
                 if hit { nearHits += 1 }
-            } else {
+            case .far:
                 farTaps += 1
                 if hit { farHits += 1 }
             }

@@ -110,14 +110,7 @@ struct HTMLSessionSection {
             } else {
                 (a, b) = (FixedPoint.format(p.probe.x, 3), FixedPoint.format(p.probe.y, 3))
             }
-            let band: String
-            switch p.evidence {
-            case .core: band = "inside the predicted zone"
-            case .edge: band = "at the predicted zone's inner edge"
-            case .near: band = "just outside the predicted zone"
-            case .far: band = "well outside the predicted zone"
-            case nil: band = "no prediction"
-            }
+            let band = p.evidence?.words ?? "no prediction"
             let flag = report.contradicts(p) ? " <span class=\"contradicts\">(contradicts the prediction)</span>" : ""
             // Plain concatenation: interpolating an Int goes through a dynamic cast per
             // cell, which a million-position report feels.

@@ -44,7 +44,7 @@ public struct JUnitReportExporter: SessionExporter {
             let at =
                 r.body.map { $0.words(p.probe) }
                 ?? "x \(FixedPoint.format(p.probe.x, 3)), y \(FixedPoint.format(p.probe.y, 3)) of the back"
-            let band = Self.bandWords(p.evidence)
+            let band = p.evidence?.words ?? "no prediction to compare"
             let name = "\(model) position \(p.number) (\(at)): \(p.outcome.rawValue), \(band)"
             var body = ""
             if p.outcome == .skipped {
@@ -82,16 +82,6 @@ public struct JUnitReportExporter: SessionExporter {
         for c in cases { try sink.append(c + "\n") }
         try sink.append(
             "<system-out>\(x(verdictName + ". " + r.verdictSentence))</system-out>\n<system-err></system-err>\n</testsuite>\n")
-    }
-
-    static func bandWords(_ band: ReportedSession.ZoneBand?) -> String {
-        switch band {
-        case .core: "inside the predicted zone"
-        case .edge: "at the predicted zone's inner edge"
-        case .near: "just outside the predicted zone"
-        case .far: "well outside the predicted zone"
-        case nil: "no prediction to compare"
-        }
     }
 
     /// A dotted class name's part: letters, digits, `_` and `-` only.

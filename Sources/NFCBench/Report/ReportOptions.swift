@@ -28,17 +28,3 @@ public struct ReportOptions: Sendable {
         self.refiner = refiner
     }
 }
-
-/// Sessions grouped by model, each group in the order its first session appears, so a
-/// report lists a model's summary right before its sessions.
-enum ModelGroups {
-    static func ordered(_ sessions: [SessionRecord]) -> [SessionRecord] {
-        var order: [String] = []
-        var groups: [String: [SessionRecord]] = [:]
-        for s in sessions {
-            if groups[s.lookupKey] == nil { order.append(s.lookupKey) }
-            groups[s.lookupKey, default: []].append(s)
-        }
-        return order.flatMap { groups[$0]! }
-    }
-}

@@ -20,14 +20,11 @@ public struct ReportedSession: Sendable {
         /// Time to detect at the first attempt that read.
         public let latencyMs: Double?
         public let insidePredicted: Bool
-        /// Inside the predicted zone and clear of its edge (a miss there contradicts it),
-        /// or far outside it (a hit there contradicts it); `nil` in the band between.
-        public let evidence: ZoneBand?
+        /// Where the position stands relative to the prediction (`nil` without one): a
+        /// miss in the core or a hit far outside contradicts it.
+        public let evidence: ZoneEvidence.Band?
         public let firstTappedAt: Date
     }
-
-    /// Where a position stands relative to the prediction (`ZoneEvidence`'s margins).
-    public enum ZoneBand: String, Sendable { case core, edge, near, far }
 
     public let session: SessionRecord
     public let positions: [Position]
@@ -54,7 +51,9 @@ public struct ReportedSession: Sendable {
                 Position(
                     number: positions.count + 1, probe: first.probe, outcome: outcome, attempts: tapped.count,
                     latencyMs: tapped.first { $0.result == .hit }?.latencyMs, insidePredicted: first.insidePredicted,
-                    evidence: session.predicted.map { Self.band(first.probe, $0, session.aspectRatio) },
+                    evidence: session.predicted.map {
+                        ZoneEvidence.band(of: first.probe, in: $0, aspectRatio: session.aspectRatio)
+                    },
                     firstTappedAt: first.timestamp))
             index = end
         }
@@ -65,14 +64,6 @@ public struct ReportedSession: Sendable {
         score = SessionScore(
             predicted: session.predicted, history: tapped.map { ($0.probe, $0.outcome == .hit) },
             skipped: positions.count - tapped.count, strategy: strategy, aspectRatio: session.aspectRatio)
-    }
-
-    static func band(_ p: Probe, _ zone: NormalizedRect, _ aspectRatio: Double) -> ZoneBand {
-        let d = ZoneEvidence.signedDistance(p, to: zone, aspectRatio: aspectRatio)
-        let core = min(ZoneEvidence.coreMargin, ZoneEvidence.halfSize(zone, aspectRatio))
-        if d >= core || ZoneEvidence.isCentre(p, of: zone) { return .core }
-        if d >= 0 { return .edge }
-        return d >= -ZoneEvidence.farMargin ? .near : .far
     }
 
     /// Whether the position's result contradicts the prediction: a miss in the zone's
