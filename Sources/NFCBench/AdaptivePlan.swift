@@ -117,10 +117,20 @@ public struct AdaptivePlan: ProbeStrategy {
                 // Silent just outside its pooled interval: as the pool expected, so bounded.
                 if outer == clamped(expected.outside) { return (inner, outer, nil) }
             }
-            if abs(outer - inner) * scale <= enough + 1e-9 { return (inner, outer, nil) }
+            if abs(outer - inner) * scale <= enough + 1e-9 {
+                // A bracket closed by one silence the prediction did not foresee is tapped
+                // once more: a phone misses now and then over its coil, and one such miss
+                // would otherwise become the edge (the estimate cannot undo it).
+                if focus == nil, tally[outer]!.taps == 1, !foreseen(outer, d) { return (inner, outer, outer) }
+                return (inner, outer, nil)
+            }
             return (inner, outer, Self.rounded((inner + outer) / 2))
         }
-        if inner == border { return (inner, nil, nil) }  // the coil reaches the body's edge
+        if inner == border {
+            // The coil reaches the body's edge, or the reader's reach carries a read past
+            // a coil ending a few millimetres short of it: one more tap tells them apart.
+            return (inner, nil, tally[border]!.taps == 1 ? border : nil)
+        }
         // No miss yet: just inside and just outside the expected edge, then the border.
         // With a focus only outside: the pool already knows the inside reads.
         var candidates: [Double] = []
@@ -149,6 +159,14 @@ public struct AdaptivePlan: ProbeStrategy {
         // Inside a coil smaller than twice the margin, halfway to its centre: still inside.
         let halfExtent = (d.horizontal ? zone.width : zone.height) / 2
         return (edge + sign * min(margin, halfExtent / 2), edge - sign * margin)
+    }
+
+    /// Whether a silence at `value` is where the predicted edge put the zone's end (within
+    /// the margin of it), so one tap there is enough.
+    func foreseen(_ value: Double, _ d: Direction) -> Bool {
+        guard let zone = predicted else { return false }
+        let edge = d.horizontal ? (d.towardZero ? zone.x : zone.maxX) : (d.towardZero ? zone.y : zone.maxY)
+        return abs(value - edge) <= margin / (d.horizontal ? aspectRatio : 1) + 1e-9
     }
 
     /// The column through the first hit, and once its ends are bounded, the row halfway
@@ -181,9 +199,10 @@ public struct AdaptivePlan: ProbeStrategy {
 
     /// No session of this plan taps more positions: a walk of the coarse grid to the
     /// first hit, then per edge its two first probes, the bisection down to `tolerance`
-    /// over the whole back, and one confirmation. The run tells the operator this bound.
+    /// over the whole back, and two confirmations (of a silence inside the predicted zone,
+    /// and of the silence closing an unforeseen edge). The run tells the operator this bound.
     public var maximumPositions: Int {
-        fallback.order.count + 4 * (3 + Int(log2(1 / tolerance).rounded(.up)))
+        fallback.order.count + 4 * (4 + Int(log2(1 / tolerance).rounded(.up)))
     }
 
     public func next(after history: [(probe: Probe, hit: Bool)]) -> Probe? {

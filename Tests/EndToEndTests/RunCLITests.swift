@@ -152,7 +152,13 @@ struct RunEndToEndTests {
             "--tap-timeout", "0.2", "--db", db, "--json",
         ])
         #expect(resumed.status == 0, "\(resumed.stderr)")
-        #expect(try json(resumed.stdout)["taps"] as? Int == Self.s24GridPositions)
+        let summary = try json(resumed.stdout)
+        #expect(summary["status"] as? String == "completed" && summary["sessionId"] as? String == id)
+        // The three taps taken before the failure count once, followed by the rest of the plan.
+        let store = try await SQLiteBenchStore.open(path: db)
+        let stored = try await store.taps(id)
+        #expect(summary["taps"] as? Int == stored.count && stored.count > 3)
+        #expect(stored.map(\.step) == Array(0..<stored.count), "\(stored.map(\.step))")
     }
 
     /// The cable is pulled at the fourth position and plugged back a second later: the

@@ -56,6 +56,56 @@ struct PlanAndScoreTests {
         #expect(adaptive.measuredZone(from: history)!.iou(with: truth) > 0.6)
     }
 
+    /// The S24 case of `bench/refine`, with the tap scripted: the prediction is far off, so
+    /// the bisection runs on edges the prediction did not foresee.
+    func walk(_ plan: AdaptivePlan, truth: NormalizedRect, missing: (Probe, Int) -> Bool) -> [(probe: Probe, hit: Bool)] {
+        var history: [(probe: Probe, hit: Bool)] = []
+        while let p = plan.next(after: history), history.count < 60 {
+            let earlier = history.filter { $0.probe == p }.count
+            history.append((p, truth.contains(x: p.x, y: p.y) && !missing(p, earlier)))
+        }
+        return history
+    }
+
+    /// One miss over the coil that closes an edge's bracket is tapped again before it
+    /// becomes the edge; a silence where the prediction put the edge is not.
+    @Test func anUnforeseenSilenceClosingAnEdgeIsTappedAgain() throws {
+        let truth = try! NormalizedRect(x: 0.03, y: 0.07, width: 0.67, height: 0.27)
+        let plan = AdaptivePlan(around: s24)
+        let clean = walk(plan, truth: truth) { _, _ in false }
+        // The top edge's bracket along the column through the first read (far above the
+        // predicted zone): its last read, which the flaky phone misses once.
+        let column = try #require(clean.first { $0.hit }?.probe.x)
+        let topmost = try #require(clean.filter { $0.probe.x == column && $0.hit }.map(\.probe.y).min())
+        let flaky = walk(plan, truth: truth) { p, earlier in p == Probe(x: column, y: topmost) && earlier == 0 }
+        #expect(flaky.filter { $0.probe == Probe(x: column, y: topmost) }.map(\.hit) == [false, true])
+        let measured = try #require(plan.measuredZone(from: flaky)), expected = try #require(plan.measuredZone(from: clean))
+        #expect(abs(measured.y - expected.y) < 1e-9, "the miss moved the edge: \(measured) against \(expected)")
+        // A right prediction's edges close where the prediction put them: one silence each.
+        let right = walk(plan, truth: s24) { _, _ in false }
+        #expect(Set(right.map(\.probe)).count == right.count, "no position tapped twice: \(right.map(\.probe))")
+    }
+
+    /// A read at the body's border may be the reader's reach past a coil that ends short
+    /// of it: the border is tapped again, and one silence there keeps the edge inside.
+    @Test func aReadAtTheBorderIsTappedAgain() throws {
+        let truth = try! NormalizedRect(x: 0.2, y: 0.05, width: 0.5, height: 0.3)  // top 0.05 from the border at 0.03
+        let plan = AdaptivePlan(around: truth)
+        let reach = try! NormalizedRect(x: 0.2, y: 0.0, width: 0.5, height: 0.35)  // the first border tap reads
+        var history: [(probe: Probe, hit: Bool)] = []
+        while let p = plan.next(after: history), history.count < 60 {
+            let again = history.contains { $0.probe == p }
+            history.append((p, (again ? truth : reach).contains(x: p.x, y: p.y)))
+        }
+        let top = history.filter { $0.probe.y == plan.inset }
+        #expect(top.map(\.hit) == [true, false], "\(history.map(\.probe))")
+        // Ending where the coil does: tapped twice, read twice, the coil reaches the edge.
+        let edge = try! NormalizedRect(x: 0.2, y: 0.0, width: 0.5, height: 0.35)
+        let full = walk(plan, truth: edge) { _, _ in false }
+        #expect(full.filter { $0.probe.y == plan.inset }.map(\.hit) == [true, true])
+        #expect(try #require(plan.measuredZone(from: full)).y == 0)
+    }
+
     func score(
         _ plan: any ProbeStrategy, truth: NormalizedRect?, predicted: NormalizedRect, misses: Set<Int> = [],
         limit: Int = 100
