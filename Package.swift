@@ -4,11 +4,13 @@ import PackageDescription
 // The dependency graph; arrows point down only, and nothing below knows the CLI.
 //
 //   nfcbench (main.swift) ──> NFCBenchCLI: arguments, help, printing
-//   NFCBenchCLI ──> NFCVirtualBench, NFCBench, NFCBenchStoreSQLite, NFCCatalogRemote, NFCHost
+//   NFCBenchCLI ──> NFCVirtualBench, NFCBench, NFCBenchStoreSQLite, NFCBenchStorePostgres, NFCCatalogRemote, NFCHost
 //   NFCVirtualBench: emulated PN532 (pty), vpcd card, its positioner ──> NFCBench, NFCReaders
 //   NFCBench: runner, plans, scoring, exports, refine, doctor
 //       ──> NFCBenchRecords, NFCReaderLibNFC, NFCReaderPCSC, NFCHost, NFCLocatorCore
 //   NFCBenchStoreSQLite: the SQLite BenchStoring ──> NFCBenchRecords, NFCStore
+//   NFCBenchStorePostgres: the lab store (PostgreSQL) and the sync ──> NFCBenchRecords, NFCPostgres, NFCStore
+//   NFCPostgres: libpq connections, parameterized statements, typed errors ──> CLibPQ
 //   NFCBenchRecords: typed session/tap records, the BenchStoring seam ──> NFCLocatorCore, NFCReaders
 //   NFCReaderLibNFC ──> CLibNFC, NFCReaders, NFCHost       NFCReaderPCSC ──> CPCSCLite, NFCReaders
 //   NFCCatalogRemote ──> NFCLocatorCore, NFCStore          NFCCatalogHTTP ──> NFCCatalogRemote
@@ -16,7 +18,7 @@ import PackageDescription
 //   NFCStore: SQLite connections, the catalog cache ──> CSQLite
 //   NFCReaders: reader model, simulated phone (no C library)   NFCHost: accounts, sysfs, system roots
 //   NFCLocatorCore: Foundation only, portable
-//   CLibNFC, CPCSCLite, CSQLite: module map and shim header each
+//   CLibNFC, CPCSCLite, CSQLite, CLibPQ: module map and shim header each
 let package = Package(
     name: "nfcbench",
     platforms: [.macOS(.v14), .iOS(.v17)],
@@ -31,6 +33,9 @@ let package = Package(
         .systemLibrary(name: "CLibNFC", pkgConfig: "libnfc", providers: [.apt(["libnfc-dev"])]),
         .systemLibrary(name: "CPCSCLite", pkgConfig: "libpcsclite", providers: [.apt(["libpcsclite-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // The only importer of CLibPQ: connections, statements, results, typed errors.
+        .target(name: "NFCPostgres", dependencies: ["CLibPQ"]),
         // The only importer of CSQLite: connections, statements, the catalog cache.
         .target(name: "NFCStore", dependencies: ["CSQLite"]),
         // The remote catalog over HTTP, and the chain remote -> cache -> seed.
@@ -49,6 +54,8 @@ let package = Package(
         .target(name: "NFCBenchRecords", dependencies: ["NFCLocatorCore", "NFCReaders"]),
         // The SQLite backend of the bench store, with its ordered migrations.
         .target(name: "NFCBenchStoreSQLite", dependencies: ["NFCBenchRecords", "NFCStore"]),
+        // The lab store several benches share (PostgreSQL), read as a BenchStoring, and the sync that fills it.
+        .target(name: "NFCBenchStorePostgres", dependencies: ["NFCBenchRecords", "NFCPostgres", "NFCStore"]),
         // The bench runner: reader selection, guided runs, plans, scoring, exports, refine, doctor.
         .target(
             name: "NFCBench",
@@ -62,8 +69,8 @@ let package = Package(
         .target(
             name: "NFCBenchCLI",
             dependencies: [
-                "NFCBench", "NFCBenchRecords", "NFCBenchStoreSQLite", "NFCLocatorCore", "NFCReaders", "NFCVirtualBench",
-                "NFCCatalogRemote", "NFCStore", "NFCHost",
+                "NFCBench", "NFCBenchRecords", "NFCBenchStoreSQLite", "NFCBenchStorePostgres", "NFCLocatorCore", "NFCReaders",
+                "NFCVirtualBench", "NFCCatalogRemote", "NFCStore", "NFCHost",
             ]),
         .executableTarget(name: "nfcbench", dependencies: ["NFCBenchCLI"]),
         .executableTarget(name: "ResolveBenchmark", dependencies: ["NFCLocatorCore"], path: "Benchmarks/ResolveBenchmark"),
@@ -87,7 +94,11 @@ let package = Package(
         // Helpers the test targets share: temporary folders, the checkout's fixtures, a
         // private virtual bench, child processes, the shared PC/SC reader's lock.
         .target(
-            name: "NFCTestSupport", dependencies: ["NFCVirtualBench", "NFCReaders", "NFCReaderPCSC", "NFCLocatorCore"],
+            name: "NFCTestSupport",
+            dependencies: [
+                "NFCVirtualBench", "NFCReaders", "NFCReaderPCSC", "NFCLocatorCore", "NFCPostgres", "NFCBenchStorePostgres",
+                "NFCBenchStoreSQLite", "NFCBenchRecords",
+            ],
             path: "Tests/NFCTestSupport"),
         // One test target per module; EndToEndTests keeps what needs the built binary.
         .testTarget(name: "NFCLocatorCoreTests", dependencies: ["NFCLocatorCore"]),
@@ -112,6 +123,12 @@ let package = Package(
             ]),
         .testTarget(
             name: "NFCCatalogRemoteTests", dependencies: ["NFCCatalogRemote", "NFCStore", "NFCLocatorCore", "NFCTestSupport"]),
+        .testTarget(
+            name: "NFCLabStoreTests",
+            dependencies: [
+                "NFCBenchStorePostgres", "NFCPostgres", "NFCBenchStoreSQLite", "NFCBenchRecords", "NFCBench", "NFCLocatorCore",
+                "NFCReaders", "NFCTestSupport",
+            ]),
         .testTarget(name: "NFCBenchCLITests", dependencies: ["NFCBenchCLI", "NFCBenchRecords", "NFCReaders", "NFCTestSupport"]),
         .testTarget(
             name: "EndToEndTests",
@@ -119,6 +136,7 @@ let package = Package(
                 "nfcbench", "nfcbench-fetch", "NFCLocatorCore", "NFCReaders", "NFCReaderLibNFC", "NFCReaderPCSC",
                 "NFCVirtualBench",
                 "NFCBenchRecords", "NFCBenchStoreSQLite", "NFCStore", "NFCCatalogRemote", "NFCBench", "NFCTestSupport",
+                "NFCBenchStorePostgres", "NFCPostgres",
             ]),
     ],
     swiftLanguageModes: [.v6]

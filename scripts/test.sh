@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The one test command (README, CI): installs what the tests need, builds, checks the
 # formatting, starts the services the tests use (a private pcscd with vpcd, a virtual
-# bench), runs every test, and stops those services by PID, even on failure or Ctrl-C.
+# bench, a private PostgreSQL), runs every test, and stops those services by PID, even on failure or Ctrl-C.
 # Safe to run repeatedly on a fresh Debian machine or a developer's; it never touches
 # the operator's own pcscd (it checks that at the end).
 set -euo pipefail
@@ -26,6 +26,7 @@ VPCD_PORT="${NFCBENCH_TEST_VPCD_PORT:-35963}"
 start_pcscd "$VPCD_PORT"
 start_bench "$(swift build --show-bin-path)/nfcbench" "$VPCD_PORT"
 export NFCBENCH_TEST_PCSCD=1
+start_postgres "${NFCBENCH_TEST_PG_PORT:-35432}"
 # Reader journals and other state stay in the test folder, never in the operator's home.
 export NFCBENCH_STATE_DIR="$SERVICE_DIR/state"
 export NFCBENCH_TEST_PCSC_READER="nfcbench virtual 00 00"

@@ -19,6 +19,13 @@ public struct DoctorCheck: Sendable, Equatable {
     public let detail: String
     /// One line saying what to do; `nil` when nothing is needed.
     public let fix: String?
+
+    public init(id: String, verdict: Verdict, detail: String, fix: String? = nil) {
+        self.id = id
+        self.verdict = verdict
+        self.detail = detail
+        self.fix = fix
+    }
 }
 
 /// Checks a bench's setup for the traps that stop a fresh Linux machine from talking

@@ -18,7 +18,8 @@ public enum NFCBench {
             ExportCommand.spec, ReportCommand.spec, TemplateCommand.spec, VoidCommand.spec, RefineCommand.spec,
             ResolveCommand.spec,
             CatalogCommand.spec,
-            ReaderCommands.readersSpec, ReaderCommands.pollSpec, SimCommand.spec, DoctorCommand.spec,
+            ReaderCommands.readersSpec, ReaderCommands.pollSpec, SimCommand.spec, DoctorCommand.spec, SyncCommand.spec,
+            LabStoreCommand.spec,
         ])
 
     /// Parses and runs one command line; returns the process exit code.

@@ -55,6 +55,9 @@ public struct SessionRecord: Sendable, Equatable {
     /// sessions are kept and listed, and left out of refine, reports and exports.
     public var voidReason: String?
     public var voidedAt: Date?
+    /// The bench (station) that took the session, when one was configured: with the id,
+    /// what names the session in a lab store that pools several benches.
+    public var station: String?
 
     public init(
         id: String, modelInput: String, lookupKey: String, displayName: String?, predicted: NormalizedRect?,
@@ -63,7 +66,8 @@ public struct SessionRecord: Sendable, Equatable {
         planPass: Int = 0, plannedProbes: [Probe] = [], repeats: Int, tapTimeout: Double,
         status: Status = .inProgress, startedAt: Date, endedAt: Date? = nil, verdict: SessionVerdict? = nil,
         measured: NormalizedRect? = nil, iou: Double? = nil, bodyHeightMm: Double? = nil, simulated: Bool = false,
-        verdictReason: String? = nil, voidReason: String? = nil, voidedAt: Date? = nil, planFocus: PlanFocus? = nil
+        verdictReason: String? = nil, voidReason: String? = nil, voidedAt: Date? = nil, planFocus: PlanFocus? = nil,
+        station: String? = nil
     ) {
         precondition(Self.repeatCounts.contains(repeats), "taps per position are within SessionRecord.repeatCounts")
         precondition(Self.storedTapTimeouts.contains(tapTimeout), "a tap window is within SessionRecord.storedTapTimeouts")
@@ -76,8 +80,13 @@ public struct SessionRecord: Sendable, Equatable {
         self.tapTimeout = tapTimeout; self.status = status; self.startedAt = startedAt; self.endedAt = endedAt
         self.verdict = verdict; self.measured = measured; self.iou = iou
         self.bodyHeightMm = bodyHeightMm; self.simulated = simulated; self.verdictReason = verdictReason
-        self.voidReason = voidReason; self.voidedAt = voidedAt; self.planFocus = planFocus
+        self.voidReason = voidReason; self.voidedAt = voidedAt; self.planFocus = planFocus; self.station = station
     }
+
+    /// How a store is asked for this session: `station/id` when the session has a
+    /// station (unique across a lab by construction: ids are unique within a station's
+    /// own database, station names within the lab), else the id.
+    public var reference: String { SessionReference(station: station, id: id).description }
 
     /// Tap windows a session may have, in seconds: at least a phone's activation and one
     /// reader poll (a shorter window records misses that are the window's, not the

@@ -113,6 +113,39 @@ enum BenchSchema {
             ALTER TABLE session ADD COLUMN checksum INTEGER;
             """
         ),
+        // Several benches, one lab store: the bench (station) that took a session, a
+        // revision every change to a session or its taps moves on (kept by triggers, so
+        // no write path can forget it), and which revision each lab store last received.
+        (
+            "008-lab-sync",
+            """
+            ALTER TABLE session ADD COLUMN station TEXT;
+            CREATE TABLE session_change (
+                session_id TEXT PRIMARY KEY REFERENCES session(id) ON DELETE CASCADE,
+                revision INTEGER NOT NULL
+            );
+            INSERT INTO session_change (session_id, revision) SELECT id, 1 FROM session;
+            CREATE TRIGGER session_change_on_insert AFTER INSERT ON session BEGIN
+                INSERT OR IGNORE INTO session_change (session_id, revision) VALUES (NEW.id, 1);
+            END;
+            CREATE TRIGGER session_change_on_update AFTER UPDATE ON session BEGIN
+                UPDATE session_change SET revision = revision + 1 WHERE session_id = NEW.id;
+            END;
+            CREATE TRIGGER session_change_on_tap AFTER INSERT ON tap BEGIN
+                UPDATE session_change SET revision = revision + 1 WHERE session_id = NEW.session_id;
+            END;
+            CREATE TRIGGER session_change_on_undo AFTER DELETE ON tap BEGIN
+                UPDATE session_change SET revision = revision + 1 WHERE session_id = OLD.session_id;
+            END;
+            CREATE TABLE lab_sync (
+                session_id TEXT NOT NULL REFERENCES session(id) ON DELETE CASCADE,
+                lab TEXT NOT NULL,
+                revision INTEGER NOT NULL,
+                pushed_at REAL NOT NULL,
+                PRIMARY KEY (session_id, lab)
+            );
+            """
+        ),
     ]
 
     /// Applies missing migrations in order; refuses a database from a newer nfcbench.

@@ -12,7 +12,7 @@ enum RecordRows {
             stale, catalog_version, aspect_ratio, reader_backend, reader_name, reader_firmware, unit, operator, plan_kind,
             plan_json, repeats, tap_timeout, status, started_at, ended_at, verdict, measured_x, measured_y, measured_width,
             measured_height, iou, plan_pass, simulated, body_height_mm, verdict_reason, void_reason, voided_at,
-            plan_focus, checksum FROM session
+            plan_focus, checksum, station FROM session
         """
 
     static let tapSelect = """
@@ -70,22 +70,35 @@ enum RecordRows {
             iou: try v.optionalNumber((30, "iou"), in: fraction),
             bodyHeightMm: try v.optionalNumber((33, "body_height_mm"), in: 20...1000), simulated: try v.bool((32, "simulated")),
             verdictReason: try v.optionalText((34, "verdict_reason")), voidReason: try v.optionalText((35, "void_reason")),
-            voidedAt: try v.optionalDate((36, "voided_at")), planFocus: focus)
+            voidedAt: try v.optionalDate((36, "voided_at")), planFocus: focus, station: try station(v))
         // Values in range can still be altered ones.
         try verifySessionChecksum(s, id: id)
         return record
     }
 
-    /// The columns a session row's checksum covers: every one `sessionSelect` lists before it.
+    /// The columns a session row's checksum covers: every one `sessionSelect` lists before
+    /// it, and the station after it when there is one (rows from before migration 008
+    /// have none, so their checksums still hold).
     static let sessionChecksummed: Int32 = 38
+    static let stationColumn: Int32 = 39
+
+    static func checksummedValues(_ s: SQLiteStatement) -> [SQLiteStatement.Value] {
+        (0..<sessionChecksummed).map { s.value($0) } + (s.type(stationColumn) == .null ? [] : [s.value(stationColumn)])
+    }
+
+    static func station(_ v: StoredValues) throws(RecordDecodingError) -> String? {
+        guard let name = try v.optionalText((stationColumn, "station")) else { return nil }
+        if StationName.validate(name) != nil { throw v.fail((stationColumn, "station"), expected: "a station name") }
+        return name
+    }
 
     /// Throws when the row's stored checksum no longer matches its values. Rows written
     /// before migration 007 carry none and are not checked.
     static func verifySessionChecksum(_ s: SQLiteStatement, id: String) throws(RecordDecodingError) {
         guard s.type(sessionChecksummed) != .null else { return }
-        var v = StoredValues(statement: s, table: "session", row: id)
+        let v = StoredValues(statement: s, table: "session", row: id)
         let stored = try v.integer((sessionChecksummed, "checksum"), in: Int64.min...Int64.max)
-        guard RowChecksum.of((0..<sessionChecksummed).map { s.value($0) }) == Int64(stored) else {
+        guard RowChecksum.of(checksummedValues(s)) == Int64(stored) else {
             throw v.fail(
                 (sessionChecksummed, "checksum"),
                 expected: "the checksum of the row's values: the row changed after it was written")
@@ -113,16 +126,11 @@ enum RecordRows {
             .optionalText(s.readerFirmware), .optionalText(s.unit), .optionalText(s.operatorName), .text(s.plan.rawValue),
             .text(planJSON(s.plannedProbes)), .integer(Int64(s.repeats)), .real(s.tapTimeout), .text(s.status.rawValue),
             .real(s.startedAt.timeIntervalSince1970), .integer(Int64(s.planPass)), .integer(s.simulated ? 1 : 0),
-            .optionalReal(s.bodyHeightMm), .optionalText(s.planFocus?.stored),
+            .optionalReal(s.bodyHeightMm), .optionalText(s.planFocus?.stored), .optionalText(s.station),
         ]
     }
 
-    /// `[[x, y], ...]` with 4 decimals, as earlier versions stored it.
-    static func planJSON(_ probes: [Probe]) -> String {
-        "[" + probes.map { "[" + format($0.x) + "," + format($0.y) + "]" }.joined(separator: ",") + "]"
-    }
-
-    static func format(_ value: Double) -> String { String(format: "%.4f", value) }
+    static func planJSON(_ probes: [Probe]) -> String { PlannedProbes.json(probes) }
 
     static func tap(from s: SQLiteStatement) throws(RecordDecodingError) -> TapRecord {
         var v = StoredValues(statement: s, table: "tap", row: "?")

@@ -11,7 +11,7 @@ import NFCStore
 /// so fsync'd commits and the 5 s busy timeout block that queue, never a cooperative
 /// thread.
 public actor SQLiteBenchStore: BenchStoring {
-    private let database: SQLiteDatabase
+    let database: SQLiteDatabase
     private let executor: SerialQueueExecutor
     public nonisolated let path: String
     public nonisolated var location: String { path }
@@ -88,9 +88,9 @@ public actor SQLiteBenchStore: BenchStoring {
                 INSERT INTO session (id, model_input, lookup_key, display_name, zone_x, zone_y, zone_width, zone_height,
                     confidence, source, stale, catalog_version, aspect_ratio, reader_backend, reader_name, reader_firmware,
                     unit, operator, plan_kind, plan_json, repeats, tap_timeout, status, started_at, plan_pass, simulated,
-                    body_height_mm, plan_focus)
+                    body_height_mm, plan_focus, station)
                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27,
-                    ?28)
+                    ?28, ?29)
                 """
             ).run(RecordRows.sessionValues(s))
             try reseal(s.id)
@@ -103,7 +103,7 @@ public actor SQLiteBenchStore: BenchStoring {
         let row = try database.prepare(RecordRows.sessionSelect + " WHERE id = ?1")
         try row.bind([.text(id)])
         guard try row.step() else { return }
-        let checksum = RowChecksum.of((0..<RecordRows.sessionChecksummed).map { row.value($0) })
+        let checksum = RowChecksum.of(RecordRows.checksummedValues(row))
         try database.prepare("UPDATE session SET checksum = ?2 WHERE id = ?1").run([.text(id), .integer(checksum)])
     }
 
@@ -146,10 +146,16 @@ public actor SQLiteBenchStore: BenchStoring {
         try changeSession(id, "UPDATE session SET status = 'in_progress', ended_at = NULL WHERE id = ?1", [.text(id)])
     }
 
+    /// `id` or `station/id` (`SessionReference`): a bench's own sessions are unique by id,
+    /// and a station given must be the session's own.
     public func session(_ id: String) throws -> SessionRecord? {
+        let reference = SessionReference(parsing: id)
         let statement = try database.prepare(RecordRows.sessionSelect + " WHERE id = ?1")
-        try statement.bind([.text(id)])
-        return try statement.step() ? RecordRows.session(from: statement) : nil
+        try statement.bind([.text(reference.id)])
+        guard try statement.step() else { return nil }
+        let session = try RecordRows.session(from: statement)
+        if let station = reference.station, session.station != station { return nil }
+        return session
     }
 
     public func sessions() throws -> [SessionRecord] {
@@ -203,14 +209,15 @@ public actor SQLiteBenchStore: BenchStoring {
 
     public func taps(_ sessionID: String) throws -> [TapRecord] {
         let statement = try database.prepare(RecordRows.tapSelect + " WHERE session_id = ?1 ORDER BY step, attempt")
-        try statement.bind([.text(sessionID)])
+        try statement.bind([.text(SessionReference(parsing: sessionID).id)])
         var out: [TapRecord] = []
         while try statement.step() { out.append(try RecordRows.tap(from: statement)) }
         return out
     }
 
-    public nonisolated func tapBatches(sessions: [String]?) async throws -> any TapBatches {
-        switch reading {
+    public nonisolated func tapBatches(sessions references: [String]?) async throws -> any TapBatches {
+        let sessions = references?.map { SessionReference(parsing: $0).id }
+        return switch reading {
         case nil: try await SQLiteTapBatches.open(path: path, access: nil, sessions: sessions)
         case .file(let access): try await SQLiteTapBatches.open(path: path, access: access, sessions: sessions)
         case .inMemory: PagedTapBatches(store: self, sessions: sessions)

@@ -268,7 +268,7 @@ struct ExportAndSchemaTests {
         let r = try await BuiltBinary.run([
             "run", "--plan", "grid", "--model", "=HYPERLINK(\"x\")", "--allow-unknown", "--reader", "sim", "--auto",
             "--tap-timeout", "0.1",
-            "--unit", "+1,\"unit\"\nB", "--operator", "@ops", "--sim-antenna", "0.1,0.1,0.8,0.4",
+            "--unit", "+1,\"unit\"\nB", "--operator", "@ops", "--sim-antenna", "0.1,0.1,0.8,0.4", "--station", "bench-9",
             "--db", db, "--json",
         ])
         #expect(r.status == 0, "\(r.stderr)")
@@ -278,12 +278,12 @@ struct ExportAndSchemaTests {
         let lines = csv.stdout.components(separatedBy: "\r\n")
         #expect(
             lines[0]
-                == "session_id,session_status,model_input,lookup_key,display_name,unit,operator,reader,reader_firmware,plan,verdict,predicted_x,predicted_y,predicted_width,predicted_height,confidence,source,stale,catalog_version,session_started_at,session_ended_at,probe_index,attempt,probe_x,probe_y,inside_predicted,result,latency_ms,technology,uid,atqa,sak,ats,atr,timestamp,simulated,void_reason"
+                == "session_id,session_status,model_input,lookup_key,display_name,unit,operator,reader,reader_firmware,plan,verdict,predicted_x,predicted_y,predicted_width,predicted_height,confidence,source,stale,catalog_version,session_started_at,session_ended_at,probe_index,attempt,probe_x,probe_y,inside_predicted,result,latency_ms,technology,uid,atqa,sak,ats,atr,timestamp,simulated,void_reason,station"
         )
         #expect(
             lines[1].hasPrefix(
                 "\(id),completed,\"'=HYPERLINK(\"\"x\"\")\",_hyperlink_x_,,\"'+1,\"\"unit\"\"\nB\",'@ops,sim,nfcbench-sim,grid,"))
-        #expect(lines[1].hasSuffix(",true,"))  // simulated, not void
+        #expect(lines[1].hasSuffix(",true,,bench-9"), "\(lines[1])")  // simulated, not void, its station
         // Header, one row per grid cell (an unknown model has no predicted zone), trailing empty.
         #expect(lines.count == 1 + GridPlan(around: nil).order.count + 1)
         let o = scratch.url.appendingPathComponent("export.csv")

@@ -8,7 +8,8 @@
 TEST_PACKAGES=(pkg-config libnfc-dev libnfc-bin libnfc-examples libpcsclite-dev pcscd
                vsmartcard-vpcd pcsc-tools libsqlite3-dev sqlite3 python3 tmux
                librsvg2-bin chromium firefox-esr python3-html5lib libxml2-utils fonts-dejavu-core
-               libcurl4-openssl-dev)  # FoundationNetworking, for --static-swift-stdlib release builds
+               libcurl4-openssl-dev  # FoundationNetworking, for --static-swift-stdlib release builds
+               libpq-dev postgresql)  # the lab store's client library, and a private server for its tests
 
 # Installs the named packages that are not installed yet. `apt-get update` runs once,
 # only when something is missing, so a warm machine pays nothing.

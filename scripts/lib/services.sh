@@ -1,5 +1,5 @@
 # Starting and stopping the services the tests use: a private pcscd with the vpcd
-# driver, and one virtual bench serving vpcd. Everything started is recorded in
+# driver, one virtual bench serving vpcd, and a private PostgreSQL. Everything started is recorded in
 # SERVICE_PIDS and stopped by PID in stop_services; nothing is ever stopped by name,
 # because a lab machine runs its own pcscd for the real readers.
 # shellcheck shell=bash
@@ -18,6 +18,8 @@ stop_services() {
     SERVICE_PIDS=()
     [ -n "$SERVICE_DIR" ] && rm -rf "$SERVICE_DIR"
     SERVICE_DIR=""
+    [ -n "${PG_DIR:-}" ] && rm -rf "$PG_DIR"
+    PG_DIR=""
 }
 
 wait_for() {  # wait_for <seconds> <test...>
@@ -102,4 +104,38 @@ start_bench() {  # start_bench <nfcbench binary> <vpcd port>
     SERVICE_PIDS+=($!)
     wait_for 10 test -f "$dir/ready" || { echo "virtual bench did not start:" >&2; cat "$SERVICE_DIR/bench.log" >&2; return 1; }
     export NFCBENCH_TEST_BENCH_DIR="$dir"
+}
+
+# A private PostgreSQL for the lab-store tests: a cluster of its own in a scratch folder,
+# listening on loopback only (and a socket in that folder), run as an unprivileged user
+# (PostgreSQL refuses root; as root the tests use `nobody`), started directly so the PID
+# recorded is the postmaster's own, and stopped by that PID. Password logins (SCRAM) over
+# TCP, as a lab's would be; the admin's password is random per run.
+start_postgres() {  # start_postgres <port>
+    local port="$1" bin
+    bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+    [ -x "$bin/initdb" ] || { echo "PostgreSQL's initdb not found (Debian package postgresql)" >&2; return 1; }
+    local dir
+    dir=$(mktemp -d /tmp/nfcbench-pg.XXXXXX)
+    PG_DIR="$dir"
+    local as=()
+    if [ "$(id -u)" -eq 0 ]; then
+        chown nobody "$dir"
+        as=(setpriv --reuid=nobody --regid=nogroup --clear-groups --)
+    fi
+    local password
+    password=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')
+    printf '%s\n' "$password" > "$dir/pwfile"
+    [ "$(id -u)" -eq 0 ] && chown nobody "$dir/pwfile"
+    "${as[@]}" "$bin/initdb" -D "$dir/data" -U nfcbench_admin --pwfile="$dir/pwfile" \
+        --auth-local=trust --auth-host=scram-sha-256 -E UTF8 --locale=C.UTF-8 > "$dir/initdb.log" 2>&1 \
+        || { echo "initdb failed:" >&2; cat "$dir/initdb.log" >&2; return 1; }
+    rm -f "$dir/pwfile"
+    "${as[@]}" "$bin/postgres" -D "$dir/data" -p "$port" -c listen_addresses=127.0.0.1 -k "$dir" \
+        -c max_connections=200 -c log_min_messages=warning > "$dir/postgres.log" 2>&1 &
+    SERVICE_PIDS+=($!)
+    wait_for 20 "$bin/pg_isready" -q -h 127.0.0.1 -p "$port" \
+        || { echo "PostgreSQL did not start:" >&2; cat "$dir/postgres.log" >&2; return 1; }
+    export NFCBENCH_TEST_PG="host=127.0.0.1 port=$port user=nfcbench_admin password=$password dbname=postgres"
+    export NFCBENCH_TEST_PG_BIN="$bin"
 }

@@ -8,7 +8,7 @@ public enum CSVFormat {
         "reader", "reader_firmware", "plan", "verdict", "predicted_x", "predicted_y", "predicted_width", "predicted_height",
         "confidence", "source", "stale", "catalog_version", "session_started_at", "session_ended_at",
         "probe_index", "attempt", "probe_x", "probe_y", "inside_predicted", "result", "latency_ms",
-        "technology", "uid", "atqa", "sak", "ats", "atr", "timestamp", "simulated", "void_reason",
+        "technology", "uid", "atqa", "sak", "ats", "atr", "timestamp", "simulated", "void_reason", "station",
     ]
 
     public static var header: String { columns.joined(separator: ",") + "\r\n" }
@@ -28,7 +28,7 @@ public enum CSVFormat {
     /// The session cells after the tap's (appended columns keep older columns in place),
     /// starting with a comma.
     static func sessionSuffix(_ s: SessionRecord) -> String {
-        "," + [s.simulated ? "true" : "false", text(s.voidReason)].map(quote).joined(separator: ",")
+        "," + [s.simulated ? "true" : "false", text(s.voidReason), text(s.station)].map(quote).joined(separator: ",")
     }
 
     public static func row(_ s: SessionRecord, _ t: TapRecord) -> String {

@@ -23,8 +23,14 @@ public struct CSVTapExporter: SessionExporter {
         guard !page.isEmpty else { return }
         // Session cells are the same on every row of a session: format them once.
         var cells: [String: (prefix: [UInt8], suffix: [UInt8])] = [:]
-        for s in page { cells[s.id] = (Array(CSVFormat.sessionCells(s).utf8), Array(CSVFormat.sessionSuffix(s).utf8)) }
-        let batches = try await store.tapBatches(sessions: page.map(\.id))
+        // Keyed by id and by reference: a bench's taps name their session by id, a lab
+        // store's by `station/id` (its stations may share an id).
+        for s in page {
+            let formatted = (Array(CSVFormat.sessionCells(s).utf8), Array(CSVFormat.sessionSuffix(s).utf8))
+            cells[s.id] = formatted
+            cells[s.reference] = formatted
+        }
+        let batches = try await store.tapBatches(sessions: page.map(\.reference))
         while case let batch = try await batches.next(), !batch.isEmpty {
             for tap in batch {
                 if let session = cells[tap.sessionID] {

@@ -16,7 +16,7 @@ public enum PlanLearning {
         let refiner = CatalogRefiner(resolver: resolver, includeSimulated: simulated)
         var evidence: [SessionEvidence] = []
         for session in earlier where refiner.counts(session, since: nil) {
-            evidence.append(SessionEvidence(session: session, taps: try await store.taps(session.id)))
+            evidence.append(SessionEvidence(session: session, taps: try await store.taps(session.reference)))
         }
         return refiner.focus(for: model, from: evidence)
     }

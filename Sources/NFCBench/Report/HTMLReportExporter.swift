@@ -60,7 +60,7 @@ public struct HTMLReportExporter: SessionExporter {
             render: { index, session in
                 let section = ExportSink.memory()
                 try HTMLSessionSection(
-                    report: ReportedSession(session, taps: try await store.taps(session.id)),
+                    report: ReportedSession(session, taps: try await store.taps(session.reference)),
                     anchor: "session-\(first + index + 1)", toolVersion: toolVersion
                 ).write(to: section)
                 return section.bytes
@@ -118,7 +118,7 @@ public struct HTMLReportExporter: SessionExporter {
         try await sessions.forEach(in: store, lookupKeys: [lookupKey]) { s in
             guard refiner.counts(s, since: nil) else { return }
             if entryKey == nil { entryKey = refiner.entry(for: s)?.lookupKey }
-            evidence.append(SessionEvidence(session: s, taps: try await store.taps(s.id)))
+            evidence.append(SessionEvidence(session: s, taps: try await store.taps(s.reference)))
         }
         guard let entryKey else { return nil }
         return refiner.refine(evidence, only: entryKey).entries.first

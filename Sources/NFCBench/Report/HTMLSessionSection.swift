@@ -42,6 +42,7 @@ struct HTMLSessionSection {
             ("Model", h(report.name)), ("Catalog key", h(s.lookupKey)),
             ("Unit", h(s.unit ?? "not recorded")), ("Operator", h(s.operatorName ?? "not recorded")),
             ("Reader", h(s.reader.description) + (s.readerFirmware.map { ", firmware " + h($0) } ?? "")),
+            ("Station", h(s.station ?? "not recorded")),
             ("Evidence", s.simulated ? "simulated reader" : "real reader"),
             ("Plan", "\(s.plan.rawValue), \(s.repeats) tap(s) per position, \(FixedPoint.format(s.tapTimeout, 1)) s window"),
             (

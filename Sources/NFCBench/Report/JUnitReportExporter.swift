@@ -26,7 +26,7 @@ public struct JUnitReportExporter: SessionExporter {
             next: { try await pager.next() },
             render: { index, session in
                 let suite = ExportSink.memory()
-                try exporter.write(ReportedSession(session, taps: try await store.taps(session.id)), id: index, to: suite)
+                try exporter.write(ReportedSession(session, taps: try await store.taps(session.reference)), id: index, to: suite)
                 return suite.bytes
             },
             write: { _, _, bytes in try sink.append(bytes) })

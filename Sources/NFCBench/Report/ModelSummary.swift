@@ -87,7 +87,7 @@ public struct ModelSummary: Sendable {
                 summaries[s.lookupKey] = ModelSummary(s)
             }
             summaries[s.lookupKey]!.add(s)
-            for tap in try await store.taps(s.id) { summaries[s.lookupKey]!.add(tap) }
+            for tap in try await store.taps(s.reference) { summaries[s.lookupKey]!.add(tap) }
         }
         return order.map { summaries[$0]! }
     }

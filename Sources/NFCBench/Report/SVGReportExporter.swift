@@ -16,7 +16,7 @@ public struct SVGReportExporter: SessionExporter {
         } else {
             var pager = sessions.pager(in: store)
             guard let first = try await pager.next() else { throw ReportError.nothingToDraw }
-            let report = ReportedSession(first, taps: try await store.taps(first.id))
+            let report = ReportedSession(first, taps: try await store.taps(first.reference))
             try sink.write(
                 SVGSilhouetteRenderer().render(
                     report.drawing, title: "\(report.name), session \(report.session.id): \(report.score.verdict.rawValue)"))

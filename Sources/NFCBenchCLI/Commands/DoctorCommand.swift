@@ -11,7 +11,7 @@ enum DoctorCommand {
             Exit codes: 0 no blocker (warnings allowed), 1 at least one FAIL.
             System trees come from --root, or NFCBENCH_SYSFS_ROOT/NFCBENCH_DEV_ROOT/NFCBENCH_PROC_ROOT/NFCBENCH_ETC_ROOT.
             """,
-        options: [root.spec, database.spec, json.spec] + CatalogOptions.all,
+        options: [root.spec, database.spec, json.spec, LabOptions.labStore.spec, LabOptions.station.spec] + CatalogOptions.all,
         handler: run)
 
     static let root = Option<String>(
@@ -31,7 +31,11 @@ enum DoctorCommand {
             roots: roots, identity: .current(environment: context.environment),
             databasePath: DatabaseLocation.path(option: invocation[database], context: context),
             catalogURLs: catalogs.isEmpty ? [URL(fileURLWithPath: "/nonexistent/seed_catalog.json")] : catalogs)
-        let checks = doctor.run()
+        var checks = doctor.run()
+        if let url = try LabOptions.labStoreURL(invocation, context) {
+            checks += await LabDoctor.checks(
+                url: url, station: try LabOptions.station(invocation, context), databasePath: doctor.databasePath)
+        }
         if invocation[json] {
             context.output.line(
                 JSONValue.object([

@@ -8,7 +8,10 @@ enum ExportCommand {
         "export", abstract: "Export taps as CSV (one row per tap; columns in docs/csv.md).",
         discussion:
             "RFC 4180, UTF-8, times in ISO 8601 UTC. Text cells starting with = + - @ tab or CR are prefixed with ' (formula injection).",
-        options: [session.spec, model.spec, all.spec, includeVoid.spec, format.spec, output.spec, StoreOptions.database.spec],
+        options: [
+            session.spec, model.spec, all.spec, includeVoid.spec, format.spec, output.spec, StoreOptions.database.spec,
+            LabOptions.readStore.spec,
+        ],
         handler: run)
 
     enum Format: String, Sendable { case csv }
@@ -28,10 +31,9 @@ enum ExportCommand {
         try ExportOutput.requireOneSelection(
             ids: invocation.all(session), model: invocation[model], all: invocation[all], usagePath: invocation.path,
             what: "export")
-        let path = StoreOptions.path(invocation, context)
         let destination = invocation[output].map { context.url(forPath: $0) }
-        if let destination { try ExportOutput.refuseStoreFile(destination, store: path) }
-        let store = try await StoreOptions.openForReading(path, checked: true)
+        if let destination { try ExportOutput.refuseStoreFile(destination, store: StoreOptions.path(invocation, context)) }
+        let (store, path) = try await StoreOptions.reading(invocation, context, checked: true)
         let sessions = try await ExportOutput.sessions(
             ids: invocation.all(session), model: invocation[model], includeVoid: invocation[includeVoid],
             includeSimulated: true, from: store, path: path)

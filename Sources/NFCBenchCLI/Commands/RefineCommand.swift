@@ -14,7 +14,7 @@ enum RefineCommand {
             """,
         options: [
             model.spec, all.spec, since.spec, minSessions.spec, promote.spec, includeSimulated.spec, reach.spec, output.spec,
-            StoreOptions.database.spec, json.spec,
+            StoreOptions.database.spec, LabOptions.readStore.spec, json.spec,
         ] + CatalogOptions.all,
         handler: run)
 
@@ -66,15 +66,14 @@ enum RefineCommand {
             }
             only = key
         }
-        let path = StoreOptions.path(invocation, context)
-        let store = try await StoreOptions.openForReading(path, checked: true)
+        let (store, path) = try await StoreOptions.reading(invocation, context, checked: true)
         // Taps are read only for sessions that will count: with --model, not the whole lab's.
         var evidence: [SessionEvidence] = []
         let stored = try await store.sessions()
         let leftOut = stored.filter { $0.status == .completed && ($0.isVoid || $0.simulated && !invocation[includeSimulated]) }
         for session in stored where refiner.counts(session, since: since) {
             if let only, refiner.entry(for: session)?.lookupKey != only { continue }
-            evidence.append(SessionEvidence(session: session, taps: try await store.taps(session.id)))
+            evidence.append(SessionEvidence(session: session, taps: try await store.taps(session.reference)))
         }
         let report = refiner.refine(evidence, only: only, since: since)
         guard !report.entries.isEmpty else {

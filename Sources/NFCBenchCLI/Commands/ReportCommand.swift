@@ -16,7 +16,8 @@ enum ReportCommand {
             per page. See docs/reports.md.
             """,
         options: [
-            session.spec, model.spec, all.spec, format.spec, output.spec, StoreOptions.database.spec, includeVoid.spec,
+            session.spec, model.spec, all.spec, format.spec, output.spec, StoreOptions.database.spec, LabOptions.readStore.spec,
+            includeVoid.spec,
             includeSimulated.spec,
         ] + CatalogOptions.all,
         handler: run)
@@ -49,10 +50,9 @@ enum ReportCommand {
                 "An SVG holds one drawing: name one --session, or one --model for its tap map; use --format html for more.",
                 path: invocation.path)
         }
-        let path = StoreOptions.path(invocation, context)
         let destination = invocation[output].map { context.url(forPath: $0) }
-        if let destination { try ExportOutput.refuseStoreFile(destination, store: path) }
-        let store = try await StoreOptions.openForReading(path, checked: true)
+        if let destination { try ExportOutput.refuseStoreFile(destination, store: StoreOptions.path(invocation, context)) }
+        let (store, path) = try await StoreOptions.reading(invocation, context, checked: true)
         let sessions = try await ExportOutput.sessions(
             ids: ids, model: invocation[model], includeVoid: invocation[includeVoid],
             includeSimulated: invocation[includeSimulated], from: store, path: path)

@@ -1,6 +1,7 @@
 import Foundation
 import NFCBench
 import NFCBenchRecords
+import NFCBenchStoreSQLite
 import NFCLocatorCore
 import NFCReaders
 
@@ -22,8 +23,26 @@ enum RunCommand {
         handler: run)
 
     static func run(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
-        let options = RunOptions(invocation, context)
+        var options = RunOptions(invocation, context)
+        options.station = try LabOptions.station(invocation, context)
+        let labStore = try LabOptions.labStoreURL(invocation, context)
         let store = try await StoreOptions.open(options.databasePath)
+        var started = false
+        let outcome: Result<Int32, any Error>
+        do {
+            outcome = .success(try await guided(invocation, context, options: options, store: store, started: &started))
+        } catch { outcome = .failure(error) }
+        // Whatever way the session ended, the lab store gets it (the bench database already has it).
+        if started, let labStore, let local = store as? SQLiteBenchStore {
+            await LabPush.afterRun(local, to: labStore, station: options.station ?? LabOptions.hostStation(), context)
+        }
+        return try outcome.get()
+    }
+
+    static func guided(
+        _ invocation: ParsedInvocation, _ context: CommandContext, options: RunOptions, store: any BenchStoring,
+        started: inout Bool
+    ) async throws -> Int32 {
         var prepared = try await RunSession.prepare(invocation, context, options: options, store: store)
         let readers = prepared.readers
         let positioner: any Positioner
@@ -39,6 +58,7 @@ enum RunCommand {
                 "'--auto' needs a positioner that moves the phone (sim or exec:...), not manual.", path: invocation.path)
         }
         if !prepared.isResumed { try await store.insert(prepared.session) }
+        started = true
         let session = prepared.session
         prepared.session = session
         let strategy = session.strategy

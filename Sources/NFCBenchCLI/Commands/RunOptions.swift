@@ -62,7 +62,8 @@ struct RunOptions {
         positioner.spec,
         positionerTimeout.spec, confirmEach.spec, faultTimeout.spec, auto.spec, StoreOptions.database.spec, resume.spec,
         simAntenna.spec, simSeed.spec,
-        simBench.spec, noFeedback.spec, json.spec, report.spec, noReport.spec,
+        simBench.spec, noFeedback.spec, json.spec, report.spec, noReport.spec, LabOptions.station.spec,
+        LabOptions.labStore.spec,
     ]
 
     let readerSpec: ReaderSpec?
@@ -84,6 +85,8 @@ struct RunOptions {
     let simBenchDirectory: String?
     /// Where the finished session's HTML report goes; `nil` with `--no-report`.
     let reportURL: (_ sessionID: String) -> URL?
+    /// This bench's station, recorded with a new session (`LabOptions.station`).
+    var station: String?
 
     init(_ invocation: ParsedInvocation, _ context: CommandContext) {
         readerSpec = invocation[Self.reader]

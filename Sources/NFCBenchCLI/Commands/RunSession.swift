@@ -84,6 +84,7 @@ struct RunSession {
                 readerFirmware: reader.info.firmware, simulated: reader.info.isSimulated, unit: options.unit,
                 operatorName: options.operatorName, repeats: options.repeats, tapTimeout: options.tapTimeout,
                 startedAt: Date())
+            session.station = options.station
         } else {
             preconditionFailure("a run either resumes a session or resolves a model")
         }

@@ -7,7 +7,7 @@ import NFCLocatorCore
 enum SessionCommands {
     static let listSpec = CommandSpec(
         "sessions", abstract: "List recorded sessions.",
-        options: [listModel.spec, StoreOptions.database.spec, listJSON.spec],
+        options: [listModel.spec, StoreOptions.database.spec, LabOptions.readStore.spec, listJSON.spec],
         handler: list)
 
     static let listModel = Option<String>("--model", value: "id", help: "Only this model (and its regional variants).")
@@ -19,20 +19,20 @@ enum SessionCommands {
     static let showSpec = CommandSpec(
         "show", abstract: "Redraw a session: the silhouette with its hits and misses, and its score.",
         arguments: [ArgumentSpec("session", help: "The session id.")],
-        options: [StoreOptions.database.spec, showJSON.spec, showSVG.spec],
+        options: [StoreOptions.database.spec, LabOptions.readStore.spec, showJSON.spec, showSVG.spec],
         handler: show)
 
     static func list(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
-        let path = StoreOptions.path(invocation, context)
-        let store = try await StoreOptions.openForReading(path, checked: false)
+        let (store, path) = try await StoreOptions.reading(invocation, context, checked: false)
         let sessions = try await Self.sessions(of: invocation[listModel], in: store)
         if invocation[listJSON] {
             var rows: [JSONValue] = []
             for s in sessions {
-                let taps = try await store.taps(s.id)
+                let taps = try await store.taps(s.reference)
                 rows.append(
                     .object([
-                        ("id", .string(s.id)), ("status", .string(s.status.rawValue)), ("model", .string(s.modelInput)),
+                        ("id", .string(s.id)), ("station", .optional(s.station)), ("reference", .string(s.reference)),
+                        ("status", .string(s.status.rawValue)), ("model", .string(s.modelInput)),
                         ("lookupKey", .string(s.lookupKey)), ("verdict", .optional(s.verdict?.rawValue)),
                         ("unit", .optional(s.unit)), ("simulated", .bool(s.simulated)),
                         ("void", .bool(s.isVoid)), ("voidReason", .optional(s.voidReason)),
@@ -51,14 +51,16 @@ enum SessionCommands {
             text.count >= width ? text + "  " : text.padding(toLength: width + 2, withPad: " ", startingAt: 0)
         }
         context.output.line(
-            pad("SESSION", 22) + pad("STATUS", 11) + pad("MODEL", 16) + pad("UNIT", 12) + pad("HITS", 7) + pad("VERDICT", 12)
+            pad("SESSION", 22) + pad("STATION", 12) + pad("STATUS", 11) + pad("MODEL", 16) + pad("UNIT", 12) + pad("HITS", 7)
+                + pad("VERDICT", 12)
                 + "STARTED")
         for s in sessions {
-            let taps = try await store.taps(s.id).filter { $0.result != .skipped }
+            let taps = try await store.taps(s.reference).filter { $0.result != .skipped }
             let hits = "\(taps.filter { $0.result == .hit }.count)/\(taps.count)"
             let safe = TerminalSafeText.neutralise
             context.output.line(
-                pad(s.id, 22) + pad(s.status.rawValue, 11) + pad(safe(s.modelInput), 16) + pad(safe(s.unit ?? "-"), 12)
+                pad(s.id, 22) + pad(safe(s.station ?? "-"), 12) + pad(s.status.rawValue, 11) + pad(safe(s.modelInput), 16)
+                    + pad(safe(s.unit ?? "-"), 12)
                     + pad(hits, 7) + pad(s.verdict?.rawValue ?? "-", 12) + s.startedAt.formatted(.iso8601)
                     + (s.simulated ? "  [simulated]" : "") + (s.voidReason.map { "  [VOID: \(safe($0))]" } ?? ""))
         }
@@ -73,8 +75,7 @@ enum SessionCommands {
     }
 
     static func show(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
-        let path = StoreOptions.path(invocation, context)
-        let store = try await StoreOptions.openForReading(path, checked: true)
+        let (store, path) = try await StoreOptions.reading(invocation, context, checked: true)
         let id = invocation.positionals[0]
         let s = try await StoreOptions.session(id, in: store, path: path)
         let taps = try await store.taps(id)
@@ -112,6 +113,7 @@ enum SessionCommands {
         context.output.line(
             "\(s.id)  \(s.displayName ?? s.modelInput) (\(s.lookupKey))  \(s.status.rawValue)  \(s.verdict?.rawValue ?? "")")
         if let reason = s.verdictReason { context.output.line("  \(reason)") }
+        if let station = s.station { context.output.line("  station \(TerminalSafeText.neutralise(station))") }
         if s.simulated { context.output.line("  SIMULATED reader (\(s.reader)): not bench evidence; refine leaves it out") }
         if let reason = s.voidReason { context.output.line("  VOID: \(reason); refine and exports leave it out") }
         let drawing = SilhouetteDrawing(

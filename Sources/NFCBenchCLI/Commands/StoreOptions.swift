@@ -12,6 +12,22 @@ enum StoreOptions {
         DatabaseLocation.path(option: invocation[database], context: context)
     }
 
+    /// The store a reading command reads: the lab store with `--store URL`, else the
+    /// bench database (`openForReading`). `location` names it in messages.
+    static func reading(_ invocation: ParsedInvocation, _ context: CommandContext, checked: Bool) async throws -> (
+        store: any BenchStoring, location: String
+    ) {
+        if let url = invocation[LabOptions.readStore] {
+            if invocation[database] != nil {
+                throw UsageError("Give --db (the bench database) or --store (the lab store), not both.", path: invocation.path)
+            }
+            let lab = try await LabOptions.open(url)
+            return (lab, lab.location)
+        }
+        let path = path(invocation, context)
+        return (try await openForReading(path, checked: checked), path)
+    }
+
     /// Session `id`, or a failure that says how to list the ones there are.
     static func session(_ id: String, in store: any BenchStoring, path: String) async throws -> SessionRecord {
         guard let session = try await store.session(id) else {

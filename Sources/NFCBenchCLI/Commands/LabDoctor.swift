@@ -1,0 +1,57 @@
+import Foundation
+import NFCBench
+import NFCBenchRecords
+import NFCBenchStorePostgres
+import NFCBenchStoreSQLite
+import NFCPostgres
+
+/// `doctor`'s lab store checks, when one is configured: reachable with the schema this
+/// nfcbench needs, the station registered to the role, the role allowed to push, and
+/// what this bench has not pushed yet.
+enum LabDoctor {
+    static func checks(url: String, station: String, databasePath: String) async -> [DoctorCheck] {
+        let store: PostgresLabStore
+        do { store = try await PostgresLabStore.open(url) } catch {
+            let fix =
+                (error as? PostgresError)?.kind == .connection
+                ? "check the connection string (host, port, database, user), ~/.pgpass and that the lab store runs"
+                : "see docs/lab-store.md"
+            return [DoctorCheck(id: "lab-store", verdict: .fail, detail: "\(error)", fix: fix)]
+        }
+        var checks: [DoctorCheck] = []
+        let migration = (try? await store.appliedMigrations().last) ?? "?"
+        checks.append(
+            DoctorCheck(id: "lab-store", verdict: .ok, detail: "\(store.location) answers, schema at migration \(migration)"))
+        do {
+            try await store.checkStation(station)
+            if try await store.canPush() {
+                checks.append(
+                    DoctorCheck(
+                        id: "lab-station", verdict: .ok, detail: "station \(station) may push as role \(await store.role)"))
+            } else {
+                checks.append(
+                    DoctorCheck(
+                        id: "lab-station", verdict: .fail, detail: "role \(await store.role) may only read the lab store",
+                        fix: "give this bench a role in nfcbench_bench (docs/lab-store.md, \"Add a bench\")"))
+            }
+        } catch {
+            checks.append(
+                DoctorCheck(
+                    id: "lab-station", verdict: .fail, detail: "\(error)",
+                    fix:
+                        "INSERT INTO lab_station (name, role) VALUES ('\(station)', '\(await store.role)'), as the lab's administrator"
+                ))
+        }
+        guard FileManager.default.fileExists(atPath: databasePath),
+            let local = try? await SQLiteBenchStore.openForReading(path: databasePath),
+            let lab = try? await store.identity(), let pending = try? await local.pendingSync(lab: lab)
+        else { return checks }
+        checks.append(
+            pending.isEmpty
+                ? DoctorCheck(id: "lab-sync", verdict: .ok, detail: "every session of \(databasePath) is in the lab store")
+                : DoctorCheck(
+                    id: "lab-sync", verdict: .warn, detail: "\(pending.count) session(s) of \(databasePath) not pushed yet",
+                    fix: "nfcbench sync"))
+        return checks
+    }
+}

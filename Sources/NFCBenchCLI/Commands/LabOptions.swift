@@ -1,0 +1,87 @@
+import Foundation
+import NFCBenchRecords
+import NFCBenchStorePostgres
+import NFCPostgres
+
+/// Where this bench stands in a lab: its station name and the lab store it pushes to.
+///
+/// Each comes from its option, else its environment variable, else the lab file
+/// (`$XDG_CONFIG_HOME/nfcbench/lab.conf`, `key = value` lines: `station`, `lab-store`).
+/// A station always has a name: without one configured, the host's name. Connection
+/// strings are libpq's own; keep passwords in `~/.pgpass`, not here (docs/lab-store.md).
+enum LabOptions {
+    static let station = Option<String>(
+        "--station", value: "name", help: "This bench's name in the lab (default NFCBENCH_STATION, lab.conf, host name).",
+        expected: "a station name: 1-63 letters, digits, '.', '_' or '-'",
+        convert: { StationName.validate($0) == nil ? $0 : nil })
+    static let labStore = Option<String>(
+        "--lab-store", value: "url",
+        help: "Lab store to push sessions to: a PostgreSQL connection string (default NFCBENCH_LAB_STORE, lab.conf).")
+    static let readStore = Option<String>(
+        "--store", value: "url", help: "Read the lab store (a PostgreSQL connection string) instead of the bench database.")
+
+    /// The lab file's settings; a missing file is no settings, a malformed line an error.
+    static func file(_ context: CommandContext) throws -> [String: String] {
+        let base =
+            context.environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (context.environment["HOME"] ?? NSHomeDirectory()) + "/.config"
+        let path = base + "/nfcbench/lab.conf"
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [:] }
+        var settings: [String: String] = [:]
+        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, ["station", "lab-store"].contains(parts[0]), !parts[1].isEmpty else {
+                throw CommandFailure(
+                    "\(path), line \(number + 1): expected 'station = NAME' or 'lab-store = URL'.",
+                    hint: "Fix or remove the line; '#' starts a comment.")
+            }
+            settings[parts[0]] = parts[1]
+        }
+        return settings
+    }
+
+    /// This bench's station name.
+    static func station(_ invocation: ParsedInvocation, _ context: CommandContext) throws -> String {
+        if let name = invocation[station] { return name }
+        let fromFile = try file(context)["station"]
+        if let configured = context.environment["NFCBENCH_STATION"].flatMap({ $0.isEmpty ? nil : $0 }) ?? fromFile {
+            if let problem = StationName.validate(configured) {
+                throw CommandFailure(
+                    "The station name '\(configured)' (NFCBENCH_STATION or lab.conf) is not valid: \(problem).",
+                    hint: "Set a name such as 'bench-3'.")
+            }
+            return configured
+        }
+        return hostStation()
+    }
+
+    /// The host name, as far as it makes a valid station name.
+    static func hostStation() -> String {
+        let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? ""
+        let cleaned = String(host.unicodeScalars.map { StationName.validate(String($0)) == nil ? Character($0) : "-" })
+        return StationName.validate(cleaned) == nil ? cleaned : "bench"
+    }
+
+    /// The lab store this bench pushes to, if any.
+    static func labStoreURL(_ invocation: ParsedInvocation, _ context: CommandContext) throws -> String? {
+        if let url = invocation[labStore] { return url }
+        if let url = context.environment["NFCBENCH_LAB_STORE"], !url.isEmpty { return url }
+        return try file(context)["lab-store"]
+    }
+
+    /// Opens the lab store, turning libpq's and the schema's errors into what to do.
+    static func open(_ url: String, migrate: Bool = false) async throws -> PostgresLabStore {
+        do { return try await PostgresLabStore.open(url, migrate: migrate) } catch let error as PostgresError {
+            throw CommandFailure(
+                "\(error).",
+                hint: error.kind == .connection
+                    ? "Check the connection string (host, port, database, user; the password belongs in ~/.pgpass) and that the"
+                        + " lab store is running; 'nfcbench doctor' checks it."
+                    : nil, exitCode: error.isTransient ? ExitCode.unfinished : ExitCode.failure)
+        } catch let error as LabStoreError {
+            throw CommandFailure("\(error).")
+        }
+    }
+}

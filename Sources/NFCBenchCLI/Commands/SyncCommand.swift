@@ -1,0 +1,88 @@
+import Foundation
+import NFCBenchRecords
+import NFCBenchStorePostgres
+import NFCBenchStoreSQLite
+import NFCPostgres
+
+/// `nfcbench sync`: push what the lab store does not have yet, and `labstore migrate`.
+enum SyncCommand {
+    static let spec = CommandSpec(
+        "sync", abstract: "Push this bench's sessions to the lab store: what is new or changed since the last push.",
+        discussion: """
+            Runs record every tap in the bench database first; a run with a lab store configured pushes its
+            session when it ends, and this pushes whatever is still pending (after the lab store was down, or
+            for sessions recorded before it was configured). Pushing again gives one copy: a session is
+            replaced whole, with its taps, in one transaction. Exit 75 when the lab store cannot be reached
+            (everything stays in the bench database; run sync again later).
+            """,
+        options: [StoreOptions.database.spec, LabOptions.labStore.spec, LabOptions.station.spec, json.spec],
+        handler: run)
+
+    static let json = Flag("--json", help: "Print what was pushed as JSON.")
+
+    static func run(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
+        guard let url = try LabOptions.labStoreURL(invocation, context) else {
+            throw CommandFailure(
+                "No lab store is configured.",
+                hint: "Pass --lab-store URL, set NFCBENCH_LAB_STORE, or add 'lab-store = URL' to lab.conf (docs/lab-store.md).",
+                exitCode: ExitCode.usage)
+        }
+        let path = StoreOptions.path(invocation, context)
+        try StoreOptions.requireFile(path)
+        let local: SQLiteBenchStore
+        do { local = try await SQLiteBenchStore.open(path: path) } catch {
+            throw CommandFailure("Cannot open the session database \(path): \(error)")
+        }
+        let station = try LabOptions.station(invocation, context)
+        let store = try await LabOptions.open(url)
+        let report = await LabSync.run(from: local, to: store, station: station)
+        if invocation[json] {
+            context.output.line(summary(report, server: store.location, station: station).serialized(pretty: true))
+        } else {
+            let taps = report.taps == 1 ? "1 tap" : "\(report.taps) taps"
+            context.output.line(
+                "Pushed \(report.pushed.count) session\(report.pushed.count == 1 ? "" : "s") (\(taps)) from station"
+                    + " \(station) to \(store.location)"
+                    + (report.alreadyCurrent > 0 ? "; \(report.alreadyCurrent) already there" : "")
+                    + ".")
+        }
+        guard let error = report.error else { return ExitCode.success }
+        let transient = (error as? PostgresError)?.isTransient ?? false
+        throw CommandFailure(
+            "Sync stopped: \(error). \(report.pending) session\(report.pending == 1 ? "" : "s") still to push.",
+            hint: "Everything is kept in \(path); run 'nfcbench sync' again when the lab store is back.",
+            exitCode: transient ? ExitCode.unfinished : ExitCode.failure)
+    }
+
+    static func summary(_ report: LabSync.Report, server: String, station: String) -> JSONValue {
+        .object([
+            ("labStore", .string(server)), ("station", .string(station)),
+            ("pushed", .array(report.pushed.map(JSONValue.string))), ("taps", .int(report.taps)),
+            ("alreadyCurrent", .int(report.alreadyCurrent)), ("pending", .int(report.pending)),
+            ("error", .optional(report.error.map { "\($0)" })),
+        ])
+    }
+}
+
+/// `nfcbench labstore migrate`: the lab administrator's one command.
+enum LabStoreCommand {
+    static let spec = CommandSpec(
+        "labstore", abstract: "Set up the lab store (PostgreSQL) several benches share.",
+        subcommands: [migrateSpec])
+
+    static let migrateSpec = CommandSpec(
+        "migrate", abstract: "Create or update the lab store's tables, roles and policies (run as the database's owner).",
+        discussion: "Safe to run from several places at once, and again: each migration is applied once.",
+        options: [store.spec],
+        handler: migrate)
+
+    static let store = Option<String>(
+        "--store", value: "url", help: "The lab store: a PostgreSQL connection string.", required: true)
+
+    static func migrate(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
+        let lab = try await LabOptions.open(invocation.required(store), migrate: true)
+        let applied = try await lab.appliedMigrations()
+        context.output.line("The lab store at \(lab.location) is at migration \(applied.last ?? "-") (\(applied.count) applied).")
+        return ExitCode.success
+    }
+}

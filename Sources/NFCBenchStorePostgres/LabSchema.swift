@@ -1,0 +1,148 @@
+import Foundation
+import NFCPostgres
+
+/// The lab store's schema in PostgreSQL: ordered, recorded migrations, like the bench
+/// database's (docs/lab-store.md).
+///
+/// Benches push sessions keyed by (station, id): a session id is unique within its
+/// station's own database, and a station name within the lab, so the pair is unique by
+/// construction. Row-level security lets a bench role write only the rows of the stations
+/// registered to it; `nfcbench_reader` only reads.
+enum LabSchema {
+    /// Taken with `pg_advisory_xact_lock` while migrating, so two benches starting at
+    /// once apply each migration exactly once ("nfcbench" in ASCII).
+    static let migrationLock: Int64 = 0x6E66_6362_656E_6368
+
+    /// Which stations the connected role may write: the rows `station` registers to it.
+    static let ownStations = "station IN (SELECT name FROM lab_station WHERE role = current_user)"
+
+    /// Ordered; append only.
+    static let migrations: [(id: String, sql: String)] = [
+        (
+            "001-lab-sessions",
+            """
+            DO $$ BEGIN
+                CREATE ROLE nfcbench_bench NOLOGIN;
+            EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$;
+            DO $$ BEGIN
+                CREATE ROLE nfcbench_reader NOLOGIN;
+            EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$;
+            CREATE TABLE lab_identity (
+                id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+                created_at timestamptz NOT NULL DEFAULT now()
+            );
+            INSERT INTO lab_identity DEFAULT VALUES;
+            CREATE TABLE lab_station (
+                name text COLLATE "C" PRIMARY KEY CHECK (name ~ '^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$'),
+                role name NOT NULL,
+                registered_at timestamptz NOT NULL DEFAULT now()
+            );
+            CREATE TABLE lab_session (
+                station text COLLATE "C" NOT NULL REFERENCES lab_station(name),
+                id text COLLATE "C" NOT NULL,
+                model_input text NOT NULL,
+                lookup_key text NOT NULL,
+                display_name text,
+                zone_x double precision, zone_y double precision, zone_width double precision, zone_height double precision,
+                confidence text NOT NULL,
+                source text NOT NULL,
+                stale boolean NOT NULL,
+                catalog_version text,
+                aspect_ratio double precision NOT NULL,
+                reader_name text NOT NULL,
+                reader_firmware text,
+                unit text,
+                operator text,
+                plan_kind text NOT NULL,
+                plan_json text NOT NULL,
+                plan_pass integer NOT NULL,
+                plan_focus text,
+                repeats integer NOT NULL,
+                tap_timeout double precision NOT NULL,
+                status text NOT NULL,
+                started_at double precision NOT NULL,
+                ended_at double precision,
+                verdict text,
+                verdict_reason text,
+                measured_x double precision, measured_y double precision,
+                measured_width double precision, measured_height double precision,
+                iou double precision,
+                body_height_mm double precision,
+                simulated boolean NOT NULL,
+                void_reason text,
+                voided_at double precision,
+                revision bigint NOT NULL,
+                synced_at timestamptz NOT NULL DEFAULT now(),
+                PRIMARY KEY (station, id)
+            );
+            CREATE INDEX lab_session_listing ON lab_session (started_at, id, station);
+            CREATE INDEX lab_session_by_model ON lab_session (lookup_key, started_at);
+            CREATE TABLE lab_tap (
+                station text COLLATE "C" NOT NULL,
+                session_id text COLLATE "C" NOT NULL,
+                step integer NOT NULL,
+                attempt integer NOT NULL,
+                probe_x double precision NOT NULL,
+                probe_y double precision NOT NULL,
+                inside_predicted boolean NOT NULL,
+                result text NOT NULL,
+                latency_ms double precision,
+                technology text, uid text, atqa text, sak text, ats text, atr text,
+                timestamp double precision NOT NULL,
+                PRIMARY KEY (station, session_id, step, attempt),
+                FOREIGN KEY (station, session_id) REFERENCES lab_session (station, id) ON DELETE CASCADE
+            );
+            ALTER TABLE lab_session ENABLE ROW LEVEL SECURITY;
+            ALTER TABLE lab_tap ENABLE ROW LEVEL SECURITY;
+            CREATE POLICY lab_reads ON lab_session FOR SELECT USING (true);
+            CREATE POLICY own_station_inserts ON lab_session FOR INSERT WITH CHECK (\(ownStations));
+            CREATE POLICY own_station_updates ON lab_session FOR UPDATE USING (\(ownStations)) WITH CHECK (\(ownStations));
+            CREATE POLICY own_station_deletes ON lab_session FOR DELETE USING (\(ownStations));
+            CREATE POLICY lab_reads ON lab_tap FOR SELECT USING (true);
+            CREATE POLICY own_station_inserts ON lab_tap FOR INSERT WITH CHECK (\(ownStations));
+            CREATE POLICY own_station_deletes ON lab_tap FOR DELETE USING (\(ownStations));
+            GRANT SELECT ON lab_schema_migration, lab_identity, lab_station, lab_session, lab_tap TO nfcbench_reader, nfcbench_bench;
+            GRANT INSERT, UPDATE, DELETE ON lab_session TO nfcbench_bench;
+            GRANT INSERT, DELETE ON lab_tap TO nfcbench_bench;
+            """
+        )
+    ]
+
+    /// Applies missing migrations under the advisory lock; refuses a store from a newer
+    /// nfcbench. A role that may not create tables gets `LabStoreError.needsMigration`,
+    /// naming the command the lab's administrator runs.
+    static func migrate(_ c: PostgresConnection) throws {
+        try c.transaction {
+            try c.execute("SELECT pg_advisory_xact_lock($1)", [.integer(migrationLock)])
+            try c.execute(
+                "CREATE TABLE IF NOT EXISTS lab_schema_migration (id text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
+            )
+            let applied = try appliedMigrations(c)
+            try refuseNewer(applied, server: c.server)
+            for migration in migrations where !applied.contains(migration.id) {
+                try c.executeScript(migration.sql)
+                try c.execute("INSERT INTO lab_schema_migration (id) VALUES ($1)", [.text(migration.id)])
+            }
+        }
+    }
+
+    /// Checks without changing anything: what a bench or reader role does before using the store.
+    static func verify(_ c: PostgresConnection) throws {
+        let exists = try c.execute("SELECT to_regclass('lab_schema_migration') IS NOT NULL")
+        let applied = try exists.bool(0, 0) == true ? try appliedMigrations(c) : []
+        try refuseNewer(applied, server: c.server)
+        let missing = migrations.map(\.id).filter { !applied.contains($0) }
+        if !missing.isEmpty { throw LabStoreError.needsMigration(missing: missing, server: c.server) }
+    }
+
+    static func appliedMigrations(_ c: PostgresConnection) throws -> [String] {
+        try c.execute("SELECT id FROM lab_schema_migration ORDER BY id").rows.compactMap { $0[0] }
+    }
+
+    static func refuseNewer(_ applied: [String], server: String) throws {
+        let known = Set(migrations.map(\.id))
+        if let unknown = applied.first(where: { !known.contains($0) }) {
+            throw LabStoreError.newerSchema(migration: unknown, server: server)
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import NFCBenchRecords
+import NFCPostgres
+
+/// Pushes a bench's changed sessions to the lab store, oldest first, one transaction per
+/// session, and records each receipt in the bench's database only after the lab store
+/// committed. A kill or a lost link at any moment leaves every session either at its old
+/// revision or its new one in the lab store, and the next sync pushes what is left.
+public enum LabSync {
+    public struct Report: Sendable {
+        public var pushed: [String] = []
+        public var taps = 0
+        public var alreadyCurrent = 0
+        /// Seconds each pushed session took, snapshot to receipt.
+        public var latencies: [Double] = []
+        /// Sessions still to push when the sync stopped on an error.
+        public var pending = 0
+        public var error: Error?
+
+        public var succeeded: Bool { error == nil }
+    }
+
+    /// Pushes every pending session. Stops at the first failure, reporting it with what
+    /// is still pending: the bench's database keeps everything, and a later sync resumes.
+    public static func run(
+        from source: any LabSyncSource, to store: PostgresLabStore, station: String, now: @Sendable () -> Date = Date.init
+    ) async -> Report {
+        var report = Report()
+        let pending: [PendingSync]
+        let lab: String
+        do {
+            try await store.checkStation(station)
+            lab = try await store.identity()
+            pending = try await source.pendingSync(lab: lab)
+        } catch {
+            report.error = error
+            return report
+        }
+        for (index, item) in pending.enumerated() {
+            let started = ContinuousClock.now
+            do {
+                guard let snapshot = try await source.syncSnapshot(item.id) else { continue }
+                switch try await store.push(snapshot, station: station) {
+                case .stored:
+                    report.pushed.append(snapshot.session.reference)
+                    report.taps += snapshot.taps.count
+                case .alreadyCurrent: report.alreadyCurrent += 1
+                }
+                try await source.markSynced(item.id, lab: lab, revision: snapshot.revision, at: now())
+                let elapsed = ContinuousClock.now - started
+                report.latencies.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            } catch {
+                report.error = error
+                report.pending = pending.count - index
+                return report
+            }
+        }
+        return report
+    }
+}

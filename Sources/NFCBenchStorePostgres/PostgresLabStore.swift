@@ -1,0 +1,135 @@
+import Foundation
+import NFCBenchRecords
+import NFCLocatorCore
+import NFCPostgres
+import NFCStore
+
+/// The lab store: sessions and taps of every bench of a lab in PostgreSQL, read through
+/// the same `BenchStoring` seam as a bench's own database, so `sessions`, `show`,
+/// `export`, `report` and `refine` pool every bench's evidence with `--store URL`.
+///
+/// Runs never write here: they commit each tap to the bench's SQLite first, and
+/// `LabSync` pushes finished work (`push`). The write half of `BenchStoring` is refused
+/// with a message saying where to make the change. The connection lives on a serial
+/// queue of its own, like the SQLite store's, so a slow network never blocks a
+/// cooperative thread.
+public actor PostgresLabStore: BenchStoring {
+    let connection: PostgresConnection
+    private let executor: SerialQueueExecutor
+    /// The connection string, kept to open the second connection a long read streams on.
+    private let connectionString: String
+    public nonisolated let location: String
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    private init(connection: sending PostgresConnection, executor: SerialQueueExecutor, connectionString: String) {
+        self.location = connection.server
+        self.connection = connection
+        self.executor = executor
+        self.connectionString = connectionString
+    }
+
+    /// Connects and checks the schema; with `migrate`, applies what is missing first (the
+    /// lab's administrator, or a bench whose role may create tables).
+    public static func open(_ connectionString: String, migrate: Bool = false) async throws -> PostgresLabStore {
+        let executor = SerialQueueExecutor(label: "nfcbench.labstore")
+        let connection = try await executor.run { () throws -> sending PostgresConnection in
+            let c = try PostgresConnection(connectionString)
+            if migrate { try LabSchema.migrate(c) } else { try LabSchema.verify(c) }
+            return c
+        }
+        return PostgresLabStore(connection: connection, executor: executor, connectionString: connectionString)
+    }
+
+    public func appliedMigrations() throws -> [String] { try LabSchema.appliedMigrations(connection) }
+
+    /// The role this store is used as.
+    public var role: String { connection.user }
+
+    // MARK: - Reading
+
+    public func session(_ reference: String) throws -> SessionRecord? {
+        let r = SessionReference(parsing: reference)
+        let rows =
+            if let station = r.station {
+                try connection.execute(LabRows.sessionSelect + " WHERE station = $1 AND id = $2", [.text(station), .text(r.id)])
+            } else {
+                try connection.execute(LabRows.sessionSelect + " WHERE id = $1 ORDER BY station", [.text(r.id)])
+            }
+        if rows.count > 1 {
+            throw LabStoreError.ambiguousSession(id: r.id, stations: rows.rows.compactMap { $0[0] })
+        }
+        return rows.count == 1 ? try LabRows.session(rows, 0) : nil
+    }
+
+    public func sessions() throws -> [SessionRecord] {
+        let rows = try connection.execute(LabRows.sessionSelect + " ORDER BY started_at, id, station")
+        return try (0..<rows.count).map { try LabRows.session(rows, $0) }
+    }
+
+    public func sessions(after cursor: SessionCursor?, limit: Int, lookupKeys: Set<String>?) throws -> [SessionRecord] {
+        precondition(limit > 0, "a page holds at least one session")
+        var conditions: [String] = []
+        var values: [PostgresValue] = [.integer(Int64(limit))]
+        if let cursor {
+            // The cursor names a session by id; stations sharing an id and a start time are
+            // rare enough that the page boundary stays on (started_at, id).
+            conditions.append("(started_at, id) > ($2, $3)")
+            values += [.real(cursor.startedAt.timeIntervalSince1970), .text(cursor.id)]
+        }
+        if let keys = lookupKeys?.sorted() {
+            guard !keys.isEmpty else { return [] }
+            conditions.append("lookup_key = ANY($\(values.count + 1)::text[])")
+            values.append(.text(Self.arrayLiteral(keys)))
+        }
+        let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        let rows = try connection.execute(LabRows.sessionSelect + filter + " ORDER BY started_at, id, station LIMIT $1", values)
+        return try (0..<rows.count).map { try LabRows.session(rows, $0) }
+    }
+
+    public func taps(_ reference: String) throws -> [TapRecord] {
+        guard let session = try session(reference), let station = session.station else { return [] }
+        let rows = try connection.execute(
+            "SELECT \(LabRows.tapColumns) FROM lab_tap WHERE station = $1 AND session_id = $2 ORDER BY step, attempt",
+            [.text(station), .text(session.id)])
+        return try (0..<rows.count).map { try LabRows.tap(rows, $0) }
+    }
+
+    public nonisolated func tapBatches(sessions: [String]?) async throws -> any TapBatches {
+        try await LabTapBatches.open(connectionString, sessions: sessions)
+    }
+
+    /// A PostgreSQL text-array literal of `values`, passed as one parameter (each element
+    /// quoted and escaped, so nothing in a value can end the array or the statement).
+    static func arrayLiteral(_ values: [String]) -> String {
+        "{"
+            + values.map {
+                "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+            }
+            .joined(separator: ",") + "}"
+    }
+
+    // MARK: - Writing happens on the bench
+
+    public func insert(_ session: SessionRecord) throws { throw LabStoreError.readOnly(action: "run", server: location) }
+
+    public func finish(
+        _ id: String, status: SessionRecord.Status, at: Date, verdict: SessionVerdict?, verdictReason: String?,
+        measured: NormalizedRect?, iou: Double?
+    ) throws { throw LabStoreError.readOnly(action: "finish the session", server: location) }
+
+    public func void(_ id: String, reason: String, at: Date) throws {
+        throw LabStoreError.readOnly(action: "`nfcbench void`", server: location)
+    }
+
+    public func setTapTimeout(_ id: String, seconds: Double) throws {
+        throw LabStoreError.readOnly(action: "resume", server: location)
+    }
+
+    public func suspend(_ id: String) throws { throw LabStoreError.readOnly(action: "resume", server: location) }
+
+    public func record(_ tap: TapRecord) throws { throw LabStoreError.readOnly(action: "run", server: location) }
+
+    public func undoLastTap(_ sessionID: String) throws -> TapRecord? {
+        throw LabStoreError.readOnly(action: "undo", server: location)
+    }
+}

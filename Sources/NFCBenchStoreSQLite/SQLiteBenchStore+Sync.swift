@@ -1,0 +1,41 @@
+import Foundation
+import NFCBenchRecords
+import NFCStore
+
+/// The bench database's side of the lab store's sync (migration 008: `session_change`
+/// revisions kept by triggers, `lab_sync` receipts per lab store).
+extension SQLiteBenchStore: LabSyncSource {
+    public func pendingSync(lab: String) throws -> [PendingSync] {
+        let statement = try database.prepare(
+            """
+            SELECT s.id, c.revision FROM session s JOIN session_change c ON c.session_id = s.id
+            LEFT JOIN lab_sync l ON l.session_id = s.id AND l.lab = ?1
+            WHERE l.revision IS NULL OR l.revision < c.revision ORDER BY s.started_at, s.id
+            """)
+        try statement.bind([.text(lab)])
+        var out: [PendingSync] = []
+        while try statement.step() { out.append(PendingSync(id: statement.text(0) ?? "", revision: statement.int(1))) }
+        return out
+    }
+
+    public func syncSnapshot(_ id: String) throws -> SyncSnapshot? {
+        try database.transaction {
+            guard let session = try session(id) else { return nil }
+            let revision = try database.prepare("SELECT revision FROM session_change WHERE session_id = ?1")
+            try revision.bind([.text(session.id)])
+            guard try revision.step() else { return nil }
+            let value = revision.int(0)
+            return SyncSnapshot(session: session, taps: try taps(session.reference), revision: value)
+        }
+    }
+
+    public func markSynced(_ id: String, lab: String, revision: Int64, at: Date) throws {
+        try database.prepare(
+            """
+            INSERT INTO lab_sync (session_id, lab, revision, pushed_at) VALUES (?1, ?2, ?3, ?4)
+            ON CONFLICT (session_id, lab) DO UPDATE SET revision = max(revision, excluded.revision),
+                pushed_at = excluded.pushed_at
+            """
+        ).run([.text(id), .text(lab), .integer(revision), .real(at.timeIntervalSince1970)])
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// A libpq failure, turned into a value at the call that failed.
+///
+/// `sqlState` is PostgreSQL's five-character code (`42501` insufficient privilege,
+/// `23505` unique violation, `08006` connection failure, …) so callers decide on the code,
+/// never on message text. Messages come from libpq and the server, which never include a
+/// password; `server` is the redacted description of where the store is.
+public struct PostgresError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// The server could not be reached, refused the login, or the link broke.
+        case connection
+        /// A statement failed on the server.
+        case statement
+        /// The server answered something this wrapper cannot read (a type it did not ask for).
+        case result
+    }
+
+    public let kind: Kind
+    public let sqlState: String?
+    public let message: String
+    public let server: String
+
+    public init(kind: Kind, sqlState: String?, message: String, server: String) {
+        self.kind = kind
+        self.sqlState = sqlState
+        self.message = message.trimmingCharacters(in: .whitespacesAndNewlines)
+        self.server = server
+    }
+
+    /// Whether a later attempt may succeed unchanged: the link, not the request, failed
+    /// (class 08 connection exceptions, 57P admin shutdown or crash, 53 out of resources).
+    public var isTransient: Bool {
+        if kind == .connection { return true }
+        guard let sqlState else { return false }
+        return sqlState.hasPrefix("08") || sqlState.hasPrefix("57P") || sqlState.hasPrefix("53")
+    }
+
+    /// Row-level security or a missing grant refused the change.
+    public var isPermissionDenied: Bool { sqlState == "42501" }
+
+    public var description: String {
+        let code = sqlState.map { " [\($0)]" } ?? ""
+        switch kind {
+        case .connection: return "cannot reach the lab store at \(server): \(message)"
+        case .statement: return "the lab store at \(server) refused a statement\(code): \(message)"
+        case .result: return "the lab store at \(server) answered something nfcbench cannot read: \(message)"
+        }
+    }
+}

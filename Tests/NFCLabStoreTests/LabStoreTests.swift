@@ -1,0 +1,155 @@
+import Foundation
+import NFCBenchRecords
+import NFCBenchStorePostgres
+import NFCBenchStoreSQLite
+import NFCPostgres
+import NFCTestSupport
+import Testing
+
+@Suite(
+    "Lab store (PostgreSQL)",
+    .enabled(if: LabStoreServer.isAvailable, "needs the private PostgreSQL: run scripts/test.sh"))
+struct LabStoreTests {
+    let scratch = try! TemporaryDirectory()
+
+    @Test func aPushedSessionReadsBackExactlyAndOnce() async throws {
+        let lab = try await LabFixture(stations: ["bench-a"])
+        let local = try await SQLiteBenchStore.open(path: scratch.database())
+        let session = try await LabFixture.session("S-20261130-100000-aaaa", station: "bench-a", in: local)
+        let store = try await PostgresLabStore.open(lab.benches["bench-a"]!)
+        for _ in 0..<2 {  // a second sync finds nothing to push
+            let report = await LabSync.run(from: local, to: store, station: "bench-a")
+            #expect(report.succeeded, "\(String(describing: report.error))")
+        }
+        let reader = try await PostgresLabStore.open(lab.reader)
+        let stored = try #require(try await reader.session("S-20261130-100000-aaaa"))
+        #expect(stored == session)
+        let taps = try await reader.taps("bench-a/S-20261130-100000-aaaa")
+        let original = try await local.taps(session.id)
+        #expect(taps.count == original.count && taps.count == 6)
+        // Taps come back named by their session's reference; everything else is as recorded.
+        #expect(
+            taps.map {
+                var t = $0; t.sessionID = session.id; return t
+            } == original)
+        #expect(try await reader.sessions().count == 1)
+        #expect(try await local.pendingSync(lab: try await store.identity()).isEmpty)
+    }
+
+    /// A change after a push (a void, an undo and a new tap) moves the session's revision
+    /// on: the next sync replaces the lab's copy, still one copy.
+    @Test func laterChangesUpdateTheLabCopy() async throws {
+        let lab = try await LabFixture(stations: ["bench-a"])
+        let local = try await SQLiteBenchStore.open(path: scratch.database())
+        let session = try await LabFixture.session("S-20261130-100000-bbbb", station: "bench-a", in: local)
+        let store = try await PostgresLabStore.open(lab.benches["bench-a"]!)
+        #expect(await LabSync.run(from: local, to: store, station: "bench-a").pushed == ["bench-a/\(session.id)"])
+        try await local.void(session.id, reason: "phone case left on", at: Date(timeIntervalSince1970: 1_790_000_100))
+        _ = try await local.undoLastTap(session.id)
+        let second = await LabSync.run(from: local, to: store, station: "bench-a")
+        #expect(second.pushed.count == 1 && second.taps == 5)
+        let stored = try #require(try await store.session(session.id))
+        #expect(stored.voidReason == "phone case left on")
+        #expect(try await store.taps(session.id).count == 5)
+    }
+
+    /// Row-level security: bench A's role can neither write nor change bench B's rows,
+    /// through nfcbench or with SQL of its own; the reader role writes nothing.
+    @Test func aBenchCannotChangeAnotherStationsRows() async throws {
+        let lab = try await LabFixture(stations: ["bench-a", "bench-b"])
+        let localB = try await SQLiteBenchStore.open(path: scratch.database())
+        _ = try await LabFixture.session("S-20261130-100000-cccc", station: "bench-b", in: localB)
+        let storeB = try await PostgresLabStore.open(lab.benches["bench-b"]!)
+        #expect(await LabSync.run(from: localB, to: storeB, station: "bench-b").succeeded)
+
+        // Bench A pushing a session recorded as bench B's is refused, naming the station.
+        let localA = try await SQLiteBenchStore.open(path: scratch.database())
+        _ = try await LabFixture.session("S-20261130-100001-dddd", station: "bench-b", in: localA)
+        let storeA = try await PostgresLabStore.open(lab.benches["bench-a"]!)
+        let refused = await LabSync.run(from: localA, to: storeA, station: "bench-a")
+        #expect("\(refused.error.map { "\($0)" } ?? "")".contains("station 'bench-b' is not registered"))
+        #expect(refused.pending == 1)
+
+        // Bench A's role with SQL of its own: B's rows are invisible to changes.
+        let a = try PostgresConnection(lab.benches["bench-a"]!)
+        let updated = try a.execute("UPDATE lab_session SET verdict = 'SHIFTED' WHERE station = 'bench-b'")
+        #expect(updated.affected == 0)
+        let deleted = try a.execute("DELETE FROM lab_tap WHERE station = 'bench-b'")
+        #expect(deleted.affected == 0)
+        #expect(throws: PostgresError.self) {
+            try a.execute("INSERT INTO lab_station (name, role) VALUES ('bench-c', current_user)")
+        }
+        let reader = try PostgresConnection(lab.reader)
+        do {
+            try reader.execute("DELETE FROM lab_session")
+            Issue.record("the reader role deleted rows")
+        } catch { #expect(error.isPermissionDenied) }
+        let still = try await PostgresLabStore.open(lab.reader)
+        #expect(try await still.session("bench-b/S-20261130-100000-cccc")?.verdict == .confirmed)
+        #expect(try await still.taps("bench-b/S-20261130-100000-cccc").count == 6)
+    }
+
+    /// Two stations may hold the same session id: both are kept, a bare id that names
+    /// both is refused with the stations, and `STATION/ID` names each.
+    @Test func theSameIdOnTwoStationsStaysTwoSessions() async throws {
+        let lab = try await LabFixture(stations: ["bench-a", "bench-b"])
+        for station in ["bench-a", "bench-b"] {
+            let local = try await SQLiteBenchStore.open(path: scratch.database())
+            _ = try await LabFixture.session(
+                "S-20261130-100000-eeee", station: station, in: local, taps: station == "bench-a" ? 3 : 4)
+            let store = try await PostgresLabStore.open(lab.benches[station]!)
+            #expect(await LabSync.run(from: local, to: store, station: station).succeeded)
+        }
+        let reader = try await PostgresLabStore.open(lab.reader)
+        await #expect(throws: LabStoreError.self) { try await reader.session("S-20261130-100000-eeee") }
+        #expect(try await reader.taps("bench-a/S-20261130-100000-eeee").count == 3)
+        #expect(try await reader.taps("bench-b/S-20261130-100000-eeee").count == 4)
+        let batches = try await reader.tapBatches(sessions: ["bench-b/S-20261130-100000-eeee"])
+        #expect(try await batches.next().count == 4)
+    }
+
+    /// Benches migrating a fresh lab store at once: every one succeeds and each migration
+    /// is applied exactly once (the advisory lock).
+    @Test func racingMigrationsApplyOnce() async throws {
+        let database = try LabStoreServer.freshDatabase()
+        let url = LabStoreServer.url(database: database)
+        try await withThrowingTaskGroup(of: [String].self) { group in
+            for _ in 0..<6 { group.addTask { try await PostgresLabStore.open(url, migrate: true).appliedMigrations() } }
+            for try await applied in group { #expect(applied == ["001-lab-sessions"]) }
+        }
+        let c = try PostgresConnection(url)
+        #expect(try c.execute("SELECT count(*) FROM lab_schema_migration").integer(0, 0) == 1)
+        #expect(try c.execute("SELECT count(*) FROM lab_identity").integer(0, 0) == 1)
+    }
+
+    /// A lab store set up by a newer nfcbench, or not set up at all, is refused with what to do.
+    @Test func unknownOrMissingSchemaIsRefused() async throws {
+        let database = try LabStoreServer.freshDatabase()
+        let url = LabStoreServer.url(database: database)
+        await #expect { try await PostgresLabStore.open(url) } throws: { "\($0)".contains("nfcbench labstore migrate") }
+        _ = try await PostgresLabStore.open(url, migrate: true)
+        try LabStoreServer.admin(database, "INSERT INTO lab_schema_migration (id) VALUES ('999-from-the-future')")
+        await #expect { try await PostgresLabStore.open(url) } throws: { "\($0)".contains("newer nfcbench") }
+    }
+
+    /// The lab store down: the sync fails with a message naming where, keeps everything
+    /// local, never shows the password, and a later sync pushes it all.
+    @Test func aStoreThatIsDownKeepsEverythingLocal() async throws {
+        let lab = try await LabFixture(stations: ["bench-a"])
+        let local = try await SQLiteBenchStore.open(path: scratch.database())
+        _ = try await LabFixture.session("S-20261130-100000-ffff", station: "bench-a", in: local)
+        var down = lab.benches["bench-a"]!.replacingOccurrences(of: "port=", with: "port=1")  // nothing listens there
+        down = down.replacingOccurrences(of: "host=127.0.0.1", with: "host=127.0.0.1 connect_timeout=2")
+        do {
+            _ = try await PostgresLabStore.open(down)
+            Issue.record("connected to a port where nothing listens")
+        } catch let error as PostgresError {
+            #expect(error.kind == .connection && error.isTransient)
+            let password = down.split(separator: " ").first { $0.hasPrefix("password=") }!.dropFirst(9)
+            #expect(!"\(error)".contains(password) && "\(error)".contains("127.0.0.1"))
+        }
+        let store = try await PostgresLabStore.open(lab.benches["bench-a"]!)
+        #expect(try await local.pendingSync(lab: try await store.identity()).count == 1)
+        #expect(await LabSync.run(from: local, to: store, station: "bench-a").pushed.count == 1)
+    }
+}
