@@ -89,17 +89,24 @@ let package = Package(
             name: "NFCBenchFuzz", dependencies: ["NFCBench", "NFCLocatorCore", "NFCReaders", "NFCVirtualBench"],
             path: "Fuzz/NFCBenchFuzz"),
         .executableTarget(
+            name: "LabStoreBenchmark",
+            dependencies: ["NFCBenchStorePostgres", "NFCBenchStoreSQLite", "NFCBenchRecords", "NFCLabTestSupport"],
+            path: "Benchmarks/LabStoreBenchmark"),
+        .executableTarget(
             name: "PollBenchmark", dependencies: ["CLibNFC", "NFCReaderLibNFC", "NFCReaders", "NFCVirtualBench"],
             path: "Benchmarks/PollBenchmark"),
         // Helpers the test targets share: temporary folders, the checkout's fixtures, a
         // private virtual bench, child processes, the shared PC/SC reader's lock.
         .target(
             name: "NFCTestSupport",
-            dependencies: [
-                "NFCVirtualBench", "NFCReaders", "NFCReaderPCSC", "NFCLocatorCore", "NFCPostgres", "NFCBenchStorePostgres",
-                "NFCBenchStoreSQLite", "NFCBenchRecords",
-            ],
+            dependencies: ["NFCVirtualBench", "NFCReaders", "NFCReaderPCSC", "NFCLocatorCore"],
             path: "Tests/NFCTestSupport"),
+        // A lab store for a test or a benchmark on the private PostgreSQL test.sh starts
+        // (no @testable import, so release benchmarks build it too).
+        .target(
+            name: "NFCLabTestSupport",
+            dependencies: ["NFCPostgres", "NFCBenchStorePostgres", "NFCBenchStoreSQLite", "NFCBenchRecords", "NFCLocatorCore"],
+            path: "Tests/NFCLabTestSupport"),
         // One test target per module; EndToEndTests keeps what needs the built binary.
         .testTarget(name: "NFCLocatorCoreTests", dependencies: ["NFCLocatorCore"]),
         .testTarget(name: "NFCReadersTests", dependencies: ["NFCReaders", "NFCTestSupport"]),
@@ -127,7 +134,7 @@ let package = Package(
             name: "NFCLabStoreTests",
             dependencies: [
                 "NFCBenchStorePostgres", "NFCPostgres", "NFCBenchStoreSQLite", "NFCBenchRecords", "NFCBench", "NFCLocatorCore",
-                "NFCReaders", "NFCTestSupport",
+                "NFCReaders", "NFCTestSupport", "NFCLabTestSupport",
             ]),
         .testTarget(name: "NFCBenchCLITests", dependencies: ["NFCBenchCLI", "NFCBenchRecords", "NFCReaders", "NFCTestSupport"]),
         .testTarget(
@@ -136,7 +143,7 @@ let package = Package(
                 "nfcbench", "nfcbench-fetch", "NFCLocatorCore", "NFCReaders", "NFCReaderLibNFC", "NFCReaderPCSC",
                 "NFCVirtualBench",
                 "NFCBenchRecords", "NFCBenchStoreSQLite", "NFCStore", "NFCCatalogRemote", "NFCBench", "NFCTestSupport",
-                "NFCBenchStorePostgres", "NFCPostgres",
+                "NFCBenchStorePostgres", "NFCPostgres", "NFCLabTestSupport",
             ]),
     ],
     swiftLanguageModes: [.v6]

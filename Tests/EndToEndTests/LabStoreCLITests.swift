@@ -3,6 +3,7 @@ import Glibc
 import NFCBenchRecords
 import NFCBenchStorePostgres
 import NFCBenchStoreSQLite
+import NFCLabTestSupport
 import NFCPostgres
 import NFCTestSupport
 import Testing
