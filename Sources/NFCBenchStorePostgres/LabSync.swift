@@ -42,7 +42,8 @@ public enum LabSync {
                 guard let snapshot = try await source.syncSnapshot(item.id) else { continue }
                 switch try await store.push(snapshot, station: station) {
                 case .stored:
-                    report.pushed.append(snapshot.session.reference)
+                    let pushedAs = SessionReference(station: snapshot.session.station ?? station, id: snapshot.session.id)
+                    report.pushed.append(pushedAs.description)
                     report.taps += snapshot.taps.count
                 case .alreadyCurrent: report.alreadyCurrent += 1
                 }

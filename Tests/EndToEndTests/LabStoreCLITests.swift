@@ -175,6 +175,27 @@ struct LabStoreCLITests {
         #expect(migrated.status == 0 && migrated.stdout.contains("001-lab-sessions"), "\(migrated.stderr)")
     }
 
+    /// lab.conf names the station and the lab store for every command; a malformed line
+    /// is an error naming the file and line.
+    @Test func labConfNamesTheStationAndTheStore() async throws {
+        let lab = try await LabFixture(stations: ["bench-conf"])
+        let db = scratch.database()
+        let local = try await SQLiteBenchStore.open(path: db)
+        _ = try await LabFixture.session("S-20261130-130000-conf", station: nil, in: local)
+        let config = scratch.file("config")
+        try FileManager.default.createDirectory(atPath: config + "/nfcbench", withIntermediateDirectories: true)
+        try "# this bench\nstation = bench-conf\nlab-store = \(lab.benches["bench-conf"]!)\n".write(
+            toFile: config + "/nfcbench/lab.conf", atomically: true, encoding: .utf8)
+        let environment = ["XDG_CONFIG_HOME": config, "NFCBENCH_STATION": "", "NFCBENCH_LAB_STORE": ""]
+        let pushed = try await BuiltBinary.run(["sync", "--db", db, "--json"], environment: environment)
+        #expect(pushed.status == 0, "\(pushed.stderr)")
+        // A session from before stations existed goes under this bench's station.
+        #expect((try json(pushed.stdout) as! [String: Any])["pushed"] as? [String] == ["bench-conf/S-20261130-130000-conf"])
+        try "station bench-conf\n".write(toFile: config + "/nfcbench/lab.conf", atomically: true, encoding: .utf8)
+        let broken = try await BuiltBinary.run(["sync", "--db", db], environment: environment)
+        #expect(broken.status == 1 && broken.stderr.contains("lab.conf, line 1"), "\(broken.stderr)")
+    }
+
     /// A reading command given both stores is a usage error; the lab store refuses writes with where to make them.
     @Test func readingOptionsAndRefusedWrites() async throws {
         let lab = try await LabFixture(stations: [])
