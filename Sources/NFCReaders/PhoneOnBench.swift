@@ -17,6 +17,16 @@ public final class PhoneOnBench: Sendable {
         public var fieldEntries: Int
         /// When the target becomes visible on `clock` (activation takes a few ms).
         public var visibleAt: Duration?
+        /// What the phone, as a reader, made of the tags it read (tag mode), newest last.
+        public var tagReads: [TagRead] = []
+        /// A misbehaving phone stops its tag reads after this many commands.
+        public var tagReaderAbortAfter: Int?
+    }
+
+    /// One tag read by the phone: in which field entry, and how it ended.
+    public struct TagRead: Sendable, Equatable {
+        public let entry: Int
+        public let outcome: PhoneTagReader.Outcome
     }
 
     private let state: Mutex<(State, SeededGenerator)>
@@ -69,6 +79,19 @@ public final class PhoneOnBench: Sendable {
             s.0.probe = nil
             s.0.target = nil
             s.0.visibleAt = nil
+        }
+    }
+
+    /// How a phone acting as a reader behaves: `nil` reads to the end, N stops after N commands.
+    public var tagReaderAbortAfter: Int? {
+        get { state.withLock { $0.0.tagReaderAbortAfter } }
+        set { state.withLock { $0.0.tagReaderAbortAfter = newValue } }
+    }
+
+    public func recordTagRead(_ outcome: PhoneTagReader.Outcome, entry: Int) {
+        state.withLock { s in
+            s.0.tagReads.append(TagRead(entry: entry, outcome: outcome))
+            if s.0.tagReads.count > 100 { s.0.tagReads.removeFirst() }
         }
     }
 

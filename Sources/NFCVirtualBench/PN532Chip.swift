@@ -31,10 +31,14 @@ public struct PN532Chip: Sendable {
     let bench: PhoneOnBench
     private var registers: [UInt16: UInt8] = [:]
     private var passiveActivationRetries: UInt8 = 0xFF
-    private var fieldOn = true
+    var fieldOn = true
     /// The target libnfc selected, tagged with the field entry it came from, so a
     /// presence check fails once the phone was lifted even if it came back.
     private var selected: (target: SimulatedTarget, entry: Int)?
+    /// Target mode: the phone reading this chip's emulated tag (`PN532Chip+Target`), and
+    /// the field entry that last activated it (one activation per placement).
+    var targetSession: TargetSession?
+    var lastTargetEntry: Int?
 
     public init(bench: PhoneOnBench) { self.bench = bench }
 
@@ -56,12 +60,17 @@ public struct PN532Chip: Sendable {
         case 0x40, 0x42: return .respond(exchange(args, thru: command == 0x42))
         case 0x44, 0x52: selected = nil; return .respond([0x00])  // InDeselect, InRelease
         case 0x54: return .respond([selectedIsPresent() ? 0x00 : 0x27])  // InSelect
+        case 0x8C: return initAsTarget(args)
+        case 0x86: return getData()
+        case 0x8E: return setData(args)
+        case 0x8A: return targetStatus()
         default: return .syntaxError
         }
     }
 
     /// Re-evaluates a waiting command: a response when it can answer, else `nil`.
     public mutating func poll(_ pending: PendingCommand, now: Duration) -> [UInt8]? {
+        if pending.command == 0x8C { return activate() }
         if let found = discover(types: pending.types, brTy: pending.brTy, command: pending.command) { return found }
         if let deadline = pending.deadline, now >= deadline { return [0x00] }  // NbTg = 0
         return nil
