@@ -6,7 +6,8 @@ import NFCReaders
 /// serial queue, except `abort()`, which libnfc allows from any thread.
 final class LibNFCDevice {
     private let context: OpaquePointer
-    private let device: OpaquePointer
+    /// The open device; only this type and its extensions touch it.
+    let handle: OpaquePointer
     let name: String
     let firmware: String?
 
@@ -21,7 +22,7 @@ final class LibNFCDevice {
             return nil
         }
         context = ctx
-        device = dev
+        handle = dev
         name = String(cString: nfc_device_get_name(dev))
         var info: UnsafeMutablePointer<CChar>?
         if nfc_device_get_information_about(dev, &info) >= 0, let info {
@@ -35,12 +36,12 @@ final class LibNFCDevice {
     }
 
     deinit {
-        nfc_close(device)
+        nfc_close(handle)
         nfc_exit(context)
     }
 
     func initiatorInit() -> LibNFCStatus? {
-        let res = nfc_initiator_init(device)
+        let res = nfc_initiator_init(handle)
         return res < 0 ? LibNFCStatus(rawValue: res) : nil
     }
 
@@ -52,7 +53,7 @@ final class LibNFCDevice {
             nfc_modulation(nmt: NMT_ISO14443B, nbr: NBR_106),
         ]
         var target = nfc_target()
-        let res = nfc_initiator_poll_target(device, &modulations, modulations.count, pollNr, period, &target)
+        let res = nfc_initiator_poll_target(handle, &modulations, modulations.count, pollNr, period, &target)
         if res > 0 { return .success(target) }
         if res == 0 || res == NFC_ECHIP { return .success(nil) }
         return .failure(LibNFCStatus(rawValue: res))
@@ -61,14 +62,14 @@ final class LibNFCDevice {
     /// `nil` while the target is present, else the status that says why not.
     func presence(of target: nfc_target) -> LibNFCStatus? {
         var copy = target
-        let res = nfc_initiator_target_is_present(device, &copy)
+        let res = nfc_initiator_target_is_present(handle, &copy)
         return res == NFC_SUCCESS ? nil : LibNFCStatus(rawValue: res)
     }
 
-    func deselect() { _ = nfc_initiator_deselect_target(device) }
+    func deselect() { _ = nfc_initiator_deselect_target(handle) }
 
     /// Interrupts a blocking call from another thread (`nfc_abort_command`).
-    func abort() { _ = nfc_abort_command(device) }
+    func abort() { _ = nfc_abort_command(handle) }
 
     /// The detected-target value for a libnfc target.
     static func detected(_ t: nfc_target, latency: Duration, reader: String) -> DetectedTarget {

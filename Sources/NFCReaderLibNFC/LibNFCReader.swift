@@ -15,11 +15,11 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
     // serial queue), except `device.abort()`, which libnfc documents as safe to call
     // from another thread while a command blocks. Flags are atomics.
     private let queue: DispatchQueue
-    private let device: LibNFCDevice
+    let device: LibNFCDevice
     /// Held for the reader's lifetime on serial connstrings.
     private let portLock: SerialPortLock?
     private var lastTarget: nfc_target?
-    private let cancelled = Atomic<Bool>(false)
+    let cancelled = Atomic<Bool>(false)
     /// Set when a libnfc call outlived its abort: the queue is blocked until the device
     /// answers or goes away, so nothing more may wait on it.
     private let wedged = Atomic<Bool>(false)
@@ -192,7 +192,7 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
     /// call that outlives its abort by `abortGrace` is left behind (the reader is marked
     /// wedged) and the wait ends with the reader lost, so the run pauses for a replug
     /// instead of hanging.
-    private func interruptible<T: Sendable>(
+    func interruptible<T: Sendable>(
         timeout: Duration,
         _ body: @escaping @Sendable (ContinuousClock.Instant, ContinuousClock.Instant) -> Result<T, ReaderError>
     ) async throws(ReaderError) -> T {
@@ -231,7 +231,7 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
     }
 
     /// A libnfc status as the error the operator can act on.
-    private func failure(_ status: LibNFCStatus) -> ReaderError {
+    func failure(_ status: LibNFCStatus) -> ReaderError {
         if !diagnosis.deviceStillPresent(connstring: connstring) {
             return .unplugged(info.name, underlying: status.description)
         }

@@ -13,6 +13,8 @@ public struct ReaderError: Error, Sendable, Equatable, CustomStringConvertible {
         case garbage
         case cancelled
         case failed
+        /// The reader cannot do what was asked (tag emulation on a chip without it).
+        case unsupported
     }
 
     public let code: Code

@@ -1,0 +1,63 @@
+import Dispatch
+import Foundation
+import NFCReaders
+import Synchronization
+
+/// Tag mode through libnfc's target API (`nfc_target_init`, `nfc_target_receive_bytes`,
+/// `nfc_target_send_bytes`): the PN532 emulates a Type 4 tag and the phone reads it.
+extension LibNFCReader: TagEmulating {
+    /// How long a phone may take between two commands before it counts as gone.
+    static let commandGap: Int32 = 1000
+    /// How long an exchange that started inside the window may run past its end.
+    static let exchangeGrace = Duration.seconds(3)
+
+    public var tagEmulation: TagEmulationSupport { .forLibNFC(firmware: info.firmware, name: info.name) }
+
+    public func emulateTag(_ message: NDEFMessage, window: Duration) async throws(ReaderError) -> TagWindow {
+        if case .unsupported(let reason) = tagEmulation { throw ReaderError(.unsupported, "Reader '\(info.name)': \(reason)") }
+        let activated = Atomic<Bool>(false)
+        // The wait for a phone ends with the window; an exchange under way may finish.
+        DispatchQueue.global().asyncAfter(deadline: .now() + max(0, window.seconds)) { [self] in
+            if !activated.load(ordering: .relaxed) { device.abort() }
+        }
+        let uid: [UInt8] = [0x08] + (0..<3).map { _ in UInt8.random(in: 0...255) }
+        return try await interruptible(timeout: window + Self.exchangeGrace) { _, start in
+            if let status = self.device.targetInit(uid: uid) {
+                if self.cancelled.load(ordering: .relaxed) { return .failure(.cancelled(self.info.name)) }
+                if status == .aborted { return .success(.clean) }  // the window ended with no phone
+                let error = self.failure(status)
+                return error.code == .unplugged ? .failure(error) : .success(.faulty(error))
+            }
+            activated.store(true, ordering: .relaxed)
+            let activatedAt = ContinuousClock.now
+            var tag = Type4Tag(message: message)
+            var lastRead: ContinuousClock.Instant?
+            while true {
+                switch self.device.targetReceive(timeoutMs: Self.commandGap) {
+                case .success(let command):
+                    let answer = tag.respond(to: command)
+                    if let status = self.device.targetSend(answer, timeoutMs: Self.commandGap) {
+                        if status == .targetReleased || status == .timeout { break }
+                        return .success(.faulty(self.failure(status)))
+                    }
+                    if command.count > 1, command[1] == 0xB0 { lastRead = ContinuousClock.now }
+                    continue
+                case .failure(.targetReleased), .failure(.timeout):
+                    break  // the phone finished or left
+                case .failure(.aborted):
+                    if self.cancelled.load(ordering: .relaxed) { return .failure(.cancelled(self.info.name)) }
+                    break  // the grace after the window ended
+                case .failure(let status):
+                    let error = self.failure(status)
+                    return error.code == .unplugged ? .failure(error) : .success(.faulty(error))
+                }
+                break
+            }
+            return .success(
+                .read(
+                    TagReadResult(
+                        progress: tag.progress, messageBytes: tag.messageBytesRead, activation: activatedAt - start,
+                        readTime: lastRead.map { $0 - activatedAt })))
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import NFCReaderLibNFC
+import NFCReaders
+import NFCTestSupport
+import Testing
+
+/// nfcbench's own tag emulation through the real libnfc (target API) on the virtual
+/// bench's PN532, read by the simulated phone.
+@Suite("Tag emulation through libnfc")
+struct TagEmulationTests {
+    let message = NDEFMessage([.uri("https://nfcbench.invalid/S-20261201-000000-test/3")])
+
+    @Test func aPhoneOverTheCoilReadsTheWholeMessage() async throws {
+        let bench = try TestBench()
+        let reader = try await LibNFCReader.open(connstring: bench.connstring)
+        defer { Task { await reader.close() } }
+        #expect(reader.tagEmulation == .supported)
+        bench.placeOverCoil()
+        guard case .read(let read) = try await reader.emulateTag(message, window: .seconds(3)) else {
+            Issue.record("no read")
+            return
+        }
+        #expect(read.completed && read.messageBytes == message.bytes.count)
+        #expect(read.readTime != nil && read.activation < .seconds(3))
+        #expect(bench.bench.bench.snapshot.tagReads.last?.outcome == .read(message.bytes))
+    }
+
+    /// No phone: a clean window, ended on time by aborting the wait for activation.
+    @Test func noPhoneIsACleanWindow() async throws {
+        let bench = try TestBench()
+        let reader = try await LibNFCReader.open(connstring: bench.connstring)
+        defer { Task { await reader.close() } }
+        let started = ContinuousClock.now
+        guard case .clean = try await reader.emulateTag(message, window: .milliseconds(600)) else {
+            Issue.record("not clean")
+            return
+        }
+        #expect(ContinuousClock.now - started < .seconds(3))
+        // The reader still works for the next window.
+        bench.placeOverCoil()
+        guard case .read(let read) = try await reader.emulateTag(message, window: .seconds(3)) else {
+            Issue.record("no read after a clean window")
+            return
+        }
+        #expect(read.completed)
+    }
+
+    /// A phone that stops mid-read is partial evidence: activation happened, the message
+    /// was not read to its end.
+    @Test func aPhoneThatStopsMidReadIsPartial() async throws {
+        let bench = try TestBench()
+        bench.bench.bench.tagReaderAbortAfter = 5
+        let reader = try await LibNFCReader.open(connstring: bench.connstring)
+        defer { Task { await reader.close() } }
+        bench.placeOverCoil()
+        guard case .read(let read) = try await reader.emulateTag(message, window: .seconds(3)) else {
+            Issue.record("no read")
+            return
+        }
+        #expect(!read.completed && read.progress == .ndefLengthRead && read.messageBytes == 0)
+    }
+
+    /// A reader that garbles its frames during the window is a faulty window, never a
+    /// clean one (a MISS).
+    @Test func aGarblingReaderIsAFaultyWindow() async throws {
+        let bench = try TestBench()
+        let reader = try await LibNFCReader.open(connstring: bench.connstring)
+        defer { Task { await reader.close() } }
+        bench.fault(.garbage)
+        let window = try await reader.emulateTag(message, window: .milliseconds(800))
+        guard case .faulty = window else {
+            Issue.record("\(window)")
+            return
+        }
+    }
+
+    @Test func whichChipsCanEmulate() {
+        #expect(TagEmulationSupport.forLibNFC(firmware: "PN532 v1.6", name: "pn532_uart") == .supported)
+        guard case .unsupported(let why) = TagEmulationSupport.forLibNFC(firmware: "PN533 v2.7", name: "NXP PN533") else {
+            Issue.record("a PN533 emulating")
+            return
+        }
+        #expect(why.contains("PN533") && why.contains("not implemented"))
+        guard
+            case .limited(let caveat) = TagEmulationSupport.forLibNFC(firmware: "PN532 v1.4", name: "ACS ACR122U PICC Interface")
+        else {
+            Issue.record("ACR122U without caveat")
+            return
+        }
+        #expect(caveat.contains("replug"))
+    }
+}
