@@ -26,11 +26,13 @@ public struct GuidedRun: Sendable {
     /// `--confirm-each`: the operator confirms every placement before its window opens.
     public let confirmEach: Bool
     public let faultPolicy: FaultPolicy
+    /// Tag mode: the NDEF message the emulated tag holds at each position (`TagContent`).
+    public let tagMessage: @Sendable (_ step: Int) -> NDEFMessage
 
     public init(
         session: SessionRecord, strategy: any ProbeStrategy, readers: ReaderHolder, positioner: any Positioner,
         store: any BenchStoring, liftTimeout: Duration = .seconds(10), confirmEach: Bool = false,
-        faultPolicy: FaultPolicy = FaultPolicy()
+        faultPolicy: FaultPolicy = FaultPolicy(), tagMessage: (@Sendable (_ step: Int) -> NDEFMessage)? = nil
     ) {
         self.session = session
         self.strategy = strategy
@@ -40,6 +42,8 @@ public struct GuidedRun: Sendable {
         self.liftTimeout = liftTimeout
         self.confirmEach = confirmEach
         self.faultPolicy = faultPolicy
+        let id = session.id
+        self.tagMessage = tagMessage ?? { step in TagContent.default(session: id, position: step) }
     }
 
     public init(
@@ -60,7 +64,7 @@ public struct GuidedRun: Sendable {
         var byStep: [Int: (probe: Probe, hit: Bool)] = [:]
         for t in taps {
             let previous = byStep[t.step]?.hit ?? false
-            byStep[t.step] = (t.probe, previous || t.result == .hit)
+            byStep[t.step] = (t.probe, previous || t.result.read)
         }
         return byStep.keys.sorted().compactMap { byStep[$0] }
     }
@@ -77,7 +81,7 @@ public struct GuidedRun: Sendable {
             if tapped.isEmpty {
                 skipped += 1
             } else {
-                history.append((first.probe, tapped.contains { $0.result == .hit }))
+                history.append((first.probe, tapped.contains { $0.result.read }))
             }
         }
         return (history, skipped)
@@ -223,7 +227,7 @@ public struct GuidedRun: Sendable {
             }
         }
         events(.waitingForTap(seconds: session.tapTimeout))
-        switch try await waitForTapOrCommand(inbox: inbox, reader: reader) {
+        switch try await waitForTapOrCommand(inbox: inbox, reader: reader, step: step) {
         case .command(.skip):
             return try await record(.skipped, nil, probe: probe, step: step, attempt: attempt, events: events)
         case .command(.undo): try await positioner.lift(index: step); return .undo
@@ -240,20 +244,29 @@ public struct GuidedRun: Sendable {
             return try await record(.miss, nil, probe: probe, step: step, attempt: attempt, events: events)
         case .window(.target(let target)):
             return try await record(.hit, target, probe: probe, step: step, attempt: attempt, events: events)
+        case .tagRead(let read):
+            return try await record(
+                read.completed ? .hit : .partial, nil, probe: probe, step: step, attempt: attempt, tagRead: read,
+                events: events)
         }
     }
 
+    /// In tag mode the latency is the time to read: from the phone's activation (field
+    /// detection) to the answer to its last READ BINARY.
     private func record(
         _ result: TapRecord.Result, _ detected: DetectedTarget?, probe: Probe, step: Int, attempt: Int,
-        events: @Sendable (RunEvent) -> Void
+        tagRead: TagReadResult? = nil, events: @Sendable (RunEvent) -> Void
     ) async throws -> TapOutcome {
+        let readTime = tagRead?.readTime.map { ($0.seconds * 10_000).rounded() / 10 }
         let record = TapRecord(
             sessionID: session.id, step: step, attempt: attempt, probe: probe,
             insidePredicted: predicted?.contains(x: probe.x, y: probe.y) ?? false, result: result,
-            latencyMs: detected.map { ($0.latencyMilliseconds * 10).rounded() / 10 },
-            technology: detected?.technology.rawValue, uid: detected.map { Hex.string($0.uid) },
+            latencyMs: detected.map { ($0.latencyMilliseconds * 10).rounded() / 10 } ?? readTime,
+            technology: detected?.technology.rawValue ?? (tagRead == nil ? nil : "ISO14443A"),
+            uid: detected.map { Hex.string($0.uid) },
             atqa: detected?.atqa.map { Hex.string($0) }, sak: detected?.sak.map { Hex.string([$0]) },
-            ats: detected?.ats.map { Hex.string($0) }, atr: detected?.atr.map { Hex.string($0) }, timestamp: Date())
+            ats: detected?.ats.map { Hex.string($0) }, atr: detected?.atr.map { Hex.string($0) }, timestamp: Date(),
+            tagProgress: tagRead.map { TagProgress($0.progress) })
         try await store.record(record)  // durable before anything else happens
         events(.tap(record))
         // The tap is recorded: a reader failing while the phone is lifted delays the next
@@ -270,7 +283,7 @@ public struct GuidedRun: Sendable {
 
     private func afterTap(_ result: TapRecord.Result, step: Int, events: @Sendable (RunEvent) -> Void) async throws {
         let reader = readers.current
-        if result != .skipped { await reader.signal(result == .hit ? .hit : .miss) }
+        if result != .skipped { await reader.signal(result.read ? .hit : .miss) }
         try await positioner.lift(index: step)
         guard result == .hit else { return }
         // An operator's hands hear "lift" at once, not after the field has stayed busy for
@@ -349,18 +362,32 @@ public struct GuidedRun: Sendable {
         return nil
     }
 
-    enum WaitResult { case window(TapWindow), command(OperatorCommand) }
+    enum WaitResult { case window(TapWindow), tagRead(TagReadResult), command(OperatorCommand) }
+
+    /// One tap window as the session's mode sees it: the reader polling for the phone
+    /// (card mode), or emulating a tag for the phone to read (tag mode).
+    private func observe(_ reader: any Reader, window: Duration, step: Int) async throws -> WaitResult {
+        guard session.mode == .tag else { return .window(try await reader.pollWindow(window)) }
+        guard let emulator = reader as? any TagEmulating else {
+            throw ReaderError(.unsupported, "Reader '\(reader.info.name)' cannot emulate a tag (tag mode).")
+        }
+        switch try await emulator.emulateTag(tagMessage(step), window: window) {
+        case .read(let read): return .tagRead(read)
+        case .clean: return .window(.clean)
+        case .faulty(let error): return .window(.faulty(error))
+        }
+    }
 
     /// Polls for the whole tap window; an operator command ends the wait early.
-    private func waitForTapOrCommand(inbox: CommandInbox, reader: any Reader) async throws -> WaitResult {
+    private func waitForTapOrCommand(inbox: CommandInbox, reader: any Reader, step: Int) async throws -> WaitResult {
         let window = Duration.milliseconds(Int64(session.tapTimeout * 1000))
-        guard inbox.isOpen else { return .window(try await reader.pollWindow(window)) }
+        guard inbox.isOpen else { return try await observe(reader, window: window, step: step) }
         // A key typed before the window opened (during the lift, say) is acted on first.
         while let waiting = inbox.poll() {
             if waiting != .proceed { return .command(waiting) }
         }
         return try await withThrowingTaskGroup(of: WaitResult.self) { group in
-            group.addTask { .window(try await reader.pollWindow(window)) }
+            group.addTask { try await observe(reader, window: window, step: step) }
             group.addTask {
                 while let command = await inbox.next() {
                     if command != .proceed { return .command(command) }

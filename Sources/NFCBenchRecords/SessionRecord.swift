@@ -58,6 +58,8 @@ public struct SessionRecord: Sendable, Equatable {
     /// The bench (station) that took the session, when one was configured: with the id,
     /// what names the session in a lab store that pools several benches.
     public var station: String?
+    /// Card mode (the reader polls the phone) or tag mode (the phone reads an emulated tag).
+    public var mode: TapMode
 
     public init(
         id: String, modelInput: String, lookupKey: String, displayName: String?, predicted: NormalizedRect?,
@@ -67,7 +69,7 @@ public struct SessionRecord: Sendable, Equatable {
         status: Status = .inProgress, startedAt: Date, endedAt: Date? = nil, verdict: SessionVerdict? = nil,
         measured: NormalizedRect? = nil, iou: Double? = nil, bodyHeightMm: Double? = nil, simulated: Bool = false,
         verdictReason: String? = nil, voidReason: String? = nil, voidedAt: Date? = nil, planFocus: PlanFocus? = nil,
-        station: String? = nil
+        station: String? = nil, mode: TapMode = .card
     ) {
         precondition(Self.repeatCounts.contains(repeats), "taps per position are within SessionRecord.repeatCounts")
         precondition(Self.storedTapTimeouts.contains(tapTimeout), "a tap window is within SessionRecord.storedTapTimeouts")
@@ -81,6 +83,7 @@ public struct SessionRecord: Sendable, Equatable {
         self.verdict = verdict; self.measured = measured; self.iou = iou
         self.bodyHeightMm = bodyHeightMm; self.simulated = simulated; self.verdictReason = verdictReason
         self.voidReason = voidReason; self.voidedAt = voidedAt; self.planFocus = planFocus; self.station = station
+        self.mode = mode
     }
 
     /// How a store is asked for this session: `station/id` when the session has a

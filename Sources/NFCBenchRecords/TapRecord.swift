@@ -2,7 +2,16 @@ import Foundation
 
 /// One tap: where the phone was, and what the reader saw.
 public struct TapRecord: Sendable, Equatable {
-    public enum Result: String, Sendable, CaseIterable { case hit = "HIT", miss = "MISS", skipped = "SKIPPED" }
+    public enum Result: String, Sendable, CaseIterable {
+        case hit = "HIT", miss = "MISS", skipped = "SKIPPED"
+        /// Tag mode: the phone activated the emulated tag and began the NDEF read but did not
+        /// finish it (`tagProgress` says how far it got).
+        case partial = "PARTIAL"
+
+        /// The phone's field reached the reader: a hit, or a tag read that started. Plans and
+        /// verdicts take it as a read; refine weighs a partial read as half of one.
+        public var read: Bool { self == .hit || self == .partial }
+    }
 
     public var sessionID: String
     /// Position in the plan.
@@ -20,17 +29,20 @@ public struct TapRecord: Sendable, Equatable {
     public var ats: String?
     public var atr: String?
     public var timestamp: Date
+    /// Tag mode: how far the phone got through the NFC Forum read (`TagProgress`); `nil` in card mode.
+    public var tagProgress: TagProgress?
 
     public init(
         sessionID: String, step: Int, attempt: Int, probe: Probe, insidePredicted: Bool,
         result: Result, latencyMs: Double? = nil, technology: String? = nil, uid: String? = nil,
-        atqa: String? = nil, sak: String? = nil, ats: String? = nil, atr: String? = nil, timestamp: Date
+        atqa: String? = nil, sak: String? = nil, ats: String? = nil, atr: String? = nil, timestamp: Date,
+        tagProgress: TagProgress? = nil
     ) {
         precondition(step >= 0 && attempt >= 0, "steps and attempts count from 0")
         self.sessionID = sessionID; self.step = step; self.attempt = attempt; self.probe = probe
         self.insidePredicted = insidePredicted; self.result = result
         self.latencyMs = latencyMs; self.technology = technology; self.uid = uid; self.atqa = atqa
-        self.sak = sak; self.ats = ats; self.atr = atr; self.timestamp = timestamp
+        self.sak = sak; self.ats = ats; self.atr = atr; self.timestamp = timestamp; self.tagProgress = tagProgress
     }
 
     public var probeX: Double { probe.x }

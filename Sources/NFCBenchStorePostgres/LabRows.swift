@@ -12,13 +12,13 @@ enum LabRows {
         station, id, model_input, lookup_key, display_name, zone_x, zone_y, zone_width, zone_height, confidence, source,
         stale, catalog_version, aspect_ratio, reader_name, reader_firmware, unit, operator, plan_kind, plan_json, plan_pass,
         plan_focus, repeats, tap_timeout, status, started_at, ended_at, verdict, verdict_reason, measured_x, measured_y,
-        measured_width, measured_height, iou, body_height_mm, simulated, void_reason, voided_at
+        measured_width, measured_height, iou, body_height_mm, simulated, void_reason, voided_at, mode
         """
     static let sessionSelect = "SELECT \(sessionColumns) FROM lab_session"
 
     static let tapColumns = """
         station, session_id, step, attempt, probe_x, probe_y, inside_predicted, result, latency_ms, technology, uid, atqa,
-        sak, ats, atr, timestamp
+        sak, ats, atr, timestamp, tag_progress
         """
 
     static func sessionValues(_ s: SessionRecord, station: String, revision: Int64) -> [PostgresValue] {
@@ -32,7 +32,8 @@ enum LabRows {
             .text(s.status.rawValue), .real(s.startedAt.timeIntervalSince1970), .optional(s.endedAt?.timeIntervalSince1970),
             .optional(s.verdict?.rawValue), .optional(s.verdictReason), .optional(s.measured?.x), .optional(s.measured?.y),
             .optional(s.measured?.width), .optional(s.measured?.height), .optional(s.iou), .optional(s.bodyHeightMm),
-            .bool(s.simulated), .optional(s.voidReason), .optional(s.voidedAt?.timeIntervalSince1970), .integer(revision),
+            .bool(s.simulated), .optional(s.voidReason), .optional(s.voidedAt?.timeIntervalSince1970), .text(s.mode.rawValue),
+            .integer(revision),
         ]
     }
 
@@ -41,7 +42,7 @@ enum LabRows {
             .text(station), .text(t.sessionID), .integer(Int64(t.step)), .integer(Int64(t.attempt)), .real(t.probe.x),
             .real(t.probe.y), .bool(t.insidePredicted), .text(t.result.rawValue), .optional(t.latencyMs),
             .optional(t.technology), .optional(t.uid), .optional(t.atqa), .optional(t.sak), .optional(t.ats),
-            .optional(t.atr), .real(t.timestamp.timeIntervalSince1970),
+            .optional(t.atr), .real(t.timestamp.timeIntervalSince1970), .optional(t.tagProgress?.rawValue),
         ]
     }
 
@@ -78,7 +79,7 @@ enum LabRows {
             measured: try v.rect(29), iou: try v.optionalNumber(33, in: fraction),
             bodyHeightMm: try v.optionalNumber(34, in: 20...1000), simulated: try v.bool(35),
             verdictReason: v.optionalText(28), voidReason: v.optionalText(36), voidedAt: try v.optionalDate(37),
-            planFocus: focus, station: station)
+            planFocus: focus, station: station, mode: try v.name(38, as: TapMode.self))
     }
 
     /// A tap, its session id given as the session's reference (`station/id`): a lab
@@ -94,7 +95,7 @@ enum LabRows {
             insidePredicted: try v.bool(6), result: try v.name(7, as: TapRecord.Result.self),
             latencyMs: try v.optionalNumber(8, in: 0...86_400_000), technology: v.optionalText(9), uid: v.optionalText(10),
             atqa: v.optionalText(11), sak: v.optionalText(12), ats: v.optionalText(13), atr: v.optionalText(14),
-            timestamp: try v.date(15))
+            timestamp: try v.date(15), tagProgress: try v.optionalName(16, as: TagProgress.self))
     }
 }
 

@@ -105,7 +105,14 @@ enum LabSchema {
             GRANT INSERT, UPDATE, DELETE ON lab_session TO nfcbench_bench;
             GRANT INSERT, DELETE ON lab_tap TO nfcbench_bench;
             """
-        )
+        ),
+        (
+            "002-tag-mode",
+            """
+            ALTER TABLE lab_session ADD COLUMN mode text NOT NULL DEFAULT 'card' CHECK (mode IN ('card', 'tag'));
+            ALTER TABLE lab_tap ADD COLUMN tag_progress text;
+            """
+        ),
     ]
 
     /// Applies missing migrations under the advisory lock; refuses a store from a newer

@@ -62,9 +62,9 @@ extension PostgresLabStore {
         }
     }
 
-    /// Multi-row inserts of at most 1,000 taps (16,000 parameters; the protocol allows 65,535).
+    /// Multi-row inserts of at most 1,000 taps (17,000 parameters; the protocol allows 65,535).
     private func insertTaps(_ taps: [TapRecord], station: String) throws {
-        let width = 16
+        let width = 17
         var start = 0
         while start < taps.count {
             let chunk = taps[start..<min(start + 1000, taps.count)]

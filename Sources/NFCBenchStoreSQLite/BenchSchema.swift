@@ -146,6 +146,15 @@ enum BenchSchema {
             );
             """
         ),
+        // Tag mode: a session's mode (NULL for card mode, so rows from before keep their
+        // checksums) and how far the phone read the emulated tag at each tap.
+        (
+            "009-tag-mode",
+            """
+            ALTER TABLE session ADD COLUMN mode TEXT;
+            ALTER TABLE tap ADD COLUMN tag_progress TEXT;
+            """
+        ),
     ]
 
     /// Applies missing migrations in order; refuses a database from a newer nfcbench.

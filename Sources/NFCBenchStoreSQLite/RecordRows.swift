@@ -12,12 +12,12 @@ enum RecordRows {
             stale, catalog_version, aspect_ratio, reader_backend, reader_name, reader_firmware, unit, operator, plan_kind,
             plan_json, repeats, tap_timeout, status, started_at, ended_at, verdict, measured_x, measured_y, measured_width,
             measured_height, iou, plan_pass, simulated, body_height_mm, verdict_reason, void_reason, voided_at,
-            plan_focus, checksum, station FROM session
+            plan_focus, checksum, station, mode FROM session
         """
 
     static let tapSelect = """
         SELECT session_id, step, attempt, probe_x, probe_y, inside_predicted, result, latency_ms, technology, uid, atqa,
-            sak, ats, atr, timestamp, checksum FROM tap
+            sak, ats, atr, timestamp, checksum, tag_progress FROM tap
         """
 
     static let fraction: ClosedRange<Double> = 0...1
@@ -70,7 +70,8 @@ enum RecordRows {
             iou: try v.optionalNumber((30, "iou"), in: fraction),
             bodyHeightMm: try v.optionalNumber((33, "body_height_mm"), in: 20...1000), simulated: try v.bool((32, "simulated")),
             verdictReason: try v.optionalText((34, "verdict_reason")), voidReason: try v.optionalText((35, "void_reason")),
-            voidedAt: try v.optionalDate((36, "voided_at")), planFocus: focus, station: try station(v))
+            voidedAt: try v.optionalDate((36, "voided_at")), planFocus: focus, station: try station(v),
+            mode: try v.optionalName((modeColumn, "mode"), as: TapMode.self) ?? .card)
         // Values in range can still be altered ones.
         try verifySessionChecksum(s, id: id)
         return record
@@ -81,9 +82,13 @@ enum RecordRows {
     /// have none, so their checksums still hold).
     static let sessionChecksummed: Int32 = 38
     static let stationColumn: Int32 = 39
+    static let modeColumn: Int32 = 40
 
+    /// Later columns join the checksum only when they hold a value, so rows written before
+    /// them keep theirs (card mode is stored as NULL for the same reason).
     static func checksummedValues(_ s: SQLiteStatement) -> [SQLiteStatement.Value] {
-        (0..<sessionChecksummed).map { s.value($0) } + (s.type(stationColumn) == .null ? [] : [s.value(stationColumn)])
+        (0..<sessionChecksummed).map { s.value($0) }
+            + [stationColumn, modeColumn].filter { s.type($0) != .null }.map { s.value($0) }
     }
 
     static func station(_ v: StoredValues) throws(RecordDecodingError) -> String? {
@@ -127,6 +132,7 @@ enum RecordRows {
             .text(planJSON(s.plannedProbes)), .integer(Int64(s.repeats)), .real(s.tapTimeout), .text(s.status.rawValue),
             .real(s.startedAt.timeIntervalSince1970), .integer(Int64(s.planPass)), .integer(s.simulated ? 1 : 0),
             .optionalReal(s.bodyHeightMm), .optionalText(s.planFocus?.stored), .optionalText(s.station),
+            .optionalText(s.mode == .card ? nil : s.mode.rawValue),
         ]
     }
 
@@ -146,12 +152,14 @@ enum RecordRows {
             latencyMs: try v.optionalNumber((7, "latency_ms"), in: 0...86_400_000),
             technology: try v.optionalText((8, "technology")),
             uid: try v.optionalText((9, "uid")), atqa: try v.optionalText((10, "atqa")), sak: try v.optionalText((11, "sak")),
-            ats: try v.optionalText((12, "ats")), atr: try v.optionalText((13, "atr")), timestamp: try v.date((14, "timestamp")))
+            ats: try v.optionalText((12, "ats")), atr: try v.optionalText((13, "atr")), timestamp: try v.date((14, "timestamp")),
+            tagProgress: try v.optionalName((16, "tag_progress"), as: TagProgress.self))
         // Values in range can still be altered ones. Rows written before migration 006
         // carry no checksum and are not checked.
         if s.type(15) != .null {
             let stored = try v.integer((15, "checksum"), in: Int64.min...Int64.max)
-            guard RowChecksum.of((0..<15).map { s.value(Int32($0)) }) == Int64(stored) else {
+            let later: [SQLiteStatement.Value] = s.type(16) == .null ? [] : [s.value(16)]
+            guard RowChecksum.of((0..<15).map { s.value(Int32($0)) } + later) == Int64(stored) else {
                 throw v.fail((15, "checksum"), expected: "the checksum of the row's values: the row changed after it was written")
             }
         }
@@ -165,6 +173,11 @@ enum RecordRows {
             .optionalText(t.technology), .optionalText(t.uid), .optionalText(t.atqa), .optionalText(t.sak),
             .optionalText(t.ats), .optionalText(t.atr), .real(t.timestamp.timeIntervalSince1970),
         ]
+    }
+
+    /// What a tap's checksum covers: its values, and its tag progress when it has one.
+    static func tapChecksum(_ t: TapRecord) -> Int64 {
+        RowChecksum.of(tapValues(t) + (t.tagProgress.map { [.text($0.rawValue)] } ?? []))
     }
 }
 

@@ -88,9 +88,9 @@ public actor SQLiteBenchStore: BenchStoring {
                 INSERT INTO session (id, model_input, lookup_key, display_name, zone_x, zone_y, zone_width, zone_height,
                     confidence, source, stale, catalog_version, aspect_ratio, reader_backend, reader_name, reader_firmware,
                     unit, operator, plan_kind, plan_json, repeats, tap_timeout, status, started_at, plan_pass, simulated,
-                    body_height_mm, plan_focus, station)
+                    body_height_mm, plan_focus, station, mode)
                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27,
-                    ?28, ?29)
+                    ?28, ?29, ?30)
                 """
             ).run(RecordRows.sessionValues(s))
             try reseal(s.id)
@@ -194,10 +194,11 @@ public actor SQLiteBenchStore: BenchStoring {
         try database.prepare(
             """
             INSERT INTO tap (session_id, step, attempt, probe_x, probe_y, inside_predicted, result, latency_ms,
-                technology, uid, atqa, sak, ats, atr, timestamp, checksum)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+                technology, uid, atqa, sak, ats, atr, timestamp, checksum, tag_progress)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)
             """
-        ).run(RecordRows.tapValues(t) + [.integer(RowChecksum.of(RecordRows.tapValues(t)))])
+        ).run(
+            RecordRows.tapValues(t) + [.integer(RecordRows.tapChecksum(t)), .optionalText(t.tagProgress?.rawValue)])
     }
 
     public func undoLastTap(_ sessionID: String) throws -> TapRecord? {

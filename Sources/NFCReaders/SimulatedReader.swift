@@ -43,3 +43,40 @@ public final class SimulatedReader: Reader {
 
     public func close() async {}
 }
+
+/// The simulated reader emulates a tag in process: a phone coupled in the window reads it
+/// with `PhoneTagReader` against `Type4Tag`, each command taking a few milliseconds of the
+/// bench's clock, as over the air.
+extension SimulatedReader: TagEmulating {
+    static let commandTime = Duration.milliseconds(4)
+
+    public func emulateTag(_ message: NDEFMessage, window: Duration) async throws(ReaderError) -> TagWindow {
+        let clock = bench.clock
+        let start = clock.now
+        while bench.visibleTarget() == nil {
+            if clock.now - start >= window { return .clean }
+            do { try await clock.sleep(for: pollInterval) } catch { throw .cancelled(info.name) }
+        }
+        let activated = clock.now
+        let entry = bench.snapshot.fieldEntries
+        var tag = Type4Tag(message: message)
+        var phone = PhoneTagReader(abortAfter: bench.tagReaderAbortAfter)
+        var lastRead: Duration?
+        var command = phone.start()
+        while let c = command {
+            do { try await clock.sleep(for: Self.commandTime) } catch { throw .cancelled(info.name) }
+            guard bench.visibleTarget() != nil, bench.snapshot.fieldEntries == entry else {
+                phone.abandon("the phone left the field")
+                break
+            }
+            let answer = tag.respond(to: c)
+            if c.count > 1, c[1] == 0xB0 { lastRead = clock.now }
+            command = phone.receive(answer)
+        }
+        bench.recordTagRead(phone.outcome, entry: entry)
+        return .read(
+            TagReadResult(
+                progress: tag.progress, messageBytes: tag.messageBytesRead, activation: activated - start,
+                readTime: lastRead.map { $0 - activated }))
+    }
+}

@@ -8,7 +8,8 @@ public enum CSVFormat {
         "reader", "reader_firmware", "plan", "verdict", "predicted_x", "predicted_y", "predicted_width", "predicted_height",
         "confidence", "source", "stale", "catalog_version", "session_started_at", "session_ended_at",
         "probe_index", "attempt", "probe_x", "probe_y", "inside_predicted", "result", "latency_ms",
-        "technology", "uid", "atqa", "sak", "ats", "atr", "timestamp", "simulated", "void_reason", "station",
+        "technology", "uid", "atqa", "sak", "ats", "atr", "timestamp", "simulated", "void_reason", "station", "mode",
+        "tag_progress",
     ]
 
     public static var header: String { columns.joined(separator: ",") + "\r\n" }
@@ -28,7 +29,9 @@ public enum CSVFormat {
     /// The session cells after the tap's (appended columns keep older columns in place),
     /// starting with a comma.
     static func sessionSuffix(_ s: SessionRecord) -> String {
-        "," + [s.simulated ? "true" : "false", text(s.voidReason), text(s.station)].map(quote).joined(separator: ",")
+        ","
+            + [s.simulated ? "true" : "false", text(s.voidReason), text(s.station), s.mode.rawValue].map(quote).joined(
+                separator: ",")
     }
 
     public static func row(_ s: SessionRecord, _ t: TapRecord) -> String {
@@ -50,6 +53,8 @@ public enum CSVFormat {
             try sink.append(quote(cell))
         }
         try sink.append(suffix)
+        sink.append(UInt8(ascii: ","))
+        if let progress = t.tagProgress { try sink.append(progress.rawValue) }
         sink.append(UInt8(ascii: "\r"))
         sink.append(UInt8(ascii: "\n"))
     }

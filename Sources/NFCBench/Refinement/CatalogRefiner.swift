@@ -8,9 +8,15 @@ public struct SessionEvidence: Sendable {
     public let taps: [TapRecord]
     public init(session: SessionRecord, taps: [TapRecord]) { self.session = session; self.taps = taps }
 
-    /// Answered taps only: a skipped position says nothing about the coil.
+    /// Answered taps only: a skipped position says nothing about the coil. A partial tag
+    /// read counts as one read in two tries: the phone's field powered the tag (so the
+    /// position is within reach) but not well enough to finish, which is what the edge's
+    /// fall-off band looks like, where the read rate is about a half.
     var observations: [(x: Double, y: Double, hit: Bool)] {
-        taps.filter { $0.result != .skipped }.map { ($0.probeX, $0.probeY, $0.result == .hit) }
+        taps.filter { $0.result != .skipped }.flatMap { t -> [(x: Double, y: Double, hit: Bool)] in
+            t.result == .partial
+                ? [(t.probeX, t.probeY, true), (t.probeX, t.probeY, false)] : [(t.probeX, t.probeY, t.result == .hit)]
+        }
     }
 
     /// When the evidence was complete.

@@ -16,7 +16,7 @@ public struct CSVSessionExporter: SessionExporter {
         "measured_x", "measured_y", "measured_width", "measured_height",
         "measured_left_mm", "measured_top_mm", "measured_width_mm", "measured_height_mm",
         "iou", "centre_offset", "centre_offset_mm", "taps", "hits", "skipped", "body_width_mm", "body_height_mm",
-        "session_started_at", "session_ended_at", "station",
+        "session_started_at", "session_ended_at", "station", "mode",
     ]
 
     public func export(_ sessions: SessionSource, from store: any BenchStoring, to sink: ExportSink) async throws {
@@ -51,7 +51,7 @@ public struct CSVSessionExporter: SessionExporter {
             FixedPoint.format(score.centreOffset.flatMap { o in s.bodyHeightMm.map { o * $0 } }, 1),
             String(score.taps), String(score.hits), String(score.skipped),
             FixedPoint.format(r.body?.width, 1), FixedPoint.format(r.body?.height, 1),
-            CSVFormat.iso8601(s.startedAt), CSVFormat.iso8601(s.endedAt), CSVFormat.text(s.station),
+            CSVFormat.iso8601(s.startedAt), CSVFormat.iso8601(s.endedAt), CSVFormat.text(s.station), s.mode.rawValue,
         ]
         return cells.map(CSVFormat.quote).joined(separator: ",") + "\r\n"
     }

@@ -43,6 +43,10 @@ struct HTMLSessionSection {
             ("Unit", h(s.unit ?? "not recorded")), ("Operator", h(s.operatorName ?? "not recorded")),
             ("Reader", h(s.reader.description) + (s.readerFirmware.map { ", firmware " + h($0) } ?? "")),
             ("Station", h(s.station ?? "not recorded")),
+            (
+                "Mode",
+                s.mode == .tag ? "tag: the phone's reader read an emulated Type 4 tag" : "card: the reader polled the phone"
+            ),
             ("Evidence", s.simulated ? "simulated reader" : "real reader"),
             ("Plan", "\(s.plan.rawValue), \(s.repeats) tap(s) per position, \(FixedPoint.format(s.tapTimeout, 1)) s window"),
             (

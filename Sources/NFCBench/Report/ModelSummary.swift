@@ -48,7 +48,7 @@ public struct ModelSummary: Sendable {
         let r = min(Self.rows - 1, max(0, Int(tap.probe.y * Double(Self.rows))))
         taps += 1
         cellTaps[r * Self.columns + c] += 1
-        if tap.result == .hit {
+        if tap.result.read {
             hits += 1
             cellHits[r * Self.columns + c] += 1
         }

@@ -46,11 +46,11 @@ public struct ReportedSession: Sendable {
             let first = attempts[attempts.startIndex]
             let tapped = attempts.filter { $0.result != .skipped }
             let outcome: Position.Outcome =
-                tapped.isEmpty ? .skipped : tapped.contains { $0.result == .hit } ? .hit : .miss
+                tapped.isEmpty ? .skipped : tapped.contains { $0.result.read } ? .hit : .miss
             positions.append(
                 Position(
                     number: positions.count + 1, probe: first.probe, outcome: outcome, attempts: tapped.count,
-                    latencyMs: tapped.first { $0.result == .hit }?.latencyMs, insidePredicted: first.insidePredicted,
+                    latencyMs: tapped.first { $0.result.read }?.latencyMs, insidePredicted: first.insidePredicted,
                     evidence: session.predicted.map {
                         ZoneEvidence.band(of: first.probe, in: $0, aspectRatio: session.aspectRatio)
                     },

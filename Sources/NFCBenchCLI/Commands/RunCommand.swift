@@ -57,6 +57,18 @@ enum RunCommand {
             throw UsageError(
                 "'--auto' needs a positioner that moves the phone (sim or exec:...), not manual.", path: invocation.path)
         }
+        if prepared.session.mode == .tag {
+            do { try TagModeCheck.require(readers.current, context) } catch {
+                await readers.current.close()
+                throw error
+            }
+        }
+        if prepared.isResumed, let asked = options.invocationMode, asked != prepared.session.mode {
+            await readers.current.close()
+            throw UsageError(
+                "Session \(prepared.session.id) was recorded in \(prepared.session.mode.rawValue) mode; a session keeps its mode "
+                    + "(leave out --mode, or start a new session).", path: invocation.path)
+        }
         if !prepared.isResumed { try await store.insert(prepared.session) }
         started = true
         let session = prepared.session
@@ -66,9 +78,12 @@ enum RunCommand {
             context: context, invocation: invocation, json: options.json, strategy: strategy,
             databasePath: options.databasePath, resolution: prepared.resolution, aspectRatio: session.aspectRatio,
             session: session, keysAvailable: !(options.auto || options.json))
+        var tagMessage: (@Sendable (Int) -> NDEFMessage)?
+        if let chosen = options.tagMessage { tagMessage = { _ in chosen } }
         let run = GuidedRun(
             session: session, strategy: strategy, readers: readers, positioner: positioner, store: store,
-            confirmEach: options.confirmEach, faultPolicy: FaultPolicy(patience: options.faultTimeout))
+            confirmEach: options.confirmEach, faultPolicy: FaultPolicy(patience: options.faultTimeout),
+            tagMessage: tagMessage)
         let commands =
             options.auto || options.json
             ? nil

@@ -63,8 +63,16 @@ struct RunOptions {
         positionerTimeout.spec, confirmEach.spec, faultTimeout.spec, auto.spec, StoreOptions.database.spec, resume.spec,
         simAntenna.spec, simSeed.spec,
         simBench.spec, noFeedback.spec, json.spec, report.spec, noReport.spec, LabOptions.station.spec,
-        LabOptions.labStore.spec,
+        LabOptions.labStore.spec, mode.spec, ndefURI.spec, ndefText.spec,
     ]
+    static let mode = Option<TapMode>(
+        "--mode", value: "card|tag",
+        help: "card (default): the reader polls the phone (HCE, Wallet); tag: the reader emulates a Type 4 tag the phone reads.",
+        expected: "card or tag", convert: OptionValue.choice(TapMode.self))
+    static let ndefURI = Option<String>(
+        "--ndef-uri", value: "uri", help: "Tag mode: the URI the tag holds (default https://nfcbench.invalid/SESSION/POSITION).")
+    static let ndefText = Option<String>(
+        "--ndef-text", value: "text", help: "Tag mode: a text record the tag holds instead of a URI.")
 
     let readerSpec: ReaderSpec?
     let plan: PlanKind
@@ -87,9 +95,19 @@ struct RunOptions {
     let reportURL: (_ sessionID: String) -> URL?
     /// This bench's station, recorded with a new session (`LabOptions.station`).
     var station: String?
+    var tapMode: TapMode { invocationMode ?? .card }
+    let invocationMode: TapMode?
+    /// Tag mode's message, when the operator chose one.
+    let tagMessage: NDEFMessage?
 
     init(_ invocation: ParsedInvocation, _ context: CommandContext) {
         readerSpec = invocation[Self.reader]
+        invocationMode = invocation[Self.mode]
+        if let text = invocation[Self.ndefText] {
+            tagMessage = NDEFMessage([.text(text, language: "en")])
+        } else {
+            tagMessage = invocation[Self.ndefURI].map { NDEFMessage([.uri($0)]) }
+        }
         plan = invocation[Self.plan] ?? .adaptive
         tapTimeout = invocation[Self.tapTimeout] ?? 5
         repeats = invocation[Self.repeats] ?? 1

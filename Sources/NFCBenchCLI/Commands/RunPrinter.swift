@@ -43,7 +43,7 @@ final class RunPrinter: Sendable {
         self.predicted = session.predicted
         expectedPositions = strategy.kind == .adaptive ? strategy.expectedProbes(for: session.predicted).count : nil
         maximumPositions = (strategy as? AdaptivePlan)?.maximumPositions
-        isIPhone = session.lookupKey.hasPrefix("iphone")
+        isIPhone = session.lookupKey.hasPrefix("iphone") && session.mode == .card
         positionWords = PositionWords(body: BodyMillimetres(session))
         self.aspectRatio = aspectRatio
         progress = WaitProgress(output: context.output, interactive: context.output.isTerminal && !json)
@@ -85,7 +85,11 @@ final class RunPrinter: Sendable {
             if let focus = s.planFocus {
                 out.line(Self.learning(focus, bodyHeightMm: s.bodyHeightMm, aspectRatio: s.aspectRatio))
             }
-            out.line(strings.string(preparationKey(s)))
+            if s.mode == .tag {
+                out.line(Self.tagPreparation(s))
+            } else {
+                out.line(strings.string(preparationKey(s)))
+            }
             if let resolutionHint { out.line(resolutionHint) }
             out.line(positionWords.orientation)
         case .readyCheck:
@@ -135,8 +139,14 @@ final class RunPrinter: Sendable {
         case .tap(let t):
             progress.stop()
             map.record(t)
-            let detail = t.result == .hit ? "  \(t.technology ?? "") UID \(t.uid ?? "") in \(format(t.latencyMs ?? 0, 1)) ms" : ""
-            let colour = t.result == .hit ? "1;32" : t.result == .miss ? "1;31" : "2"
+            let detail: String =
+                switch (t.result, t.tagProgress) {
+                case (.hit, nil): "  \(t.technology ?? "") UID \(t.uid ?? "") in \(format(t.latencyMs ?? 0, 1)) ms"
+                case (.hit, _?): "  the phone read the whole NDEF message in \(format(t.latencyMs ?? 0, 1)) ms"
+                case (.partial, let progress?): "  the phone started reading and stopped (got as far as \(progress.rawValue))"
+                default: ""
+                }
+            let colour = t.result == .hit ? "1;32" : t.result == .partial ? "1;33" : t.result == .miss ? "1;31" : "2"
             out.line("  " + (useColor ? "\u{1B}[\(colour)m\(t.result.rawValue)\u{1B}[0m" : t.result.rawValue) + detail)
         case .undone(let t):
             progress.stop()
@@ -167,6 +177,18 @@ final class RunPrinter: Sendable {
             context.errors.line(
                 "Session \(s.id) saved (\(reason)); resume with: nfcbench run --resume \(s.id) --db \(databasePath)")
         }
+    }
+
+    /// Tag mode: the phone reads by itself; what the operator does for the phone at hand.
+    static func tagPreparation(_ s: SessionRecord) -> String {
+        let common = "Tag mode: the bench reader acts as an NFC tag and the phone's own reader reads it; nothing to install."
+        if s.lookupKey.hasPrefix("iphone") {
+            return common + " iPhone: screen on and unlocked, no app open (iPhone XS and later read tags in the background)."
+        }
+        if s.lookupKey.hasPrefix("sm_") || s.lookupKey.hasPrefix("pixel") {
+            return common + " Android: NFC on (Settings, Connected devices), screen on and unlocked."
+        }
+        return common + " iPhone: screen on and unlocked, no app. Android: NFC on, screen unlocked."
     }
 
     func preparationKey(_ s: SessionRecord) -> String {
@@ -250,7 +272,7 @@ final class LiveMap: Sendable {
 
     func record(_ t: TapRecord) {
         state.withLock { s in
-            if t.result == .hit { s.hits.insert(t.step) }
+            if t.result.read { s.hits.insert(t.step) }
             let kind: SilhouetteDrawing.MarkKind =
                 s.hits.contains(t.step) ? .hit : t.result == .skipped ? .skipped : .miss
             s.marks[t.step] = .init(x: t.probeX, y: t.probeY, kind: kind)

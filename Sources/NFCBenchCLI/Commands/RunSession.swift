@@ -85,6 +85,7 @@ struct RunSession {
                 operatorName: options.operatorName, repeats: options.repeats, tapTimeout: options.tapTimeout,
                 startedAt: Date())
             session.station = options.station
+            session.mode = options.tapMode
         } else {
             preconditionFailure("a run either resumes a session or resolves a model")
         }

@@ -36,7 +36,7 @@ enum SessionCommands {
                         ("lookupKey", .string(s.lookupKey)), ("verdict", .optional(s.verdict?.rawValue)),
                         ("unit", .optional(s.unit)), ("simulated", .bool(s.simulated)),
                         ("void", .bool(s.isVoid)), ("voidReason", .optional(s.voidReason)),
-                        ("taps", .int(taps.count)), ("hits", .int(taps.filter { $0.result == .hit }.count)),
+                        ("taps", .int(taps.count)), ("hits", .int(taps.filter { $0.result.read }.count)),
                         ("startedAt", .string(s.startedAt.formatted(.iso8601))),
                     ]))
             }
@@ -56,7 +56,7 @@ enum SessionCommands {
                 + "STARTED")
         for s in sessions {
             let taps = try await store.taps(s.reference).filter { $0.result != .skipped }
-            let hits = "\(taps.filter { $0.result == .hit }.count)/\(taps.count)"
+            let hits = "\(taps.filter { $0.result.read }.count)/\(taps.count)"
             let safe = TerminalSafeText.neutralise
             context.output.line(
                 pad(s.id, 22) + pad(safe(s.station ?? "-"), 12) + pad(s.status.rawValue, 11) + pad(safe(s.modelInput), 16)

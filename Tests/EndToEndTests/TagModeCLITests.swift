@@ -1,0 +1,97 @@
+import Foundation
+import NFCBenchRecords
+import NFCBenchStoreSQLite
+import NFCTestSupport
+import Testing
+
+/// `run --mode tag` through the real libnfc on a virtual bench: the bench's PN532
+/// emulates a Type 4 tag (libnfc's target API) and the simulated phone, whose true coil
+/// the run does not know, reads it.
+@Suite("Tag mode through nfcbench")
+struct TagModeCLITests {
+    let scratch = try! TemporaryDirectory()
+
+    func json(_ text: String) throws -> [String: Any] {
+        try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any]
+    }
+
+    @Test(arguments: [
+        ((0.1, 0.36, 0.8, 0.38), "CONFIRMED"),  // the catalog's S24 zone
+        ((0.03, 0.07, 0.67, 0.27), "SHIFTED"),  // where Samsung draws the S24 coil
+    ])
+    func aTagModeSessionFindsTheHiddenZone(antenna: (Double, Double, Double, Double), verdict: String) async throws {
+        let bench = try TestBench(antenna: antenna)
+        let db = scratch.database()
+        let r = try await BuiltBinary.run([
+            "run", "--model", "SM-S921B", "--mode", "tag", "--reader", bench.spec, "--positioner", "sim", "--sim-bench",
+            bench.directory, "--auto", "--tap-timeout", "0.5", "--db", db, "--no-report", "--json",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        let o = try json(r.stdout)
+        #expect(o["verdict"] as? String == verdict, "\(o)")
+        let store = try await SQLiteBenchStore.openForReading(path: db)
+        let session = try #require(try await store.sessions().first)
+        #expect(session.mode == .tag)
+        let taps = try await store.taps(session.id)
+        // Every read was a complete NDEF read with its time to read; misses have no progress.
+        for tap in taps where tap.result == .hit {
+            #expect(tap.tagProgress == .ndefRead && (tap.latencyMs ?? 0) > 0, "\(tap)")
+        }
+        #expect(taps.filter { $0.result == .miss }.allSatisfy { $0.tagProgress == nil })
+        // The phone read the default message naming the session and the position.
+        let reads = bench.bench.bench.snapshot.tagReads
+        #expect(!reads.isEmpty)
+        let csv = try await BuiltBinary.run(["export", "--session", session.id, "--db", db])
+        #expect(csv.stdout.contains(",tag,ndef-read\r\n"), "\(csv.stdout.prefix(400))")
+    }
+
+    /// A phone that stops mid-read is recorded PARTIAL with how far it got, never HIT or MISS.
+    @Test func aPhoneThatStopsMidReadIsPartialEvidence() async throws {
+        let bench = try TestBench(antenna: (0.1, 0.36, 0.8, 0.38))
+        bench.bench.bench.tagReaderAbortAfter = 3
+        let db = scratch.database()
+        let r = try await BuiltBinary.run([
+            "run", "--model", "SM-S921B", "--mode", "tag", "--reader", bench.spec, "--positioner", "sim", "--sim-bench",
+            bench.directory, "--auto", "--tap-timeout", "0.5", "--db", db, "--no-report",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("PARTIAL") && r.stdout.contains("got as far as capabilities"), "\(r.stdout)")
+        let store = try await SQLiteBenchStore.openForReading(path: db)
+        let taps = try await store.taps(try #require(try await store.sessions().first).id)
+        #expect(!taps.isEmpty && !taps.contains { $0.result == .hit })
+        #expect(taps.filter { $0.result == .partial }.allSatisfy { $0.tagProgress == .capabilitiesRead })
+    }
+
+    /// A session keeps its mode: resuming it in the other one is refused.
+    @Test func aResumedSessionKeepsItsMode() async throws {
+        let db = scratch.database()
+        let first = try await BuiltBinary.run([
+            "run", "--model", "SM-S921B", "--reader", "sim", "--positioner", "exec:test {index} -lt 2", "--auto",
+            "--tap-timeout", "0.2", "--db", db, "--no-report",
+        ])
+        #expect(first.status == 1)
+        let store = try await SQLiteBenchStore.openForReading(path: db)
+        let id = try #require(try await store.sessions().first?.id)
+        let resumed = try await BuiltBinary.run([
+            "run", "--resume", id, "--mode", "tag", "--reader", "sim", "--positioner", "sim", "--auto", "--db", db,
+        ])
+        #expect(resumed.status == 64 && resumed.stderr.contains("recorded in card mode"), "\(resumed.stderr)")
+    }
+}
+
+@Suite(
+    "Tag mode refused on PC/SC", .serialized,
+    .enabled(if: SharedVirtualReader.isAvailable, "needs pcscd and the virtual bench: run scripts/test.sh"))
+struct TagModePCSCTests {
+    @Test func pcscReadersCannotEmulateATag() async throws {
+        let scratch = try TemporaryDirectory()
+        try await SharedVirtualReader.exclusive {
+            let r = try await BuiltBinary.run([
+                "run", "--model", "SM-S921B", "--mode", "tag", "--reader", "pcsc:\(SharedVirtualReader.readerName)", "--auto",
+                "--positioner", "sim", "--sim-bench", SharedVirtualReader.benchDirectory, "--db", scratch.database(),
+            ])
+            #expect(r.status == 1 && r.stderr.contains("PC/SC, which has no target mode"), "\(r.stderr)")
+            #expect(r.stderr.contains("libnfc:pn532_uart"))
+        }
+    }
+}
