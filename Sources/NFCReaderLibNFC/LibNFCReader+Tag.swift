@@ -22,6 +22,23 @@ extension LibNFCReader: TagEmulating {
         }
         let uid: [UInt8] = [0x08] + (0..<3).map { _ in UInt8.random(in: 0...255) }
         return try await interruptible(timeout: window + Self.exchangeGrace) { _, start in
+            // A chip waiting as a target says nothing until a phone comes, so a link that
+            // garbles or crawls would pass for an empty field: the window starts with a
+            // round of commands whose answers and timing prove the link.
+            let check = ContinuousClock.now
+            if let status = self.device.initiatorInit() {
+                let error = self.failure(status)
+                return error.code == .unplugged ? .failure(error) : .success(.faulty(error))
+            }
+            let checkTime = ContinuousClock.now - check
+            if checkTime > Self.slowestCleanPoll {
+                return .success(
+                    .faulty(
+                        ReaderError(
+                            .failed,
+                            "Reader '\(self.info.name)' took \(Int(checkTime.seconds * 1000)) ms to answer a few commands it answers in milliseconds.",
+                            hint: "Check the cable and the serial speed; unplug and replug the reader.")))
+            }
             if let status = self.device.targetInit(uid: uid) {
                 if self.cancelled.load(ordering: .relaxed) { return .failure(.cancelled(self.info.name)) }
                 if status == .aborted { return .success(.clean) }  // the window ended with no phone

@@ -69,6 +69,22 @@ struct FaultRunTests {
         #expect(r.status == 0, "\(r.stderr)")
         try await FaultScript.check(db: db, directory: bench.directory, output: r.stdout, lost: fault == "mute")
     }
+
+    /// Tag mode: the chip waits silently as a target, so the window starts by proving the
+    /// link; a garbling or crawling reader pauses the run instead of recording a MISS.
+    @Test(arguments: ["garbage", "slow"])
+    func tagModeThroughLibnfc(fault: String) async throws {
+        let bench = try TestBench(antenna: (0.1, 0.36, 0.8, 0.38))
+        let db = scratch.database()
+        let ctl = "\(BuiltBinary.path) sim ctl --dir \(bench.directory)"
+        let r = try await BuiltBinary.run([
+            "run", "--plan", "grid", "--mode", "tag", "--model", "SM-S921B", "--reader", bench.spec,
+            "--positioner", FaultScript.positioner(ctl: ctl, directory: bench.directory, fault: fault),
+            "--auto", "--tap-timeout", "1", "--fault-timeout", "60", "--db", db,
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        try await FaultScript.check(db: db, directory: bench.directory, output: r.stdout)
+    }
 }
 
 @Suite(
