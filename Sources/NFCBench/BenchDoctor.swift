@@ -52,6 +52,7 @@ public struct BenchDoctor: Sendable {
         return [
             libraries(), pcscdCheck(pcscd, held: held), readersCheck(devices), permissionsCheck(devices),
             modulesCheck(devices), rulesCheck(), blacklistCheck(), conflictCheck(held), ccidCheck(), databaseCheck(),
+            tagModeCheck(devices),
         ]
             + catalogChecks()
     }
@@ -60,6 +61,36 @@ public struct BenchDoctor: Sendable {
         DoctorCheck(
             id: "libraries", verdict: .ok,
             detail: "libnfc \(LibNFCReader.libraryVersion), pcsc-lite \(PCSCReader.libraryVersion)", fix: nil)
+    }
+
+    /// Tag mode (`run --mode tag`) needs a reader that emulates a tag: what the USB readers
+    /// here can do, and what to buy when none can. (Serial PN532 boards are not on USB's
+    /// list of readers; `readers` shows their modes.)
+    func tagModeCheck(_ devices: [USBReaderScan.Device]) -> DoctorCheck {
+        let buy =
+            "For tag mode (phones reading a tag, iPhones without an app) use a PN532 board: a PN532 breakout on a "
+            + "USB-serial adapter (libnfc:pn532_uart:/dev/ttyUSB0), or on I2C/SPI (pn532_i2c, pn532_spi)."
+        let acr = devices.filter { $0.name.uppercased().contains("ACR122") }
+        if !acr.isEmpty {
+            return DoctorCheck(
+                id: "tag-mode", verdict: .warn,
+                detail:
+                    "\(acr.map(\.name).joined(separator: ", ")): tag mode is limited (its controller sits in front of the PN532 "
+                    + "and emulation may need a replug)",
+                fix: buy)
+        }
+        let pn533 = devices.filter { $0.name.uppercased().contains("PN533") || $0.name.uppercased().contains("SCL3711") }
+        if !pn533.isEmpty {
+            return DoctorCheck(
+                id: "tag-mode", verdict: .warn,
+                detail:
+                    "\(pn533.map(\.name).joined(separator: ", ")): no tag mode (libnfc does not implement Type 4 emulation on the PN533)",
+                fix: buy)
+        }
+        return DoctorCheck(
+            id: "tag-mode", verdict: .ok,
+            detail: "card mode with any reader; tag mode needs a PN532 ('nfcbench readers' lists modes)",
+            fix: nil)
     }
 
     func pcscdCheck(_ pids: [Int], held: [USBReaderScan.Device]) -> DoctorCheck {

@@ -150,6 +150,22 @@ public final class VirtualBench: Sendable {
             phone.technology = words[1] == "A" ? .iso14443A : .iso14443B
             bench.setPhone(phone)
             return "{\"ok\":true}"
+        case "reader":
+            // The phone as a reader (tag mode): it reads a tag to the end, or stops after N
+            // commands (a misbehaving phone, or one pulled away mid-read). Present and
+            // absent are place and lift.
+            switch words.dropFirst().first {
+            case "complete" where words.count == 2:
+                bench.tagReaderAbortAfter = nil
+            case "abort" where words.count == 3:
+                guard let n = Int(words[2]), (0...1000).contains(n) else { return error("usage: reader abort N, N in 0...1000") }
+                bench.tagReaderAbortAfter = n
+            default:
+                return error("usage: reader complete | reader abort N")
+            }
+            let last = bench.snapshot.tagReads.last.map { String(describing: $0.outcome) } ?? "none"
+            return "{\"ok\":true,\"abortAfter\":\(bench.tagReaderAbortAfter.map(String.init) ?? "null"),"
+                + "\"lastRead\":\"\(last.replacingOccurrences(of: "\"", with: "'"))\"}"
         case "power-cycle":
             // The reader's firmware state back to power-on defaults (PICC parameter FF), as
             // after unplugging it: what a lab does to a reader left in a setting.
@@ -158,7 +174,7 @@ public final class VirtualBench: Sendable {
         case "status":
             return status()
         default:
-            return error("unknown command; use place, lift, fault, antenna, technology, power-cycle or status")
+            return error("unknown command; use place, lift, fault, antenna, technology, reader, power-cycle or status")
         }
     }
 

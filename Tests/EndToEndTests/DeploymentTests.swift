@@ -155,6 +155,8 @@ struct DoctorTests {
         }
         #expect(r.checks["pcscd"]?.verdict == "WARN")  // not running in the fake tree; only PC/SC needs it
         #expect(r.checks["ccid-escape"]?.verdict == "OK")  // libccid absent: nothing to warn about
+        // The fake bench's ACR122U: tag mode is limited, and doctor says what to buy.
+        #expect(r.checks["tag-mode"]?.verdict == "WARN" && r.checks["tag-mode"]?.fix?.contains("PN532") == true)
     }
 
     @Test func kernelModuleLoaded() async throws {

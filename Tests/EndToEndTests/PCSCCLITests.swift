@@ -78,6 +78,11 @@ struct PCSCCLITests {
                 return rows.first { $0["spec"] as? String == "pcsc:\(readerName)" }?["inUse"] as? Bool
             }
             #expect(try await inUse() == true)
+            // PC/SC has no target mode: card polling only, and the reason.
+            let listed = try await BuiltBinary.run(["readers", "--json"])
+            let rows = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as! [[String: Any]]
+            let row = rows.first { $0["spec"] as? String == "pcsc:\(readerName)" }
+            #expect(row?["modes"] as? [String] == ["card"] && (row?["tagMode"] as? String)?.contains("no target mode") == true)
             _ = holder
             holder = nil
             #expect(try await inUse() == false)

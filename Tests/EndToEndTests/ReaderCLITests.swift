@@ -115,6 +115,8 @@ struct ReaderCLITests {
         #expect(r.status == 0)
         let list = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [[String: Any]]
         #expect(list.contains { $0["spec"] as? String == bench.spec && $0["backend"] as? String == "libnfc" })
+        // A PN532 polls for cards and emulates tags.
+        #expect(list.first { $0["spec"] as? String == bench.spec }?["modes"] as? [String] == ["card", "tag"])
     }
 }
 

@@ -62,6 +62,27 @@ struct TagModeCLITests {
         #expect(taps.filter { $0.result == .partial }.allSatisfy { $0.tagProgress == .capabilitiesRead })
     }
 
+    /// Refine pools both modes by default; --mode takes one.
+    @Test func refineFiltersByMode() async throws {
+        let db = scratch.database()
+        for mode in ["tag", "card", "tag"] {
+            let r = try await BuiltBinary.run([
+                "run", "--model", "SM-S921B", "--mode", mode, "--reader", "sim", "--auto", "--tap-timeout", "0.2", "--db", db,
+                "--no-report",
+            ])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        func sessions(_ extra: [String]) async throws -> Int {
+            let r = try await BuiltBinary.run(
+                ["refine", "--model", "SM-S921B", "--include-simulated", "--min-sessions", "1", "--db", db, "--json"] + extra)
+            let o = try json(r.stdout)
+            return ((o["entries"] as? [[String: Any]])?.first?["sessions"] as? [String])?.count ?? -1
+        }
+        #expect(try await sessions([]) == 3)
+        #expect(try await sessions(["--mode", "tag"]) == 2)
+        #expect(try await sessions(["--mode", "card"]) == 1)
+    }
+
     /// A session keeps its mode: resuming it in the other one is refused.
     @Test func aResumedSessionKeepsItsMode() async throws {
         let db = scratch.database()

@@ -68,4 +68,14 @@ struct TargetModeTests {
         await ChildProcess.exit(of: emulator)
         #expect(emulator.terminationStatus != 0)  // nfc_emulate_target: target released
     }
+
+    /// `sim ctl reader`: the phone reads to the end, or stops after N commands.
+    @Test func controlWordsForThePhoneAsAReader() throws {
+        let bench = try TestBench()
+        #expect(bench.bench.handle("reader abort 4").contains("\"abortAfter\":4"))
+        #expect(bench.bench.bench.tagReaderAbortAfter == 4)
+        #expect(bench.bench.handle("reader complete").contains("\"abortAfter\":null"))
+        #expect(bench.bench.bench.tagReaderAbortAfter == nil)
+        #expect(bench.bench.handle("reader abort x").contains("usage: reader abort N"))
+    }
 }

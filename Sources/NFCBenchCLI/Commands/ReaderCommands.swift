@@ -45,12 +45,35 @@ enum ReaderCommands {
     static let noFeedback = Flag("--no-feedback", help: "No LED/buzzer feedback on readers that have them.")
     static let pollJSON = Flag("--json", help: "One JSON object per target (JSON lines).")
 
+    static func describe(_ support: TagEmulationSupport) -> String {
+        switch support {
+        case .supported: "supported"
+        case .limited(let caveat): "limited: " + caveat
+        case .unsupported(let reason): "unsupported: " + reason
+        }
+    }
+
     static func listReaders(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
         let selection = ReaderSelection()
         let found = await selection.available()
         let benches = BenchRegistry.running(environment: context.environment)
         struct Row {
             let backend: String, spec: String, firmware: String?, inUse: Bool?, bench: String?
+            /// Card polling always; tag emulation as the chip allows (`TagEmulationSupport`).
+            var tagMode: TagEmulationSupport {
+                switch backend {
+                case "libnfc": .forLibNFC(firmware: firmware, name: spec)
+                case "sim": .supported
+                default: .unsupported("PC/SC has no target mode")
+                }
+            }
+            var modes: String {
+                switch tagMode {
+                case .supported: "modes: card, tag"
+                case .limited: "modes: card, tag (limited)"
+                case .unsupported: "modes: card"
+                }
+            }
         }
         var rows: [Row] = []
         for r in found.readers {
@@ -82,6 +105,8 @@ enum ReaderCommands {
                             ("backend", .string(r.backend)), ("name", .string(String(r.spec.drop { $0 != ":" }.dropFirst()))),
                             ("spec", .string(r.spec)), ("firmware", .optional(r.firmware)),
                             ("inUse", r.inUse.map(JSONValue.bool) ?? .null), ("virtualBench", .optional(r.bench)),
+                            ("modes", .array((r.modes == "modes: card" ? ["card"] : ["card", "tag"]).map(JSONValue.string))),
+                            ("tagMode", .string(Self.describe(r.tagMode))),
                         ])
                     }
                 ).serialized(pretty: true))
@@ -90,7 +115,7 @@ enum ReaderCommands {
             for r in rows {
                 let use = r.inUse.map { $0 ? "in use" : "free" } ?? "state unknown"
                 context.output.line(
-                    "\(r.backend)\t\(r.spec)\t\(r.firmware ?? "firmware unknown")\t\(use)"
+                    "\(r.backend)\t\(r.spec)\t\(r.firmware ?? "firmware unknown")\t\(use)\t\(r.modes)"
                         + (r.bench.map { "\tvirtual bench in \($0) (simulated: never bench evidence)" } ?? ""))
             }
             for bench in benches {

@@ -13,7 +13,8 @@ enum RefineCommand {
             Promotion policy (--promote): \(PromotionPolicy().summary). See docs/refine.md.
             """,
         options: [
-            model.spec, all.spec, since.spec, minSessions.spec, promote.spec, includeSimulated.spec, reach.spec, output.spec,
+            model.spec, all.spec, since.spec, minSessions.spec, promote.spec, includeSimulated.spec, mode.spec, reach.spec,
+            output.spec,
             StoreOptions.database.spec, LabOptions.readStore.spec, json.spec,
         ] + CatalogOptions.all,
         handler: run)
@@ -37,6 +38,10 @@ enum RefineCommand {
     static let output = Option<String>(
         "--output", short: "o", value: "patch", help: "Write the patch here (without it: report only).")
     static let json = Flag("--json", help: "Print the report as one JSON object.")
+    static let mode = Option<TapMode>(
+        "--mode", value: "card|tag",
+        help: "Only sessions of this mode (default both: card reads and tag reads locate the same coil).",
+        expected: "card or tag", convert: OptionValue.choice(TapMode.self))
 
     static func run(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
         let model = invocation[Self.model]
@@ -73,6 +78,7 @@ enum RefineCommand {
         let leftOut = stored.filter { $0.status == .completed && ($0.isVoid || $0.simulated && !invocation[includeSimulated]) }
         for session in stored where refiner.counts(session, since: since) {
             if let only, refiner.entry(for: session)?.lookupKey != only { continue }
+            if let mode = invocation[mode], session.mode != mode { continue }
             evidence.append(SessionEvidence(session: session, taps: try await store.taps(session.reference)))
         }
         let report = refiner.refine(evidence, only: only, since: since)

@@ -220,7 +220,8 @@ final class RunPrinter: Sendable {
         let hits: JSONValue = score.map { JSONValue.int($0.hits) } ?? .null
         let skipped: JSONValue = score.map { JSONValue.int($0.skipped) } ?? .null
         var members: [(String, JSONValue)] = [
-            ("sessionId", .string(s.id)), ("station", .optional(s.station)), ("model", .string(s.modelInput)),
+            ("sessionId", .string(s.id)), ("station", .optional(s.station)), ("mode", .string(s.mode.rawValue)),
+            ("model", .string(s.modelInput)),
             ("lookupKey", .string(s.lookupKey)),
             ("status", .string(s.status.rawValue)), ("verdict", .optional(s.verdict?.rawValue)),
             ("verdictReason", .optional(score?.reason ?? s.verdictReason)), ("simulated", .bool(s.simulated)),

@@ -32,7 +32,8 @@ enum SessionCommands {
                 rows.append(
                     .object([
                         ("id", .string(s.id)), ("station", .optional(s.station)), ("reference", .string(s.reference)),
-                        ("status", .string(s.status.rawValue)), ("model", .string(s.modelInput)),
+                        ("status", .string(s.status.rawValue)), ("mode", .string(s.mode.rawValue)),
+                        ("model", .string(s.modelInput)),
                         ("lookupKey", .string(s.lookupKey)), ("verdict", .optional(s.verdict?.rawValue)),
                         ("unit", .optional(s.unit)), ("simulated", .bool(s.simulated)),
                         ("void", .bool(s.isVoid)), ("voidReason", .optional(s.voidReason)),
@@ -114,6 +115,7 @@ enum SessionCommands {
             "\(s.id)  \(s.displayName ?? s.modelInput) (\(s.lookupKey))  \(s.status.rawValue)  \(s.verdict?.rawValue ?? "")")
         if let reason = s.verdictReason { context.output.line("  \(reason)") }
         if let station = s.station { context.output.line("  station \(TerminalSafeText.neutralise(station))") }
+        if s.mode == .tag { context.output.line("  tag mode: the phone's reader read an emulated Type 4 tag") }
         if s.simulated { context.output.line("  SIMULATED reader (\(s.reader)): not bench evidence; refine leaves it out") }
         if let reason = s.voidReason { context.output.line("  VOID: \(reason); refine and exports leave it out") }
         let drawing = SilhouetteDrawing(
