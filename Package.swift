@@ -93,6 +93,9 @@ let package = Package(
             dependencies: ["NFCBenchStorePostgres", "NFCBenchStoreSQLite", "NFCBenchRecords", "NFCLabTestSupport"],
             path: "Benchmarks/LabStoreBenchmark"),
         .executableTarget(
+            name: "TagModeBenchmark", dependencies: ["NFCReaderLibNFC", "NFCReaders", "NFCVirtualBench"],
+            path: "Benchmarks/TagModeBenchmark"),
+        .executableTarget(
             name: "PollBenchmark", dependencies: ["CLibNFC", "NFCReaderLibNFC", "NFCReaders", "NFCVirtualBench"],
             path: "Benchmarks/PollBenchmark"),
         // Helpers the test targets share: temporary folders, the checkout's fixtures, a

@@ -21,6 +21,8 @@ public final class PhoneOnBench: Sendable {
         public var tagReads: [TagRead] = []
         /// A misbehaving phone stops its tag reads after this many commands.
         public var tagReaderAbortAfter: Int?
+        /// A phone pulled away mid-read: it leaves the field after this many commands.
+        public var tagReaderLeavesAfter: Int?
     }
 
     /// One tag read by the phone: in which field entry, and how it ended.
@@ -86,6 +88,12 @@ public final class PhoneOnBench: Sendable {
     public var tagReaderAbortAfter: Int? {
         get { state.withLock { $0.0.tagReaderAbortAfter } }
         set { state.withLock { $0.0.tagReaderAbortAfter = newValue } }
+    }
+
+    /// How a phone acting as a reader moves: `nil` stays, N leaves the field after N commands.
+    public var tagReaderLeavesAfter: Int? {
+        get { state.withLock { $0.0.tagReaderLeavesAfter } }
+        set { state.withLock { $0.0.tagReaderLeavesAfter = newValue } }
     }
 
     public func recordTagRead(_ outcome: PhoneTagReader.Outcome, entry: Int) {

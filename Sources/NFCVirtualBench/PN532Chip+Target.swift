@@ -59,6 +59,12 @@ extension PN532Chip {
     /// TgSetData: hands the tag's answer to the phone, which decides its next command.
     mutating func setData(_ args: [UInt8]) -> Reply {
         guard var session = targetSession, phoneStillThere(session) else { return .respond(release()) }
+        // A phone pulled away mid-read: gone with its field once N commands were answered,
+        // the answer to the last one lost on the way.
+        if let leaves = bench.tagReaderLeavesAfter, session.reader.commands >= leaves {
+            bench.lift()
+            return .respond([0x00])
+        }
         session.outbound = session.reader.receive(args)
         if session.outbound == nil { bench.recordTagRead(session.reader.outcome, entry: session.entry) }
         targetSession = session

@@ -151,17 +151,21 @@ public final class VirtualBench: Sendable {
             bench.setPhone(phone)
             return "{\"ok\":true}"
         case "reader":
-            // The phone as a reader (tag mode): it reads a tag to the end, or stops after N
-            // commands (a misbehaving phone, or one pulled away mid-read). Present and
-            // absent are place and lift.
+            // The phone as a reader (tag mode): it reads a tag to the end, stops sending after
+            // N commands (a misbehaving phone), or leaves the field after N (pulled away
+            // mid-read). Present and absent are place and lift.
             switch words.dropFirst().first {
             case "complete" where words.count == 2:
                 bench.tagReaderAbortAfter = nil
+                bench.tagReaderLeavesAfter = nil
+            case "leave" where words.count == 3:
+                guard let n = Int(words[2]), (1...1000).contains(n) else { return error("usage: reader leave N, N in 1...1000") }
+                bench.tagReaderLeavesAfter = n
             case "abort" where words.count == 3:
                 guard let n = Int(words[2]), (0...1000).contains(n) else { return error("usage: reader abort N, N in 0...1000") }
                 bench.tagReaderAbortAfter = n
             default:
-                return error("usage: reader complete | reader abort N")
+                return error("usage: reader complete | reader abort N | reader leave N")
             }
             let last = bench.snapshot.tagReads.last.map { String(describing: $0.outcome) } ?? "none"
             return "{\"ok\":true,\"abortAfter\":\(bench.tagReaderAbortAfter.map(String.init) ?? "null"),"

@@ -60,6 +60,26 @@ struct TagEmulationTests {
         #expect(!read.completed && read.progress == .ndefLengthRead && read.messageBytes == 0)
     }
 
+    /// A phone pulled away in the middle of the exchange: the chip reports the target
+    /// released, and what was read so far is a partial read.
+    @Test func aPhoneLeavingMidExchangeIsPartial() async throws {
+        let bench = try TestBench()
+        bench.bench.bench.tagReaderLeavesAfter = 4
+        let reader = try await LibNFCReader.open(connstring: bench.connstring)
+        defer { Task { await reader.close() } }
+        bench.placeOverCoil()
+        guard case .read(let read) = try await reader.emulateTag(message, window: .seconds(3)) else {
+            Issue.record("no read")
+            return
+        }
+        #expect(!read.completed && read.progress == .ndefFileSelected, "\(read)")
+        guard case .gaveUp(let reason, _)? = bench.bench.bench.snapshot.tagReads.last?.outcome else {
+            Issue.record("\(bench.bench.bench.snapshot.tagReads)")
+            return
+        }
+        #expect(reason.contains("left the field"))
+    }
+
     /// A reader that garbles its frames during the window is a faulty window, never a
     /// clean one (a MISS).
     @Test func aGarblingReaderIsAFaultyWindow() async throws {
