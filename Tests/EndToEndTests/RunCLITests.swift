@@ -132,7 +132,10 @@ struct RunEndToEndTests {
         #expect(try json(r.stdout)["verdict"] as? String == "CONFIRMED")
         let moves = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
         #expect(moves.first == "place 0 0.5000 0.5500" && moves.contains("lift 0"))  // the predicted centre first
-        #expect(moves.filter { $0.hasPrefix("place") }.count == Self.s24GridPositions)
+        // Every position of the pass was placed (a window the loaded machine made slow is a
+        // fault, and its position is placed again: counted once).
+        let placed = Set(moves.filter { $0.hasPrefix("place") }.map { $0.split(separator: " ")[1] })
+        #expect(placed.count == Self.s24GridPositions, "\(moves)")
     }
 
     @Test func aFailingPositionerStopsCleanlyAndTheSessionResumes() async throws {
@@ -278,12 +281,12 @@ struct ExportAndSchemaTests {
         let lines = csv.stdout.components(separatedBy: "\r\n")
         #expect(
             lines[0]
-                == "session_id,session_status,model_input,lookup_key,display_name,unit,operator,reader,reader_firmware,plan,verdict,predicted_x,predicted_y,predicted_width,predicted_height,confidence,source,stale,catalog_version,session_started_at,session_ended_at,probe_index,attempt,probe_x,probe_y,inside_predicted,result,latency_ms,technology,uid,atqa,sak,ats,atr,timestamp,simulated,void_reason,station"
+                == "session_id,session_status,model_input,lookup_key,display_name,unit,operator,reader,reader_firmware,plan,verdict,predicted_x,predicted_y,predicted_width,predicted_height,confidence,source,stale,catalog_version,session_started_at,session_ended_at,probe_index,attempt,probe_x,probe_y,inside_predicted,result,latency_ms,technology,uid,atqa,sak,ats,atr,timestamp,simulated,void_reason,station,mode,tag_progress"
         )
         #expect(
             lines[1].hasPrefix(
                 "\(id),completed,\"'=HYPERLINK(\"\"x\"\")\",_hyperlink_x_,,\"'+1,\"\"unit\"\"\nB\",'@ops,sim,nfcbench-sim,grid,"))
-        #expect(lines[1].hasSuffix(",true,,bench-9"), "\(lines[1])")  // simulated, not void, its station
+        #expect(lines[1].hasSuffix(",true,,bench-9,card,"), "\(lines[1])")  // simulated, not void, its station, card mode
         // Header, one row per grid cell (an unknown model has no predicted zone), trailing empty.
         #expect(lines.count == 1 + GridPlan(around: nil).order.count + 1)
         let o = scratch.url.appendingPathComponent("export.csv")

@@ -116,10 +116,10 @@ struct LabStoreTests {
         let url = LabStoreServer.url(database: database)
         try await withThrowingTaskGroup(of: [String].self) { group in
             for _ in 0..<6 { group.addTask { try await PostgresLabStore.open(url, migrate: true).appliedMigrations() } }
-            for try await applied in group { #expect(applied == ["001-lab-sessions"]) }
+            for try await applied in group { #expect(applied == ["001-lab-sessions", "002-tag-mode"]) }
         }
         let c = try PostgresConnection(url)
-        #expect(try c.execute("SELECT count(*) FROM lab_schema_migration").integer(0, 0) == 1)
+        #expect(try c.execute("SELECT count(*) FROM lab_schema_migration").integer(0, 0) == 2)
         #expect(try c.execute("SELECT count(*) FROM lab_identity").integer(0, 0) == 1)
     }
 
