@@ -19,6 +19,11 @@ public struct SessionEvidence: Sendable {
         }
     }
 
+    /// Taps the operator made, and those that read (a partial read counts as a read here;
+    /// the fit weighs it as half of one).
+    var answeredTaps: Int { taps.filter { $0.result != .skipped }.count }
+    var readTaps: Int { taps.filter { $0.result.read }.count }
+
     /// When the evidence was complete.
     var finishedAt: Date { session.endedAt ?? session.startedAt }
 }
@@ -99,7 +104,8 @@ public struct CatalogRefiner: Sendable {
         let estimator = ZoneEstimator(model: DetectionModel(reach: reachMm / bodyHeight), aspectRatio: profile.aspectRatio)
         let units = Set(sessions.compactMap { $0.session.unit?.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
         let evidence = EntryRefinement.Evidence(
-            sessionIDs: sessions.map(\.session.id), taps: observations.count, hits: observations.filter(\.hit).count,
+            sessionIDs: sessions.map(\.session.id), taps: sessions.map(\.answeredTaps).reduce(0, +),
+            hits: sessions.map(\.readTaps).reduce(0, +),
             units: units.sorted(), first: sessions.first?.finishedAt, newest: sessions.map(\.finishedAt).max(),
             positions: tallies, reachMm: reachMm, assumedBodyHeight: profile.bodyHeightMm == nil,
             simulatedSessions: sessions.filter(\.session.simulated).count,
