@@ -1,3 +1,4 @@
+import Foundation
 import NFCReaders
 
 /// Target mode: the PN532 emulates an ISO 14443-4A card (a Type 4 tag, in nfcbench's tag
@@ -18,6 +19,14 @@ extension PN532Chip {
     }
 
     static let targetReleased: UInt8 = 0x29
+
+    /// Air time at 106 kbps (ISO 14443-2 type A): 9 bit periods of 128/fc (9.44 µs) per
+    /// byte with its parity, three bytes of framing (PCB and CRC), and the minimum frame
+    /// delay (1172/fc, 86 µs). The emulated chip answers a target command only once the
+    /// frame it carries would have crossed the air, as the real one does.
+    static func airTime(bytes: Int) -> Duration { .nanoseconds((bytes + 3) * 9 * 9_440 + 86_000) }
+    /// Activation: REQA/ATQA, anticollision and SELECT/SAK for a 4-byte UID, then RATS/ATS.
+    static let activationAirTime = Duration.microseconds(2_500)
     /// Mode byte of a PICC activation: 106 kbps, ISO 14443-4 PICC, MIFARE framing.
     static let piccMode: UInt8 = 0x08
 
@@ -39,6 +48,7 @@ extension PN532Chip {
         lastTargetEntry = entry
         var reader = PhoneTagReader(abortAfter: bench.tagReaderAbortAfter)
         let first = reader.start()
+        airTime += Self.activationAirTime
         targetSession = TargetSession(entry: entry, reader: reader, outbound: first)
         if first == nil { bench.recordTagRead(reader.outcome, entry: entry) }
         return [Self.piccMode, 0xE0, 0x80]  // RATS: FSDI 256 bytes, CID 0
@@ -51,6 +61,7 @@ extension PN532Chip {
         if let command = session.outbound {
             session.outbound = nil
             targetSession = session
+            airTime += Self.airTime(bytes: command.count)
             return .respond([0x00] + command)
         }
         return .respond(release())
@@ -65,10 +76,20 @@ extension PN532Chip {
             bench.lift()
             return .respond([0x00])
         }
+        airTime += Self.airTime(bytes: args.count)
         session.outbound = session.reader.receive(args)
         if session.outbound == nil { bench.recordTagRead(session.reader.outcome, entry: session.entry) }
         targetSession = session
         return .respond([0x00])
+    }
+
+    /// Waits out the air time the last command's frames took, then clears it (the
+    /// emulator calls this before it writes the answer).
+    mutating func waitForAirTime() {
+        guard airTime > .zero else { return }
+        let (seconds, attoseconds) = airTime.components
+        usleep(UInt32(seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
+        airTime = .zero
     }
 
     /// TgGetTargetStatus: activated (0x01) with 106 kbps both ways, or released (0x00).

@@ -39,6 +39,8 @@ public struct PN532Chip: Sendable {
     /// the field entry that last activated it (one activation per placement).
     var targetSession: TargetSession?
     var lastTargetEntry: Int?
+    /// Air time of the frames the current target command carries (`PN532Chip+Target`).
+    var airTime = Duration.zero
 
     public init(bench: PhoneOnBench) { self.bench = bench }
 

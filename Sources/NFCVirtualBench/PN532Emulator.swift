@@ -129,6 +129,7 @@ public final class PN532Emulator: Sendable {
                         link.write(PN532Frame.ack.encoded())
                         switch chip.receive(data, now: bench.clock.now) {
                         case .respond(let reply):
+                            chip.waitForAirTime()
                             lastResponse = respond(command, reply, on: link, fault: fault)
                         case .syntaxError:
                             lastResponse = PN532Frame.applicationError.encoded()
@@ -143,6 +144,7 @@ public final class PN532Emulator: Sendable {
             }
             if let waiting = pending, let reply = chip.poll(waiting, now: bench.clock.now) {
                 pending = nil
+                chip.waitForAirTime()
                 lastResponse = respond(waiting.command, reply, on: link, fault: controls.fault)
             }
         }

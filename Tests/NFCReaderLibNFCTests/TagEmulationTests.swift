@@ -50,14 +50,23 @@ struct TagEmulationTests {
     @Test func aPhoneThatStopsMidReadIsPartial() async throws {
         let bench = try TestBench()
         bench.bench.bench.tagReaderAbortAfter = 5
+        let read = try await readWithThePhoneOnTheCoil(bench)
+        #expect(!read.completed && read.progress == .ndefLengthRead && read.messageBytes == 0)
+    }
+
+    /// Emulates the tag for one window with the phone placed over the coil.
+    func readWithThePhoneOnTheCoil(_ bench: TestBench) async throws -> TagReadResult {
         let reader = try await LibNFCReader.open(connstring: bench.connstring)
         defer { Task { await reader.close() } }
         bench.placeOverCoil()
-        guard case .read(let read) = try await reader.emulateTag(message, window: .seconds(3)) else {
-            Issue.record("no read")
-            return
-        }
-        #expect(!read.completed && read.progress == .ndefLengthRead && read.messageBytes == 0)
+        let window = try await reader.emulateTag(message, window: .seconds(3))
+        guard case .read(let read) = window else { throw TestFailure("no read: \(window)") }
+        return read
+    }
+
+    struct TestFailure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
     }
 
     /// A phone pulled away in the middle of the exchange: the chip reports the target
@@ -65,13 +74,7 @@ struct TagEmulationTests {
     @Test func aPhoneLeavingMidExchangeIsPartial() async throws {
         let bench = try TestBench()
         bench.bench.bench.tagReaderLeavesAfter = 4
-        let reader = try await LibNFCReader.open(connstring: bench.connstring)
-        defer { Task { await reader.close() } }
-        bench.placeOverCoil()
-        guard case .read(let read) = try await reader.emulateTag(message, window: .seconds(3)) else {
-            Issue.record("no read")
-            return
-        }
+        let read = try await readWithThePhoneOnTheCoil(bench)
         #expect(!read.completed && read.progress == .ndefFileSelected, "\(read)")
         guard case .gaveUp(let reason, _)? = bench.bench.bench.snapshot.tagReads.last?.outcome else {
             Issue.record("\(bench.bench.bench.snapshot.tagReads)")
