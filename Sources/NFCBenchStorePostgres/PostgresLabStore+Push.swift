@@ -39,10 +39,16 @@ extension PostgresLabStore {
         do {
             return try connection.transaction {
                 let existing = try connection.execute(
-                    "SELECT revision FROM lab_session WHERE station = $1 AND id = $2 FOR UPDATE",
+                    "SELECT revision, started_at FROM lab_session WHERE station = $1 AND id = $2 FOR UPDATE",
                     [.text(station), .text(snapshot.session.id)])
-                if existing.count == 1, let stored = try existing.integer(0, 0), stored >= snapshot.revision {
-                    return .alreadyCurrent
+                if existing.count == 1 {
+                    // Another session under the same station and id (a bench database replaced,
+                    // an id drawn again in the same second) is never overwritten.
+                    let startedAt = snapshot.session.startedAt.timeIntervalSince1970
+                    if let stored = try existing.real(0, 1), abs(stored - startedAt) > 1e-6 {
+                        throw LabStoreError.idCollision(reference: "\(station)/\(snapshot.session.id)", server: location)
+                    }
+                    if let stored = try existing.integer(0, 0), stored >= snapshot.revision { return .alreadyCurrent }
                 }
                 let values = LabRows.sessionValues(snapshot.session, station: station, revision: snapshot.revision)
                 let columns = LabRows.sessionColumns + ", revision"

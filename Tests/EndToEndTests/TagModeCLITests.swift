@@ -79,6 +79,13 @@ struct TagModeCLITests {
             return ((o["entries"] as? [[String: Any]])?.first?["sessions"] as? [String])?.count ?? -1
         }
         #expect(try await sessions([]) == 3)
+        let all = try json(
+            try await BuiltBinary.run(
+                ["refine", "--model", "SM-S921B", "--include-simulated", "--min-sessions", "1", "--db", db, "--json"]
+            ).stdout)
+        #expect((all["entries"] as? [[String: Any]])?.first?["tagSessions"] as? Int == 2)
+        let listed = try await BuiltBinary.run(["sessions", "--db", db])
+        #expect(listed.stdout.components(separatedBy: "[tag mode]").count == 3, "\(listed.stdout)")
         #expect(try await sessions(["--mode", "tag"]) == 2)
         #expect(try await sessions(["--mode", "card"]) == 1)
     }

@@ -109,6 +109,23 @@ struct LabStoreTests {
         #expect(try await batches.next().count == 4)
     }
 
+    /// A different session under a station and id the lab store already holds (a bench's
+    /// database replaced under the same station name) is refused, never overwritten.
+    @Test func anotherSessionUnderTheSameIdIsNeverOverwritten() async throws {
+        let lab = try await LabFixture(stations: ["bench-a"])
+        let store = try await PostgresLabStore.open(lab.benches["bench-a"]!)
+        let first = try await SQLiteBenchStore.open(path: scratch.database())
+        _ = try await LabFixture.session("S-20261130-100000-same", station: "bench-a", in: first)
+        #expect(await LabSync.run(from: first, to: store, station: "bench-a").succeeded)
+        let replaced = try await SQLiteBenchStore.open(path: scratch.database())
+        _ = try await LabFixture.session(
+            "S-20261130-100000-same", station: "bench-a", in: replaced, taps: 2, start: Date(timeIntervalSince1970: 1_800_000_000)
+        )
+        let refused = await LabSync.run(from: replaced, to: store, station: "bench-a")
+        #expect("\(refused.error.map { "\($0)" } ?? "")".contains("already holds another session"))
+        #expect(try await store.taps("bench-a/S-20261130-100000-same").count == 6)
+    }
+
     /// Benches migrating a fresh lab store at once: every one succeeds and each migration
     /// is applied exactly once (the advisory lock).
     @Test func racingMigrationsApplyOnce() async throws {

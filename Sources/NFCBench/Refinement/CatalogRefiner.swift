@@ -109,7 +109,8 @@ public struct CatalogRefiner: Sendable {
             units: units.sorted(), first: sessions.first?.finishedAt, newest: sessions.map(\.finishedAt).max(),
             positions: tallies, reachMm: reachMm, assumedBodyHeight: profile.bodyHeightMm == nil,
             simulatedSessions: sessions.filter(\.session.simulated).count,
-            newestBench: sessions.filter { !$0.session.simulated }.map(\.finishedAt).max())
+            newestBench: sessions.filter { !$0.session.simulated }.map(\.finishedAt).max(),
+            tagSessions: sessions.filter { $0.session.mode == .tag }.count)
         guard let estimate = estimator.estimate(tallies) else {
             return EntryRefinement(profile: profile, evidence: evidence, estimate: nil, sessionDeviance: [], outcome: .noReads)
         }
@@ -165,6 +166,9 @@ public struct EntryRefinement: Sendable {
         /// The newest session a real reader took: only it may refresh `lastVerifiedAt`,
         /// so simulated evidence never makes a stale entry look fresh.
         public let newestBench: Date?
+        /// Of `sessionIDs`, those in tag mode (the phone's reader read an emulated tag);
+        /// the rest are card mode. Both modes locate the same coil and are pooled.
+        public var tagSessions = 0
     }
 
     public enum Outcome: Sendable, Equatable {

@@ -63,7 +63,8 @@ enum SessionCommands {
                 pad(s.id, 22) + pad(safe(s.station ?? "-"), 12) + pad(s.status.rawValue, 11) + pad(safe(s.modelInput), 16)
                     + pad(safe(s.unit ?? "-"), 12)
                     + pad(hits, 7) + pad(s.verdict?.rawValue ?? "-", 12) + s.startedAt.formatted(.iso8601)
-                    + (s.simulated ? "  [simulated]" : "") + (s.voidReason.map { "  [VOID: \(safe($0))]" } ?? ""))
+                    + (s.mode == .tag ? "  [tag mode]" : "") + (s.simulated ? "  [simulated]" : "")
+                    + (s.voidReason.map { "  [VOID: \(safe($0))]" } ?? ""))
         }
         return ExitCode.success
     }
