@@ -37,8 +37,14 @@ export NFCBENCH_TEST_PCSC_READER="nfcbench virtual 00 00"
 # load), and the tmux session (a tmux server daemonizes with every descriptor the test
 # process has open, so it must not start while other tests' pipes exist).
 TIMED='Within300ms|aHungCommandIsStoppedAtItsTimeout|promptsSkipUndoRetryAndQuit|ctrlCDuringTheTapWaitInATerminal|liftPromptSingleKeysAndTheLiveMapInATerminal'
+# A pass of its own for the lab store's end-to-end suite: it fills bench databases with a
+# thousand sessions (an fsync per tap) and drives PostgreSQL, which on 2 cores starves the
+# emulated readers' threads in the parallel pass (seen: libnfc's initialisation timing out
+# against the emulated PN532 in a fresh clone).
+HEAVY='LabStoreCLITests'
 if [ $# -eq 0 ]; then
-    swift test --skip "$TIMED"
+    swift test --skip "$TIMED|$HEAVY"
+    swift test --filter "$HEAVY"
     swift test --filter "$TIMED"
     # Every fuzz target for a short smoke run from its corpus (bench/fuzz runs longer).
     SECONDS_PER_TARGET="${NFCBENCH_FUZZ_SMOKE_SECONDS:-20}" bench/fuzz
