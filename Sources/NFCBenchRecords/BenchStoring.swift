@@ -41,19 +41,23 @@ public protocol BenchStoring: Sendable {
     func tapBatches(sessions: [String]?) async throws -> any TapBatches
 }
 
-/// Where a page of sessions ended: sessions are ordered by start time, then id.
+/// Where a page of sessions ended: sessions are ordered by start time, then id, then
+/// station (a lab store pools stations whose sessions may share both).
 public struct SessionCursor: Sendable, Equatable {
     public let startedAt: Date
     public let id: String
+    /// The session's station, "" for none.
+    public let station: String
 
     public init(after session: SessionRecord) {
         startedAt = session.startedAt
         id = session.id
+        station = session.station ?? ""
     }
 
     /// Whether `session` comes after this cursor in the listing's order.
     public func precedes(_ session: SessionRecord) -> Bool {
-        session.startedAt > startedAt || (session.startedAt == startedAt && session.id > id)
+        (session.startedAt, session.id, session.station ?? "") > (startedAt, id, station)
     }
 }
 

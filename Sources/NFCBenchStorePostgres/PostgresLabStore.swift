@@ -71,10 +71,8 @@ public actor PostgresLabStore: BenchStoring {
         var conditions: [String] = []
         var values: [PostgresValue] = [.integer(Int64(limit))]
         if let cursor {
-            // The cursor names a session by id; stations sharing an id and a start time are
-            // rare enough that the page boundary stays on (started_at, id).
-            conditions.append("(started_at, id) > ($2, $3)")
-            values += [.real(cursor.startedAt.timeIntervalSince1970), .text(cursor.id)]
+            conditions.append("(started_at, id, station) > ($2, $3, $4)")
+            values += [.real(cursor.startedAt.timeIntervalSince1970), .text(cursor.id), .text(cursor.station)]
         }
         if let keys = lookupKeys?.sorted() {
             guard !keys.isEmpty else { return [] }

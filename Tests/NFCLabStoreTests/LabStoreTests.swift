@@ -107,6 +107,11 @@ struct LabStoreTests {
         #expect(try await reader.taps("bench-b/S-20261130-100000-eeee").count == 4)
         let batches = try await reader.tapBatches(sessions: ["bench-b/S-20261130-100000-eeee"])
         #expect(try await batches.next().count == 4)
+        // Same id and start time on both: pages of one still list each once, in station order.
+        let first = try await reader.sessions(after: nil, limit: 1, lookupKeys: nil)
+        let second = try await reader.sessions(after: SessionCursor(after: first[0]), limit: 1, lookupKeys: nil)
+        let third = try await reader.sessions(after: SessionCursor(after: second[0]), limit: 1, lookupKeys: nil)
+        #expect(first.map(\.station) == ["bench-a"] && second.map(\.station) == ["bench-b"] && third.isEmpty)
     }
 
     /// A different session under a station and id the lab store already holds (a bench's
