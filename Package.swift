@@ -9,7 +9,7 @@ import PackageDescription
 //   NFCBench: runner, plans, scoring, exports, refine, doctor
 //       ──> NFCBenchRecords, NFCReaderLibNFC, NFCReaderPCSC, NFCHost, NFCLocatorCore
 //   NFCBenchStoreSQLite: the SQLite BenchStoring ──> NFCBenchRecords, NFCStore
-//   NFCBenchStorePostgres: the lab store (PostgreSQL) and the sync ──> NFCBenchRecords, NFCPostgres, NFCStore
+//   NFCBenchStorePostgres: the lab store (PostgreSQL) and the sync ──> NFCBenchRecords, NFCPostgres, NFCStore, NFCReaders
 //   NFCPostgres: libpq connections, parameterized statements, typed errors ──> CLibPQ
 //   NFCBenchRecords: typed session/tap records, the BenchStoring seam ──> NFCLocatorCore, NFCReaders
 //   NFCReaderLibNFC ──> CLibNFC, NFCReaders, NFCHost       NFCReaderPCSC ──> CPCSCLite, NFCReaders
@@ -55,7 +55,7 @@ let package = Package(
         // The SQLite backend of the bench store, with its ordered migrations.
         .target(name: "NFCBenchStoreSQLite", dependencies: ["NFCBenchRecords", "NFCStore"]),
         // The lab store several benches share (PostgreSQL), read as a BenchStoring, and the sync that fills it.
-        .target(name: "NFCBenchStorePostgres", dependencies: ["NFCBenchRecords", "NFCPostgres", "NFCStore"]),
+        .target(name: "NFCBenchStorePostgres", dependencies: ["NFCBenchRecords", "NFCPostgres", "NFCStore", "NFCReaders"]),
         // The bench runner: reader selection, guided runs, plans, scoring, exports, refine, doctor.
         .target(
             name: "NFCBench",
@@ -90,7 +90,7 @@ let package = Package(
             path: "Fuzz/NFCBenchFuzz"),
         .executableTarget(
             name: "LabStoreBenchmark",
-            dependencies: ["NFCBenchStorePostgres", "NFCBenchStoreSQLite", "NFCBenchRecords", "NFCLabTestSupport"],
+            dependencies: ["NFCBenchStorePostgres", "NFCBenchStoreSQLite", "NFCBenchRecords", "NFCLabTestSupport", "NFCReaders"],
             path: "Benchmarks/LabStoreBenchmark"),
         .executableTarget(
             name: "TagModeBenchmark", dependencies: ["NFCReaderLibNFC", "NFCReaders", "NFCVirtualBench"],

@@ -11,9 +11,9 @@ import NFCBenchRecords
 import NFCBenchStorePostgres
 import NFCBenchStoreSQLite
 import NFCLabTestSupport
+import NFCReaders
 
 func percentile(_ sorted: [Double], _ p: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
-func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
 
 let args = CommandLine.arguments
 let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nfcb-labstore-\(UUID().uuidString.prefix(8))")
@@ -47,7 +47,7 @@ case "sync":
         for try await r in group { all.append(r) }
         return all
     }
-    let wall = seconds(clock.now - started)
+    let wall = (clock.now - started).seconds
     if let failed = reports.first(where: { !$0.succeeded }) { fatalError("sync failed: \(failed.error!)") }
     let pushed = reports.map(\.pushed.count).reduce(0, +), tapsPushed = reports.map(\.taps).reduce(0, +)
     let latencies = reports.flatMap(\.latencies).sorted()
@@ -76,7 +76,7 @@ case "push":
         Data(
             String(
                 format: "pushed %d sessions, %d taps in %.1f s\n", report.pushed.count, report.taps,
-                seconds(clock.now - started)
+                (clock.now - started).seconds
             ).utf8))
     print(lab.reader)
 default:

@@ -9,7 +9,7 @@ import NFCReaderLibNFC
 import NFCReaders
 import NFCVirtualBench
 
-func ms(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
+func ms(_ d: Duration) -> Double { d.seconds * 1000 }
 func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
 func p90(_ v: [Double]) -> Double { v.sorted()[min(v.count - 1, v.count * 9 / 10)] }
 

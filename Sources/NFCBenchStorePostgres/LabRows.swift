@@ -21,6 +21,22 @@ enum LabRows {
         sak, ats, atr, timestamp, tag_progress
         """
 
+    static let tapColumnNames = names(tapColumns)
+
+    /// The push's upsert of a session row with its revision: a conflict on the key
+    /// replaces every other column (built once; `sessionValues` binds `$1`...).
+    static let sessionUpsert: String = {
+        let columns = names(sessionColumns) + ["revision"]
+        let updates = columns.dropFirst(2).map { "\($0) = EXCLUDED.\($0)" }.joined(separator: ", ")
+        return "INSERT INTO lab_session (\(columns.joined(separator: ", "))) VALUES ("
+            + (1...columns.count).map { "$\($0)" }.joined(separator: ", ")
+            + ") ON CONFLICT (station, id) DO UPDATE SET \(updates), synced_at = now()"
+    }()
+
+    static func names(_ list: String) -> [String] {
+        list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+    }
+
     static func sessionValues(_ s: SessionRecord, station: String, revision: Int64) -> [PostgresValue] {
         [
             .text(station), .text(s.id), .text(s.modelInput), .text(s.lookupKey), .optional(s.displayName),
@@ -46,8 +62,6 @@ enum LabRows {
         ]
     }
 
-    static let fraction: ClosedRange<Double> = 0...1
-
     static func session(_ rows: PostgresRows, _ r: Int) throws -> SessionRecord {
         var v = LabValues(rows: rows, index: r, table: "lab_session", row: "?")
         let station = try v.text(0)
@@ -68,16 +82,18 @@ enum LabRows {
         return SessionRecord(
             id: id, modelInput: try v.text(2), lookupKey: try v.text(3), displayName: v.optionalText(4),
             predicted: try v.rect(5), confidence: try v.name(9, as: Confidence.self), source: try v.name(10, as: DataSource.self),
-            stale: try v.bool(11), catalogVersion: v.optionalText(12), aspectRatio: try v.number(13, in: 0.05...20),
+            stale: try v.bool(11), catalogVersion: v.optionalText(12),
+            aspectRatio: try v.number(13, in: StoredRanges.aspectRatio),
             reader: reader, readerFirmware: v.optionalText(15), unit: v.optionalText(16), operatorName: v.optionalText(17),
-            plan: try v.name(18, as: PlanKind.self), planPass: try v.integer(20, in: 0...1_000_000), plannedProbes: planned,
+            plan: try v.name(18, as: PlanKind.self), planPass: try v.integer(20, in: StoredRanges.planPass),
+            plannedProbes: planned,
             repeats: try v.integer(
-                22, in: Int64(SessionRecord.repeatCounts.lowerBound)...Int64(SessionRecord.repeatCounts.upperBound)),
+                22, in: StoredRanges.repeats),
             tapTimeout: try v.number(23, in: SessionRecord.storedTapTimeouts),
             status: try v.name(24, as: SessionRecord.Status.self), startedAt: try v.date(25),
             endedAt: try v.optionalDate(26), verdict: try v.optionalName(27, as: SessionVerdict.self),
-            measured: try v.rect(29), iou: try v.optionalNumber(33, in: fraction),
-            bodyHeightMm: try v.optionalNumber(34, in: 20...1000), simulated: try v.bool(35),
+            measured: try v.rect(29), iou: try v.optionalNumber(33, in: StoredRanges.fraction),
+            bodyHeightMm: try v.optionalNumber(34, in: StoredRanges.bodyHeightMm), simulated: try v.bool(35),
             verdictReason: v.optionalText(28), voidReason: v.optionalText(36), voidedAt: try v.optionalDate(37),
             planFocus: focus, station: station, mode: try v.name(38, as: TapMode.self))
     }
@@ -87,13 +103,14 @@ enum LabRows {
     static func tap(_ rows: PostgresRows, _ r: Int) throws -> TapRecord {
         var v = LabValues(rows: rows, index: r, table: "lab_tap", row: "?")
         let reference = SessionReference(station: try v.text(0), id: try v.text(1)).description
-        let step = try v.integer(2, in: 0...100_000), attempt = try v.integer(3, in: 0...1000)
+        let step = try v.integer(2, in: StoredRanges.step), attempt = try v.integer(3, in: StoredRanges.attempt)
         v.row = "\(reference) step \(step) attempt \(attempt)"
         return TapRecord(
             sessionID: reference, step: step, attempt: attempt,
-            probe: Probe(x: try v.number(4, in: fraction), y: try v.number(5, in: fraction)),
+            probe: Probe(x: try v.number(4, in: StoredRanges.fraction), y: try v.number(5, in: StoredRanges.fraction)),
             insidePredicted: try v.bool(6), result: try v.name(7, as: TapRecord.Result.self),
-            latencyMs: try v.optionalNumber(8, in: 0...86_400_000), technology: v.optionalText(9), uid: v.optionalText(10),
+            latencyMs: try v.optionalNumber(8, in: StoredRanges.latencyMs), technology: v.optionalText(9),
+            uid: v.optionalText(10),
             atqa: v.optionalText(11), sak: v.optionalText(12), ats: v.optionalText(13), atr: v.optionalText(14),
             timestamp: try v.date(15), tagProgress: try v.optionalName(16, as: TagProgress.self))
     }
@@ -105,8 +122,6 @@ struct LabValues {
     let index: Int
     let table: String
     var row: String
-
-    static let instants: ClosedRange<Double> = 0...253_402_300_799
 
     func fail(_ column: Int, expected: String) -> RecordDecodingError {
         RecordDecodingError(
@@ -147,7 +162,9 @@ struct LabValues {
         }
     }
 
-    func date(_ c: Int) throws(RecordDecodingError) -> Date { Date(timeIntervalSince1970: try number(c, in: Self.instants)) }
+    func date(_ c: Int) throws(RecordDecodingError) -> Date {
+        Date(timeIntervalSince1970: try number(c, in: StoredRanges.instants))
+    }
 
     func optionalDate(_ c: Int) throws(RecordDecodingError) -> Date? { rows.text(index, c) == nil ? nil : try date(c) }
 
@@ -168,7 +185,7 @@ struct LabValues {
     func rect(_ first: Int) throws(RecordDecodingError) -> NormalizedRect? {
         if (first..<first + 4).allSatisfy({ rows.text(index, $0) == nil }) { return nil }
         var values: [Double] = []
-        for c in first..<first + 4 { values.append(try number(c, in: LabRows.fraction)) }
+        for c in first..<first + 4 { values.append(try number(c, in: StoredRanges.fraction)) }
         guard let rect = try? NormalizedRect(x: values[0], y: values[1], width: values[2], height: values[3]) else {
             throw fail(first, expected: "a rectangle inside the unit square")
         }

@@ -1,6 +1,7 @@
 import Foundation
 import NFCBenchRecords
 import NFCPostgres
+import NFCReaders
 
 /// Pushes a bench's changed sessions to the lab store, oldest first, one transaction per
 /// session, and records each receipt in the bench's database only after the lab store
@@ -48,8 +49,7 @@ public enum LabSync {
                 case .alreadyCurrent: report.alreadyCurrent += 1
                 }
                 try await source.markSynced(item.id, lab: lab, revision: snapshot.revision, at: now())
-                let elapsed = ContinuousClock.now - started
-                report.latencies.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+                report.latencies.append((ContinuousClock.now - started).seconds)
             } catch {
                 report.error = error
                 report.pending = pending.count - index

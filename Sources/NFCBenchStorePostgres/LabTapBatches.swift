@@ -26,10 +26,7 @@ actor LabTapBatches: TapBatches {
             let c = try PostgresConnection(connectionString)
             try c.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
             let order = " ORDER BY t.session_id, t.station, t.step, t.attempt"
-            let columns = LabRows.tapColumns.split(separator: ",").map {
-                "t." + $0.trimmingCharacters(in: .whitespacesAndNewlines)
-            }
-            .joined(separator: ", ")
+            let columns = LabRows.tapColumnNames.map { "t." + $0 }.joined(separator: ", ")
             if let sessions {
                 let references = sessions.map(SessionReference.init(parsing:))
                 try c.execute(

@@ -50,14 +50,9 @@ extension PostgresLabStore {
                     }
                     if let stored = try existing.integer(0, 0), stored >= snapshot.revision { return .alreadyCurrent }
                 }
-                let values = LabRows.sessionValues(snapshot.session, station: station, revision: snapshot.revision)
-                let columns = LabRows.sessionColumns + ", revision"
-                let names = columns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-                let updates = names.dropFirst(2).map { "\($0) = EXCLUDED.\($0)" }.joined(separator: ", ")
                 try connection.execute(
-                    "INSERT INTO lab_session (\(columns)) VALUES (" + (1...values.count).map { "$\($0)" }.joined(separator: ", ")
-                        + ") ON CONFLICT (station, id) DO UPDATE SET \(updates), synced_at = now()",
-                    values)
+                    LabRows.sessionUpsert,
+                    LabRows.sessionValues(snapshot.session, station: station, revision: snapshot.revision))
                 try connection.execute(
                     "DELETE FROM lab_tap WHERE station = $1 AND session_id = $2", [.text(station), .text(snapshot.session.id)])
                 try insertTaps(snapshot.taps, station: station)
@@ -68,9 +63,9 @@ extension PostgresLabStore {
         }
     }
 
-    /// Multi-row inserts of at most 1,000 taps (17,000 parameters; the protocol allows 65,535).
+    /// Multi-row inserts of at most 1,000 taps (17 parameters each; the protocol allows 65,535).
     private func insertTaps(_ taps: [TapRecord], station: String) throws {
-        let width = 17
+        let width = LabRows.tapColumnNames.count
         var start = 0
         while start < taps.count {
             let chunk = taps[start..<min(start + 1000, taps.count)]

@@ -20,8 +20,6 @@ enum RecordRows {
             sak, ats, atr, timestamp, checksum, tag_progress FROM tap
         """
 
-    static let fraction: ClosedRange<Double> = 0...1
-
     static func session(from s: SQLiteStatement) throws(RecordDecodingError) -> SessionRecord {
         var v = StoredValues(statement: s, table: "session", row: "rowid ?")
         let id = try v.text((0, "id"))
@@ -31,15 +29,7 @@ enum RecordRows {
         do { reader = try ReaderSpec.parse(readerText) } catch {
             throw v.fail((14, "reader_name"), expected: "a reader spec (libnfc:..., pcsc:... or sim)")
         }
-        let planText = try v.text((19, "plan_json"))
-        guard let probes = try? JSONDecoder().decode([[Double]].self, from: Data(planText.utf8)),
-            let planned = try? probes.map({ pair throws(RecordDecodingError) -> Probe in
-                guard pair.count == 2, pair.allSatisfy({ $0.isFinite && fraction.contains($0) }) else {
-                    throw v.fail((19, "plan_json"), expected: "a JSON list of [x, y] fractions")
-                }
-                return Probe(x: pair[0], y: pair[1])
-            })
-        else {
+        guard let planned = PlannedProbes.parse(try v.text((19, "plan_json"))) else {
             throw v.fail((19, "plan_json"), expected: "a JSON list of [x, y] fractions")
         }
         var focus: PlanFocus?
@@ -57,18 +47,19 @@ enum RecordRows {
             confidence: try v.name((8, "confidence"), as: Confidence.self),
             source: try v.name((9, "source"), as: DataSource.self),
             stale: try v.bool((10, "stale")), catalogVersion: try v.optionalText((11, "catalog_version")),
-            aspectRatio: try v.number((12, "aspect_ratio"), in: 0.05...20), reader: reader,
+            aspectRatio: try v.number((12, "aspect_ratio"), in: StoredRanges.aspectRatio), reader: reader,
             readerFirmware: try v.optionalText((15, "reader_firmware")), unit: try v.optionalText((16, "unit")),
             operatorName: try v.optionalText((17, "operator")), plan: try v.name((18, "plan_kind"), as: PlanKind.self),
-            planPass: try v.integer((31, "plan_pass"), in: 0...1_000_000), plannedProbes: planned,
+            planPass: try v.integer((31, "plan_pass"), in: StoredRanges.planPass), plannedProbes: planned,
             repeats: try v.integer(
-                (20, "repeats"), in: Int64(SessionRecord.repeatCounts.lowerBound)...Int64(SessionRecord.repeatCounts.upperBound)),
+                (20, "repeats"), in: StoredRanges.repeats),
             tapTimeout: try v.number((21, "tap_timeout"), in: SessionRecord.storedTapTimeouts),
             status: try v.name((22, "status"), as: SessionRecord.Status.self), startedAt: try v.date((23, "started_at")),
             endedAt: try v.optionalDate((24, "ended_at")), verdict: try v.optionalName((25, "verdict"), as: SessionVerdict.self),
             measured: try rect(v, first: 26, names: ["measured_x", "measured_y", "measured_width", "measured_height"]),
-            iou: try v.optionalNumber((30, "iou"), in: fraction),
-            bodyHeightMm: try v.optionalNumber((33, "body_height_mm"), in: 20...1000), simulated: try v.bool((32, "simulated")),
+            iou: try v.optionalNumber((30, "iou"), in: StoredRanges.fraction),
+            bodyHeightMm: try v.optionalNumber((33, "body_height_mm"), in: StoredRanges.bodyHeightMm),
+            simulated: try v.bool((32, "simulated")),
             verdictReason: try v.optionalText((34, "verdict_reason")), voidReason: try v.optionalText((35, "void_reason")),
             voidedAt: try v.optionalDate((36, "voided_at")), planFocus: focus, station: try station(v),
             mode: try v.optionalName((modeColumn, "mode"), as: TapMode.self) ?? .card)
@@ -115,7 +106,7 @@ enum RecordRows {
         let columns = (0..<4).map { (first + Int32($0), names[$0]) }
         if columns.allSatisfy({ v.statement.type($0.0) == .null }) { return nil }
         var values: [Double] = []
-        for c in columns { values.append(try v.number(c, in: fraction)) }
+        for c in columns { values.append(try v.number(c, in: StoredRanges.fraction)) }
         do { return try NormalizedRect(x: values[0], y: values[1], width: values[2], height: values[3]) } catch {
             let bad = columns.first { $0.1.hasSuffix(error.field) } ?? columns[0]
             throw v.fail(bad, expected: "a rectangle inside the unit square (\(error))")
@@ -129,27 +120,27 @@ enum RecordRows {
             .optionalReal(s.predicted?.height), .text(s.confidence.rawValue), .text(s.source.rawValue), .integer(s.stale ? 1 : 0),
             .optionalText(s.catalogVersion), .real(s.aspectRatio), .text(s.readerBackend.rawValue), .text(s.reader.description),
             .optionalText(s.readerFirmware), .optionalText(s.unit), .optionalText(s.operatorName), .text(s.plan.rawValue),
-            .text(planJSON(s.plannedProbes)), .integer(Int64(s.repeats)), .real(s.tapTimeout), .text(s.status.rawValue),
+            .text(PlannedProbes.json(s.plannedProbes)), .integer(Int64(s.repeats)), .real(s.tapTimeout), .text(s.status.rawValue),
             .real(s.startedAt.timeIntervalSince1970), .integer(Int64(s.planPass)), .integer(s.simulated ? 1 : 0),
             .optionalReal(s.bodyHeightMm), .optionalText(s.planFocus?.stored), .optionalText(s.station),
             .optionalText(s.mode == .card ? nil : s.mode.rawValue),
         ]
     }
 
-    static func planJSON(_ probes: [Probe]) -> String { PlannedProbes.json(probes) }
-
     static func tap(from s: SQLiteStatement) throws(RecordDecodingError) -> TapRecord {
         var v = StoredValues(statement: s, table: "tap", row: "?")
         let sessionID = try v.text((0, "session_id"))
         v.row = sessionID
-        let step = try v.integer((1, "step"), in: 0...100_000)
-        let attempt = try v.integer((2, "attempt"), in: 0...1000)
+        let step = try v.integer((1, "step"), in: StoredRanges.step)
+        let attempt = try v.integer((2, "attempt"), in: StoredRanges.attempt)
         v.row = "\(sessionID) step \(step) attempt \(attempt)"
         let tap = TapRecord(
             sessionID: sessionID, step: step, attempt: attempt,
-            probe: Probe(x: try v.number((3, "probe_x"), in: fraction), y: try v.number((4, "probe_y"), in: fraction)),
+            probe: Probe(
+                x: try v.number((3, "probe_x"), in: StoredRanges.fraction),
+                y: try v.number((4, "probe_y"), in: StoredRanges.fraction)),
             insidePredicted: try v.bool((5, "inside_predicted")), result: try v.name((6, "result"), as: TapRecord.Result.self),
-            latencyMs: try v.optionalNumber((7, "latency_ms"), in: 0...86_400_000),
+            latencyMs: try v.optionalNumber((7, "latency_ms"), in: StoredRanges.latencyMs),
             technology: try v.optionalText((8, "technology")),
             uid: try v.optionalText((9, "uid")), atqa: try v.optionalText((10, "atqa")), sak: try v.optionalText((11, "sak")),
             ats: try v.optionalText((12, "ats")), atr: try v.optionalText((13, "atr")), timestamp: try v.date((14, "timestamp")),

@@ -10,10 +10,6 @@ struct StoredValues {
     let table: String
     var row: String
 
-    /// Plausible instants: the Unix epoch to the year 9999, so date arithmetic and
-    /// formatting can never overflow.
-    static let instants: ClosedRange<Double> = 0...253_402_300_799
-
     func fail(_ column: (Int32, String), expected: String) -> RecordDecodingError {
         RecordDecodingError(table: table, column: column.1, row: row, value: describe(column.0), expected: expected)
     }
@@ -63,7 +59,7 @@ struct StoredValues {
     }
 
     func date(_ c: (Int32, String)) throws(RecordDecodingError) -> Date {
-        Date(timeIntervalSince1970: try number(c, in: Self.instants))
+        Date(timeIntervalSince1970: try number(c, in: StoredRanges.instants))
     }
 
     func optionalDate(_ c: (Int32, String)) throws(RecordDecodingError) -> Date? {

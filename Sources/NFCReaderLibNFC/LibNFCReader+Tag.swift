@@ -26,10 +26,7 @@ extension LibNFCReader: TagEmulating {
             // garbles or crawls would pass for an empty field: the window starts with a
             // round of commands whose answers and timing prove the link.
             let check = ContinuousClock.now
-            if let status = self.device.initiatorInit() {
-                let error = self.failure(status)
-                return error.code == .unplugged ? .failure(error) : .success(.faulty(error))
-            }
+            if let status = self.device.initiatorInit() { return self.faultyWindow(status) }
             let checkTime = ContinuousClock.now - check
             if checkTime > Self.slowestCleanPoll {
                 return .success(
@@ -42,8 +39,7 @@ extension LibNFCReader: TagEmulating {
             if let status = self.device.targetInit(uid: uid) {
                 if self.cancelled.load(ordering: .relaxed) { return .failure(.cancelled(self.info.name)) }
                 if status == .aborted { return .success(.clean) }  // the window ended with no phone
-                let error = self.failure(status)
-                return error.code == .unplugged ? .failure(error) : .success(.faulty(error))
+                return self.faultyWindow(status)
             }
             activated.store(true, ordering: .relaxed)
             let activatedAt = ContinuousClock.now
@@ -65,8 +61,7 @@ extension LibNFCReader: TagEmulating {
                     if self.cancelled.load(ordering: .relaxed) { return .failure(.cancelled(self.info.name)) }
                     break  // the grace after the window ended
                 case .failure(let status):
-                    let error = self.failure(status)
-                    return error.code == .unplugged ? .failure(error) : .success(.faulty(error))
+                    return self.faultyWindow(status)
                 }
                 break
             }
@@ -76,5 +71,12 @@ extension LibNFCReader: TagEmulating {
                         progress: tag.progress, messageBytes: tag.messageBytesRead, activation: activatedAt - start,
                         readTime: lastRead.map { $0 - activatedAt })))
         }
+    }
+
+    /// A libnfc error in a tag window: a vanished reader is thrown (the run waits for it),
+    /// anything else makes the window faulty (nothing recorded, the position tapped again).
+    func faultyWindow(_ status: LibNFCStatus) -> Result<TagWindow, ReaderError> {
+        let error = failure(status)
+        return error.code == .unplugged ? .failure(error) : .success(.faulty(error))
     }
 }

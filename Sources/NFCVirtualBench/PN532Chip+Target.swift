@@ -87,8 +87,7 @@ extension PN532Chip {
     /// emulator calls this before it writes the answer).
     mutating func waitForAirTime() {
         guard airTime > .zero else { return }
-        let (seconds, attoseconds) = airTime.components
-        usleep(UInt32(seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
+        usleep(UInt32(airTime.seconds * 1_000_000))
         airTime = .zero
     }
 

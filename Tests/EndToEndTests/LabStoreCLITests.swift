@@ -15,8 +15,6 @@ import Testing
 struct LabStoreCLITests {
     let scratch = try! TemporaryDirectory()
 
-    func json(_ text: String) throws -> Any { try JSONSerialization.jsonObject(with: Data(text.utf8)) }
-
     /// Lines of a CSV without its header, sorted: exports of the same sessions list the
     /// same rows, though a lab store pages through several stations at once.
     func rows(_ csv: String) -> [String] {
@@ -46,7 +44,7 @@ struct LabStoreCLITests {
             }
         }
         let listed =
-            try json(try await BuiltBinary.run(["sessions", "--store", lab.reader, "--json"]).stdout) as! [[String: Any]]
+            try jsonArray(try await BuiltBinary.run(["sessions", "--store", lab.reader, "--json"]).stdout)
         #expect(Set(listed.compactMap { $0["station"] as? String }) == Set(stations))
 
         // refine over the lab store pools every bench (virtual benches are simulated evidence).
@@ -54,7 +52,7 @@ struct LabStoreCLITests {
             "refine", "--store", lab.reader, "--model", "SM-S921B", "--include-simulated", "--json",
         ])
         #expect(refine.status == 0, "\(refine.stderr)")
-        let refined = try json(refine.stdout) as! [String: Any]
+        let refined = try jsonObject(refine.stdout)
         let entries = try #require(refined["entries"] as? [[String: Any]])
         #expect((entries.first?["sessions"] as? [String])?.count == 3, "\(refine.stdout)")
 
@@ -109,7 +107,7 @@ struct LabStoreCLITests {
         #expect(finished.status == 0, "\(finished.stderr)")
         #expect(try inLab() == count)
         #expect(try watcher.execute("SELECT count(*) FROM lab_tap").integer(0, 0) == Int64(count * 15))
-        let again = try json(try await BuiltBinary.run(sync + ["--json"]).stdout) as! [String: Any]
+        let again = try jsonObject(try await BuiltBinary.run(sync + ["--json"]).stdout)
         #expect((again["pushed"] as? [Any])?.isEmpty == true)
     }
 
@@ -163,7 +161,7 @@ struct LabStoreCLITests {
             let r = try await BuiltBinary.run([
                 "doctor", "--db", db, "--lab-store", lab.benches["bench-x"]!, "--station", station, "--json",
             ])
-            let o = try json(r.stdout) as! [String: Any]
+            let o = try jsonObject(r.stdout)
             var verdicts: [String: String] = [:]
             for c in o["checks"] as! [[String: Any]] { verdicts[c["id"] as! String] = c["verdict"] as? String }
             return verdicts
@@ -190,7 +188,7 @@ struct LabStoreCLITests {
         let pushed = try await BuiltBinary.run(["sync", "--db", db, "--json"], environment: environment)
         #expect(pushed.status == 0, "\(pushed.stderr)")
         // A session from before stations existed goes under this bench's station.
-        #expect((try json(pushed.stdout) as! [String: Any])["pushed"] as? [String] == ["bench-conf/S-20261130-130000-conf"])
+        #expect((try jsonObject(pushed.stdout))["pushed"] as? [String] == ["bench-conf/S-20261130-130000-conf"])
         try "station bench-conf\n".write(toFile: config + "/nfcbench/lab.conf", atomically: true, encoding: .utf8)
         let broken = try await BuiltBinary.run(["sync", "--db", db], environment: environment)
         #expect(broken.status == 1 && broken.stderr.contains("lab.conf, line 1"), "\(broken.stderr)")

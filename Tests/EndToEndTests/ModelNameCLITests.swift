@@ -8,10 +8,6 @@ struct ModelNameCLITests {
     let scratch: TemporaryDirectory
     init() throws { scratch = try TemporaryDirectory("names") }
 
-    func json(_ text: String) throws -> [String: Any] {
-        try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any]
-    }
-
     /// A session typed as "galaxy s24" is stored under the S24's identifier and key, so
     /// refine and reports find it with the others; the run says which entry and why.
     @Test func aMarketingNameRecordsUnderTheIdentifier() async throws {
@@ -22,7 +18,7 @@ struct ModelNameCLITests {
         ])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("Catalog entry: Galaxy S24 (SM-S921B), matched by name 'galaxy s24'"), "\(r.stderr)")
-        let o = try json(r.stdout)
+        let o = try jsonObject(r.stdout)
         #expect(o["model"] as? String == "SM-S921B" && o["lookupKey"] as? String == "sm_s921b")
         for command in [["plan", "--model", "pixel8"], ["resolve", "--model", "Samsung Galaxy S24"]] {
             let out = try await BuiltBinary.run(command)
@@ -48,7 +44,7 @@ struct ModelNameCLITests {
         }
         let allowed = try await BuiltBinary.run(base + ["--allow-unknown", "--json"])
         #expect(allowed.status == 0, "\(allowed.stderr)")
-        #expect(try json(allowed.stdout)["source"] as? String == "heuristic")
+        #expect(try jsonObject(allowed.stdout)["source"] as? String == "heuristic")
     }
 
     /// A name two entries share is a usage error listing both.

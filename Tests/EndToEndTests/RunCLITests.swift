@@ -13,10 +13,6 @@ struct RunEndToEndTests {
     let scratch: TemporaryDirectory
     init() throws { scratch = try TemporaryDirectory("e2e") }
 
-    func json(_ text: String) throws -> [String: Any] {
-        try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any]
-    }
-
     /// Positions of the S24's first grid pass: its predicted zone's own probes, then the cells.
     static let s24GridPositions = GridPlan(
         around: try! NormalizedRect(x: 0.1, y: 0.36, width: 0.8, height: 0.38), aspectRatio: 0.4803
@@ -29,7 +25,7 @@ struct RunEndToEndTests {
             "--sim-antenna", "0.03,0.07,0.67,0.27", "--sim-seed", "3", "--db", db, "--json",
         ])
         #expect(r.status == 0, "\(r.stderr)")
-        let o = try json(r.stdout)
+        let o = try jsonObject(r.stdout)
         for key in ["sessionId", "model", "lookupKey", "verdict", "predictedZone", "measuredZone", "iou", "taps", "hits"] {
             #expect(o[key] != nil, "\(key) missing")
         }
@@ -111,7 +107,7 @@ struct RunEndToEndTests {
             "--plan", "adaptive", "--auto", "--tap-timeout", "1", "--db", db, "--json",
         ])
         #expect(r.status == 0, "\(r.stderr)")
-        let o = try json(r.stdout)
+        let o = try jsonObject(r.stdout)
         #expect(o["verdict"] as? String == "CONFIRMED" && (o["iou"] as? Double ?? 0) > 0.7)
         #expect((o["reader"] as? String)?.hasPrefix("libnfc:pn532_uart:") == true)
         let sessions = try await BuiltBinary.run(["sessions", "--db", db, "--json"])
@@ -129,7 +125,7 @@ struct RunEndToEndTests {
             "--auto", "--tap-timeout", "1", "--db", db, "--json",
         ])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(try json(r.stdout)["verdict"] as? String == "CONFIRMED")
+        #expect(try jsonObject(r.stdout)["verdict"] as? String == "CONFIRMED")
         let moves = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
         #expect(moves.first == "place 0 0.5000 0.5500" && moves.contains("lift 0"))  // the predicted centre first
         // Every position of the pass was placed (a window the loaded machine made slow is a
@@ -146,7 +142,7 @@ struct RunEndToEndTests {
         ])
         #expect(r.status == 1 && r.stderr.contains("Positioner failed") && r.stderr.contains("--resume"))
         let list =
-            try json("{\"s\":" + (try await BuiltBinary.run(["sessions", "--db", db, "--json"])).stdout + "}")["s"]
+            try jsonObject("{\"s\":" + (try await BuiltBinary.run(["sessions", "--db", db, "--json"])).stdout + "}")["s"]
             as! [[String: Any]]
         #expect(list.count == 1 && list[0]["status"] as? String == "in_progress" && list[0]["taps"] as? Int == 3)
         let id = list[0]["id"] as! String
@@ -155,7 +151,7 @@ struct RunEndToEndTests {
             "--tap-timeout", "0.2", "--db", db, "--json",
         ])
         #expect(resumed.status == 0, "\(resumed.stderr)")
-        let summary = try json(resumed.stdout)
+        let summary = try jsonObject(resumed.stdout)
         #expect(summary["status"] as? String == "completed" && summary["sessionId"] as? String == id)
         // The three taps taken before the failure count once, followed by the rest of the plan.
         let store = try await SQLiteBenchStore.open(path: db)

@@ -11,10 +11,6 @@ import Testing
 struct TagModeCLITests {
     let scratch = try! TemporaryDirectory()
 
-    func json(_ text: String) throws -> [String: Any] {
-        try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any]
-    }
-
     @Test(arguments: [
         ((0.1, 0.36, 0.8, 0.38), "CONFIRMED"),  // the catalog's S24 zone
         ((0.03, 0.07, 0.67, 0.27), "SHIFTED"),  // where Samsung draws the S24 coil
@@ -27,7 +23,7 @@ struct TagModeCLITests {
             bench.directory, "--auto", "--tap-timeout", "0.5", "--db", db, "--no-report", "--json",
         ])
         #expect(r.status == 0, "\(r.stderr)")
-        let o = try json(r.stdout)
+        let o = try jsonObject(r.stdout)
         #expect(o["verdict"] as? String == verdict, "\(o)")
         let store = try await SQLiteBenchStore.openForReading(path: db)
         let session = try #require(try await store.sessions().first)
@@ -75,11 +71,11 @@ struct TagModeCLITests {
         func sessions(_ extra: [String]) async throws -> Int {
             let r = try await BuiltBinary.run(
                 ["refine", "--model", "SM-S921B", "--include-simulated", "--min-sessions", "1", "--db", db, "--json"] + extra)
-            let o = try json(r.stdout)
+            let o = try jsonObject(r.stdout)
             return ((o["entries"] as? [[String: Any]])?.first?["sessions"] as? [String])?.count ?? -1
         }
         #expect(try await sessions([]) == 3)
-        let all = try json(
+        let all = try jsonObject(
             try await BuiltBinary.run(
                 ["refine", "--model", "SM-S921B", "--include-simulated", "--min-sessions", "1", "--db", db, "--json"]
             ).stdout)

@@ -32,9 +32,9 @@ enum DoctorCommand {
             databasePath: DatabaseLocation.path(option: invocation[database], context: context),
             catalogURLs: catalogs.isEmpty ? [URL(fileURLWithPath: "/nonexistent/seed_catalog.json")] : catalogs)
         var checks = doctor.run()
-        if let url = try LabOptions.labStoreURL(invocation, context) {
-            checks += await LabDoctor.checks(
-                url: url, station: try LabOptions.station(invocation, context), databasePath: doctor.databasePath)
+        var lab = LabOptions.Settings(invocation, context)
+        if let url = try lab.labStoreURL() {
+            checks += await LabDoctor.checks(url: url, station: try lab.station(), databasePath: doctor.databasePath)
         }
         if invocation[json] {
             context.output.line(

@@ -42,11 +42,39 @@ enum LabOptions {
         return settings
     }
 
-    /// This bench's station name.
-    static func station(_ invocation: ParsedInvocation, _ context: CommandContext) throws -> String {
-        if let name = invocation[station] { return name }
-        let fromFile = try file(context)["station"]
-        if let configured = context.environment["NFCBENCH_STATION"].flatMap({ $0.isEmpty ? nil : $0 }) ?? fromFile {
+    /// A command's lab settings: each resolved when asked, the lab file read at most once.
+    struct Settings {
+        let invocation: ParsedInvocation
+        let context: CommandContext
+        private var fileSettings: [String: String]?
+
+        init(_ invocation: ParsedInvocation, _ context: CommandContext) {
+            self.invocation = invocation
+            self.context = context
+        }
+
+        private mutating func fromFile(_ key: String) throws -> String? {
+            if fileSettings == nil { fileSettings = try LabOptions.file(context) }
+            return fileSettings?[key]
+        }
+
+        /// This bench's station name.
+        mutating func station() throws -> String {
+            if let name = invocation[LabOptions.station] { return name }
+            return try LabOptions.station(configured: context.environment["NFCBENCH_STATION"], fromFile: fromFile("station"))
+        }
+
+        /// The lab store this bench pushes to, if any.
+        mutating func labStoreURL() throws -> String? {
+            if let url = invocation[LabOptions.labStore] { return url }
+            if let url = context.environment["NFCBENCH_LAB_STORE"], !url.isEmpty { return url }
+            return try fromFile("lab-store")
+        }
+    }
+
+    /// The station from the environment, else the lab file, else the host's name.
+    static func station(configured environment: String?, fromFile: String?) throws -> String {
+        if let configured = environment.flatMap({ $0.isEmpty ? nil : $0 }) ?? fromFile {
             if let problem = StationName.validate(configured) {
                 throw CommandFailure(
                     "The station name '\(configured)' (NFCBENCH_STATION or lab.conf) is not valid: \(problem).",
@@ -62,13 +90,6 @@ enum LabOptions {
         let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? ""
         let cleaned = String(host.unicodeScalars.map { StationName.validate(String($0)) == nil ? Character($0) : "-" })
         return StationName.validate(cleaned) == nil ? cleaned : "bench"
-    }
-
-    /// The lab store this bench pushes to, if any.
-    static func labStoreURL(_ invocation: ParsedInvocation, _ context: CommandContext) throws -> String? {
-        if let url = invocation[labStore] { return url }
-        if let url = context.environment["NFCBENCH_LAB_STORE"], !url.isEmpty { return url }
-        return try file(context)["lab-store"]
     }
 
     /// Opens the lab store, turning libpq's and the schema's errors into what to do.

@@ -67,12 +67,13 @@ enum ReaderCommands {
                 default: .unsupported("PC/SC has no target mode")
                 }
             }
+            var modeNames: [String] {
+                if case .unsupported = tagMode { return ["card"] }
+                return ["card", "tag"]
+            }
             var modes: String {
-                switch tagMode {
-                case .supported: "modes: card, tag"
-                case .limited: "modes: card, tag (limited)"
-                case .unsupported: "modes: card"
-                }
+                if case .limited = tagMode { return "modes: card, tag (limited)" }
+                return "modes: " + modeNames.joined(separator: ", ")
             }
         }
         var rows: [Row] = []
@@ -105,7 +106,7 @@ enum ReaderCommands {
                             ("backend", .string(r.backend)), ("name", .string(String(r.spec.drop { $0 != ":" }.dropFirst()))),
                             ("spec", .string(r.spec)), ("firmware", .optional(r.firmware)),
                             ("inUse", r.inUse.map(JSONValue.bool) ?? .null), ("virtualBench", .optional(r.bench)),
-                            ("modes", .array((r.modes == "modes: card" ? ["card"] : ["card", "tag"]).map(JSONValue.string))),
+                            ("modes", .array(r.modeNames.map(JSONValue.string))),
                             ("tagMode", .string(Self.describe(r.tagMode))),
                         ])
                     }

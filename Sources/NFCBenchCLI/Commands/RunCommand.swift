@@ -24,8 +24,9 @@ enum RunCommand {
 
     static func run(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
         var options = RunOptions(invocation, context)
-        options.station = try LabOptions.station(invocation, context)
-        let labStore = try LabOptions.labStoreURL(invocation, context)
+        var lab = LabOptions.Settings(invocation, context)
+        options.station = try lab.station()
+        let labStore = try lab.labStoreURL()
         let store = try await StoreOptions.open(options.databasePath)
         var started = false
         let outcome: Result<Int32, any Error>

@@ -21,7 +21,8 @@ enum SyncCommand {
     static let json = Flag("--json", help: "Print what was pushed as JSON.")
 
     static func run(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
-        guard let url = try LabOptions.labStoreURL(invocation, context) else {
+        var lab = LabOptions.Settings(invocation, context)
+        guard let url = try lab.labStoreURL() else {
             throw CommandFailure(
                 "No lab store is configured.",
                 hint: "Pass --lab-store URL, set NFCBENCH_LAB_STORE, or add 'lab-store = URL' to lab.conf (docs/lab-store.md).",
@@ -33,7 +34,7 @@ enum SyncCommand {
         do { local = try await SQLiteBenchStore.open(path: path) } catch {
             throw CommandFailure("Cannot open the session database \(path): \(error)")
         }
-        let station = try LabOptions.station(invocation, context)
+        let station = try lab.station()
         let store = try await LabOptions.open(url)
         let report = await LabSync.run(from: local, to: store, station: station)
         if invocation[json] {
