@@ -41,13 +41,19 @@ for c in cases {
     let seedZone = profile.zone
     let truth = try NormalizedRect(x: c.truth.0, y: c.truth.1, width: c.truth.2, height: c.truth.3)
     print("\(c.name)  (seed prediction IoU with truth \(String(format: "%.2f", seedZone.iou(with: truth))))")
-    for (plan, learns) in [(PlanKind.grid, false), (.adaptive, false), (.adaptive, true)] {
+    let plans: [(PlanKind, Bool)] =
+        ProcessInfo.processInfo.environment["ONLY_LEARNING"] != nil
+        ? [(.adaptive, true)] : [(PlanKind.grid, false), (.adaptive, false), (.adaptive, true)]
+    for (plan, learns) in plans {
         var ious = Array(repeating: [Double](), count: sessions)
         var naive = Array(repeating: [Double](), count: sessions)
         var taps: [Int] = []
         var tapsBySession = Array(repeating: [Int](), count: sessions)
         for lab in 0..<labs {
-            let phone = SimulatedPhone(antenna: c.truth, aspectRatio: profile.aspectRatio)
+            // One physical reader across models: its reach is millimetres, so in body
+            // heights (the simulated phone's unit) it is smaller on a taller phone.
+            let phone = SimulatedPhone(
+                antenna: c.truth, aspectRatio: profile.aspectRatio, readerRadius: reachMm / profile.bodyHeightMm!)
             var simulated = SimulatedLab(
                 model: c.model, phone: phone, plan: plan, seed: seed,
                 refiner: CatalogRefiner(resolver: AntennaZoneResolver(remote: nil, seed: seed), reachMm: reachMm),
@@ -63,6 +69,13 @@ for c in cases {
                     print(
                         "    lab \(lab) session \(n + 1) \(plan): IoU \(ious[n].last!) estimate \(String(describing: report.entries.first?.estimate?.zone))"
                     )
+                    if let entry = report.entries.first, let estimate = entry.estimate {
+                        let estimator = ZoneEstimator(
+                            model: DetectionModel(reach: reachMm / profile.bodyHeightMm!), aspectRatio: profile.aspectRatio)
+                        print(
+                            "      log-likelihood at the estimate \(estimate.logLikelihood), at the truth \(estimator.logLikelihood(of: truth, entry.evidence.positions))"
+                        )
+                    }
                     print(
                         "      "
                             + ran.taps.map { "(\($0.probeX),\($0.probeY))\($0.result == .hit ? "+" : "-")" }.joined(
@@ -71,9 +84,22 @@ for c in cases {
                 naive[n].append(boundingBoxOfReads(simulated.evidence)?.iou(with: truth) ?? 0)
             }
         }
+        func mean(_ v: ArraySlice<Double>) -> Double { v.reduce(0, +) / Double(v.count) }
         func row(_ values: [[Double]]) -> String {
-            values.enumerated().map { n, v in String(format: "%d: %.2f/%.2f", n + 1, v.reduce(0, +) / Double(v.count), v.min()!) }
+            values.enumerated().map { n, v in String(format: "%d: %.3f/%.3f", n + 1, mean(v[...]), v.min()!) }
                 .joined(separator: "  ")
+        }
+        /// With more than 20 labs: the 5th percentile over all, and the range of the mean and
+        /// the worst over consecutive blocks of 20 (what one 20-lab run would have shown).
+        func blocks(_ values: [[Double]]) -> String? {
+            guard labs >= 40 else { return nil }
+            return values.enumerated().map { n, v in
+                let parts = stride(from: 0, to: v.count - 19, by: 20).map { v[$0..<$0 + 20] }
+                let means = parts.map(mean), worsts = parts.map { $0.min()! }
+                return String(
+                    format: "%d: p5 %.2f, mean %.2f-%.2f, worst %.2f-%.2f", n + 1, v.sorted()[v.count / 20], means.min()!,
+                    means.max()!, worsts.min()!, worsts.max()!)
+            }.joined(separator: "  ")
         }
         print(
             String(
@@ -84,6 +110,7 @@ for c in cases {
             "    median taps in session n  "
                 + tapsBySession.enumerated().map { "\($0 + 1): \($1.sorted()[$1.count / 2])" }.joined(separator: "  "))
         print("    refine        IoU mean/worst after n sessions  " + row(ious))
+        if let blocks = blocks(ious) { print("      over \(labs) labs, in blocks of 20  " + blocks) }
         print("    baseline box  IoU mean/worst after n sessions  " + row(naive))
         let ratio = ious[min(2, sessions - 1)].reduce(0, +) / max(naive[min(2, sessions - 1)].reduce(0, +), 1e-9)
         print(String(format: "    after %d sessions refine/baseline = %.2fx", min(3, sessions), ratio))

@@ -87,17 +87,28 @@ public struct AdaptivePlan: ProbeStrategy {
             tally[value, default: (0, 0)].taps += 1
             if hit { tally[value]!.hits += 1 }
         }
-        // Any read at a position puts it inside: a phone misses now and then even over its coil.
+        // A position is inside when most of its taps read, outside when most were silent:
+        // the half-read boundary the estimate fits. A phone misses now and then over its
+        // coil, and reads now and then in the reader's fall-off beyond it, so a tie (a
+        // retapped silence that read, a retapped border read that did not) is tapped again
+        // rather than taken either way.
         var inner = origin
         var outer: Double?
+        var tie: Double?
         for (value, t) in tally {
-            if t.hits > 0 {
+            if 2 * t.hits == t.taps {
+                // The nearest tie first: the dictionary's order must not choose the probe.
+                if tie.map({ beyond($0, value) }) ?? true { tie = value }
+                continue
+            }
+            if 2 * t.hits > t.taps {
                 if beyond(value, inner) { inner = value }
             } else if outer.map({ beyond($0, value) }) ?? true {
                 outer = value
             }
         }
         let probed = Set(tally.keys)
+        if let tie { return (inner, outer, tie) }
         // A single silence where the zone was expected to continue is tapped once more
         // before the edge is drawn there: one random miss would otherwise send the
         // bisection the wrong way for the rest of the session.
@@ -200,9 +211,10 @@ public struct AdaptivePlan: ProbeStrategy {
     /// No session of this plan taps more positions: a walk of the coarse grid to the
     /// first hit, then per edge its two first probes, the bisection down to `tolerance`
     /// over the whole back, and two confirmations (of a silence inside the predicted zone,
-    /// and of the silence closing an unforeseen edge). The run tells the operator this bound.
+    /// and of the silence closing an unforeseen edge), each settled by a third tap if the
+    /// two disagree. The run tells the operator this bound.
     public var maximumPositions: Int {
-        fallback.order.count + 4 * (4 + Int(log2(1 / tolerance).rounded(.up)))
+        fallback.order.count + 4 * (6 + Int(log2(1 / tolerance).rounded(.up)))
     }
 
     public func next(after history: [(probe: Probe, hit: Bool)]) -> Probe? {

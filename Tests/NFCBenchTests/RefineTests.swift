@@ -56,6 +56,28 @@ struct ZoneEstimationTests {
         }
     }
 
+    /// One simulated first session of the S24+ whose coil sits 0.2 body heights above the
+    /// prediction (truth x 0.1-0.9, y 0.16-0.54), as `bench/refine` recorded it. A read
+    /// 7 mm below the coil (a 7% chance) widened the fit's starting box downwards; a single
+    /// sweep moved the left edge first, past the two misses at y 0.55, to x 0.64, and
+    /// stopped there (IoU 0.29). Sweeping in every edge order finds the likelier fit (IoU 0.80).
+    @Test func aStrayReadInTheStartingBoxDoesNotTrapTheFit() async throws {
+        let taps: [(x: Double, y: Double, hit: Bool)] = [
+            (0.5, 0.55, false), (0.3, 0.55, false), (0.7, 0.55, true), (0.7, 0.41, true), (0.7, 0.31, true),
+            (0.7, 0.03, false), (0.7, 0.17, true), (0.7, 0.1, false), (0.7, 0.135, false), (0.7, 0.135, false),
+            (0.7, 0.69, false), (0.7, 0.69, false), (0.7, 0.62, false), (0.7, 0.62, false), (0.7, 0.585, true),
+            (0.204, 0.378, true), (0.03, 0.378, false), (0.117, 0.378, false), (0.796, 0.378, true), (0.97, 0.378, false),
+            (0.883, 0.378, true),
+        ]
+        let estimator = ZoneEstimator(model: DetectionModel(reach: 2.94 / 158.5), aspectRatio: 0.4789)
+        let tallies = PositionTally.pool(taps)
+        let estimate = try #require(try await offThePool { estimator.estimate(tallies) })
+        let stuck = try NormalizedRect(x: 0.64, y: 0.1825, width: 0.25, height: 0.39)
+        #expect(estimate.logLikelihood > estimator.logLikelihood(of: stuck, tallies) + 0.1, "\(estimate.zone)")
+        let truth = try NormalizedRect(x: 0.1, y: 0.16, width: 0.8, height: 0.38)
+        #expect(estimate.zone.iou(with: truth) > 0.75, "\(estimate.zone)")
+    }
+
     @Test func noReadsNoZone() {
         #expect(ZoneEstimator(aspectRatio: 0.48).estimate(PositionTally.pool([(0.5, 0.5, false), (0.1, 0.1, false)])) == nil)
     }

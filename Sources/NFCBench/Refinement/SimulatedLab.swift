@@ -29,7 +29,7 @@ public struct SimulatedLab: Sendable {
     public private(set) var focus: PlanFocus?
     /// Whether sessions plan from `focus` (adaptive plans learn from earlier sessions).
     public var learns = true
-    private var generator: SeededGenerator
+    private let randomSeed: UInt64
     private var clock: Date
 
     public init(
@@ -43,7 +43,7 @@ public struct SimulatedLab: Sendable {
         self.units = units
         self.seed = seed
         self.refiner = refiner ?? CatalogRefiner(resolver: AntennaZoneResolver(remote: nil, seed: seed))
-        generator = SeededGenerator(seed: randomSeed)
+        self.randomSeed = randomSeed
         clock = start
     }
 
@@ -63,8 +63,11 @@ public struct SimulatedLab: Sendable {
         let id = "S-lab-\(evidence.count + 1)"
         var history: [(probe: Probe, hit: Bool)] = []
         var taps: [TapRecord] = []
+        var placements: [Probe: UInt64] = [:]
         while let probe = strategy.next(after: history), history.count < 100 {
-            let hit = Double.random(in: 0..<1, using: &generator) < phone.detectionProbability(x: probe.x, y: probe.y)
+            placements[probe, default: 0] += 1
+            let hit =
+                draw(session: evidence.count, probe, placements[probe]!) < phone.detectionProbability(x: probe.x, y: probe.y)
             history.append((probe, hit))
             clock += 20
             taps.append(
@@ -85,6 +88,18 @@ public struct SimulatedLab: Sendable {
         evidence.append(item)
         clock += 3600
         return item
+    }
+
+    /// The chance drawn for the `n`-th placement at `probe` in a session: a function of the
+    /// lab's seed, the session and the placement, not of how many taps came before. Two
+    /// plans compared on the same labs then see the same luck wherever they tap the same
+    /// position (common random numbers), so a study tells a better plan from a lucky one.
+    func draw(session: Int, _ probe: Probe, _ n: UInt64) -> Double {
+        var mixer = SeededGenerator(seed: randomSeed)
+        for part in [UInt64(session), UInt64((probe.x * 1000).rounded()), UInt64((probe.y * 1000).rounded()), n] {
+            mixer = SeededGenerator(seed: mixer.next() ^ part)
+        }
+        return Double(mixer.next() >> 11) / Double(1 << 53)
     }
 
     /// Refines from every session so far and lays the patch over the seed for the next.

@@ -53,17 +53,18 @@ public struct ZoneEstimator: Sendable {
             right: seed.map(\.x).max()!, bottom: seed.map(\.y).max()!)
         rect.left = max(0, rect.left - Self.minimumSide); rect.top = max(0, rect.top - Self.minimumSide)
         rect.right = min(1, rect.right + Self.minimumSide); rect.bottom = min(1, rect.bottom + Self.minimumSide)
-        for _ in 0..<20 {
-            var moved = false
-            for edge in ZoneEdge.allCases {
-                let profile = self.profile(edge, of: rect, tallies)
-                let best = profile.map(\.ll).max()!
-                let flat = profile.filter { $0.ll >= best - 1e-9 }.map(\.value)
-                let value = Self.onLattice((flat.min()! + flat.max()!) / 2)
-                if abs(value - rect[edge]) > 1e-12 { rect[edge] = value; moved = true }
-            }
-            if !moved { break }
+        // One sweep per edge order, the most likely result kept: which edge a sweep moves
+        // first decides which local optimum it reaches. A stray read that widens the
+        // starting box lets the first edge swing past misses that a later edge would have
+        // explained, and coordinate ascent never moves two edges at once to come back.
+        var best = ascend(from: rect, first: .left, tallies)
+        var bestLikelihood = logLikelihood(best, tallies)
+        for first in [ZoneEdge.top, .right, .bottom] {
+            let candidate = ascend(from: rect, first: first, tallies)
+            let likelihood = logLikelihood(candidate, tallies)
+            if likelihood > bestLikelihood + 1e-9 { (best, bestLikelihood) = (candidate, likelihood) }
         }
+        rect = best
         let ll = logLikelihood(rect, tallies)
         var edges: [ZoneEdge: ZoneEstimate.Edge] = [:]
         for edge in ZoneEdge.allCases {
@@ -80,6 +81,27 @@ public struct ZoneEstimator: Sendable {
                 height: rect.bottom - rect.top)
         else { return nil }
         return ZoneEstimate(zone: zone, edges: edges, logLikelihood: ll)
+    }
+
+    /// Coordinate ascent, sweeping the edges in their order from `first` (left, top, right,
+    /// bottom, round). Where the likelihood is flat the edge takes the middle of the flat
+    /// stretch.
+    func ascend(from start: EdgeRect, first: ZoneEdge, _ tallies: [PositionTally]) -> EdgeRect {
+        let all = ZoneEdge.allCases, offset = all.firstIndex(of: first)!
+        let order = (0..<all.count).map { all[($0 + offset) % all.count] }
+        var rect = start
+        for _ in 0..<20 {
+            var moved = false
+            for edge in order {
+                let profile = self.profile(edge, of: rect, tallies)
+                let best = profile.map(\.ll).max()!
+                let flat = profile.filter { $0.ll >= best - 1e-9 }.map(\.value)
+                let value = Self.onLattice((flat.min()! + flat.max()!) / 2)
+                if abs(value - rect[edge]) > 1e-12 { rect[edge] = value; moved = true }
+            }
+            if !moved { break }
+        }
+        return rect
     }
 
     /// Log-likelihood along one edge's lattice, the other edges held.
