@@ -45,26 +45,30 @@ extension LibNFCReader: TagEmulating {
             let activatedAt = ContinuousClock.now
             var tag = Type4Tag(message: message)
             var lastRead: ContinuousClock.Instant?
+            // How the exchange ended when the chip said "released" or went quiet: the phone
+            // finished or left, unless the reader itself is gone (then it is lost, not a read).
+            var ending: LibNFCStatus?
             while true {
                 switch self.device.targetReceive(timeoutMs: Self.commandGap) {
                 case .success(let command):
                     let answer = tag.respond(to: command)
                     if let status = self.device.targetSend(answer, timeoutMs: Self.commandGap) {
-                        if status == .targetReleased || status == .timeout { break }
-                        return .success(.faulty(self.failure(status)))
+                        if status == .targetReleased || status == .timeout { ending = status; break }
+                        return self.faultyWindow(status)
                     }
                     if command.count > 1, command[1] == 0xB0 { lastRead = ContinuousClock.now }
                     continue
-                case .failure(.targetReleased), .failure(.timeout):
-                    break  // the phone finished or left
+                case .failure(let status) where status == .targetReleased || status == .timeout:
+                    ending = status  // the phone finished or left
                 case .failure(.aborted):
+                    // Cancelled by the run, else the grace after the window ended.
                     if self.cancelled.load(ordering: .relaxed) { return .failure(.cancelled(self.info.name)) }
-                    break  // the grace after the window ended
                 case .failure(let status):
                     return self.faultyWindow(status)
                 }
                 break
             }
+            if let ending, case let error = self.failure(ending), error.code == .unplugged { return .failure(error) }
             return .success(
                 .read(
                     TagReadResult(

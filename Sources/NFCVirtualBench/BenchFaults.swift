@@ -34,8 +34,26 @@ public struct ReaderFirmwareState: Sendable {
 public final class BenchControls: Sendable {
     private let faultState = Mutex(BenchFault.none)
     private let firmwareState = Mutex(ReaderFirmwareState())
+    private let pullState = Mutex<Int?>(nil)
 
     public init() {}
+
+    /// Pulls the cable as the host sends the reader's `n`-th answer to a phone in tag mode
+    /// (TgSetData, counted from 1): a reader lost in the middle of an exchange, which no
+    /// timing from outside can hit reliably.
+    public var unplugAtTargetAnswer: Int? {
+        get { pullState.withLock { $0 } }
+        set { pullState.withLock { $0 = newValue } }
+    }
+
+    /// Counts one TgSetData; whether the cable is to be pulled now.
+    func pullsAtThisTargetAnswer() -> Bool {
+        pullState.withLock { remaining in
+            guard let n = remaining else { return false }
+            remaining = n > 1 ? n - 1 : nil
+            return n <= 1
+        }
+    }
 
     public var fault: BenchFault {
         get { faultState.withLock { $0 } }

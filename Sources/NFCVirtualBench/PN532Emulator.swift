@@ -126,6 +126,11 @@ public final class PN532Emulator: Sendable {
                             trace("command \(Hex.string([command])) abandoned by the host before it was read")
                             continue
                         }
+                        if command == 0x8E, controls.pullsAtThisTargetAnswer() {
+                            controls.fault = .unplug  // the next turn closes the port
+                            trace("unplugged as the host sent TgSetData")
+                            continue
+                        }
                         link.write(PN532Frame.ack.encoded())
                         switch chip.receive(data, now: bench.clock.now) {
                         case .respond(let reply):

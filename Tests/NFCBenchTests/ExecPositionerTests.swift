@@ -58,10 +58,13 @@ struct ExecPositionerTests {
         let positioner = ExecPositioner(
             template: "sleep 30 & echo $! > \(pidFile).part && mv \(pidFile).part \(pidFile); wait", timeout: .seconds(60))
         let move = Task { try await positioner.place(Probe(x: 0.5, y: 0.5), index: 0) }
-        let deadline = ContinuousClock.now + .seconds(10)
+        // Cancelled only once the command runs (its child's pid is written): on a loaded
+        // machine starting the shell once took longer than a 10 s wait.
+        let deadline = ContinuousClock.now + .seconds(60)
         while !FileManager.default.fileExists(atPath: pidFile), ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(10))
         }
+        try #require(FileManager.default.fileExists(atPath: pidFile), "the command never started")
         let start = ContinuousClock.now
         move.cancel()
         let result = await move.result

@@ -97,6 +97,22 @@ struct TagEmulationTests {
         }
     }
 
+    /// A reader unplugged while it answers the phone is thrown as lost, as everywhere
+    /// else (the run waits for it and says so), never taken for a faulty window.
+    @Test func aReaderUnpluggedMidExchangeIsLost() async throws {
+        let bench = try TestBench()
+        let reader = try await LibNFCReader.open(connstring: bench.connstring)
+        defer { Task { await reader.close() } }
+        bench.bench.controls.unplugAtTargetAnswer = 2
+        bench.placeOverCoil()
+        do {
+            let window = try await reader.emulateTag(message, window: .seconds(3))
+            Issue.record("the window ended as \(window)")
+        } catch {
+            #expect(error.code == .unplugged, "\(error)")
+        }
+    }
+
     @Test func whichChipsCanEmulate() {
         #expect(TagEmulationSupport.forLibNFC(firmware: "PN532 v1.6", name: "pn532_uart") == .supported)
         guard case .unsupported(let why) = TagEmulationSupport.forLibNFC(firmware: "PN533 v2.7", name: "NXP PN533") else {

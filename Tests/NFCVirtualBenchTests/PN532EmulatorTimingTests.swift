@@ -30,16 +30,24 @@ struct PN532EmulatorTimingTests {
             _ = frame.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         }
 
-        /// Everything the chip sends until it has been quiet for `quiet`.
-        func drain(quiet: Duration = .milliseconds(300)) -> [UInt8] {
+        /// Everything the chip sends: at least `frames` whole frames (waited for up to 20 s:
+        /// on a loaded machine the emulator's thread may answer late), then whatever else
+        /// comes until it has been quiet for `quiet` (a stale answer would come right away).
+        func drain(frames expected: Int, quiet: Duration = .milliseconds(300)) -> [UInt8] {
             var out: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 256)
+            let deadline = ContinuousClock.now + .seconds(20)
+            func milliseconds(_ d: Duration) -> Int32 {
+                Int32(max(0, d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000))
+            }
             while true {
+                var decoder = PN532FrameDecoder()
+                decoder.append(out)
+                var complete = 0
+                while let event = decoder.next() { if case .frame = event { complete += 1 } }
+                let wait = complete < expected ? deadline - ContinuousClock.now : quiet
                 var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                guard
-                    poll(&pfd, 1, Int32(quiet.components.seconds * 1000 + quiet.components.attoseconds / 1_000_000_000_000_000))
-                        == 1
-                else { return out }
+                guard wait > .zero, poll(&pfd, 1, milliseconds(wait)) == 1 else { return out }
                 let n = read(fd, &buffer, buffer.count)
                 guard n > 0 else { return out }
                 out += buffer.prefix(n)
@@ -59,7 +67,7 @@ struct PN532EmulatorTimingTests {
         let bench = try TestBench()
         let host = try Host(bench.bench.pn532Link!)
         host.send([0x02])  // GetFirmwareVersion
-        #expect(frames(host.drain()) == [.ack, .information(tfi: 0xD5, data: [0x03, 0x32, 0x01, 0x06, 0x07])])
+        #expect(frames(host.drain(frames: 2)) == [.ack, .information(tfi: 0xD5, data: [0x03, 0x32, 0x01, 0x06, 0x07])])
     }
 
     /// Two commands waiting when the emulator reads: only the second is answered.
@@ -72,7 +80,7 @@ struct PN532EmulatorTimingTests {
             PN532Frame.information(tfi: PN532Frame.hostToChip, data: firmware).encoded()
             + PN532Frame.information(tfi: PN532Frame.hostToChip, data: status).encoded()
         _ = both.withUnsafeBytes { write(host.fd, $0.baseAddress, $0.count) }
-        let reply = frames(host.drain())
+        let reply = frames(host.drain(frames: 2))
         #expect(reply.count == 2 && reply.first == .ack, "\(reply)")
         guard case .information(_, let data)? = reply.last else { Issue.record("no reply"); return }
         #expect(data.first == 0x05, "the reply must be GetGeneralStatus's (0x05), not the abandoned command's")
@@ -83,10 +91,10 @@ struct PN532EmulatorTimingTests {
         let bench = try TestBench()
         let host = try Host(bench.bench.pn532Link!)
         host.send([0x60, 0xFF, 0x01, 0x20])  // InAutoPoll forever
-        #expect(frames(host.drain()) == [.ack])
+        #expect(frames(host.drain(frames: 1)) == [.ack])
         _ = PN532Frame.ack.encoded().withUnsafeBytes { write(host.fd, $0.baseAddress, $0.count) }
-        #expect(host.drain(quiet: .milliseconds(100)).isEmpty)
+        #expect(host.drain(frames: 0, quiet: .milliseconds(100)).isEmpty)
         bench.placeOverCoil()
-        #expect(host.drain().isEmpty, "an aborted poll answered")
+        #expect(host.drain(frames: 0).isEmpty, "an aborted poll answered")
     }
 }
