@@ -136,6 +136,6 @@ start_postgres() {  # start_postgres <port>
     SERVICE_PIDS+=($!)
     wait_for 20 "$bin/pg_isready" -q -h 127.0.0.1 -p "$port" \
         || { echo "PostgreSQL did not start:" >&2; cat "$dir/postgres.log" >&2; return 1; }
-    export NFCBENCH_TEST_PG="host=127.0.0.1 port=$port user=nfcbench_admin password=$password dbname=postgres"
+    export NFCBENCH_TEST_PG="host=127.0.0.1 port=$port user=nfcbench_admin password=$password dbname=postgres connect_timeout=30"
     export NFCBENCH_TEST_PG_BIN="$bin"
 }
