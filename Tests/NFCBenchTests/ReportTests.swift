@@ -83,6 +83,22 @@ struct ReportTests {
         #expect(xml.contains("session verdict: \(report.score.verdict.rawValue)"))
     }
 
+    /// A lab files suites from several benches: the station, the unit and the mode are in
+    /// the suite's name (CI servers drop what they do not know), `hostname` is the station.
+    @Test func junitNamesTheStationUnitAndMode() async throws {
+        let store = try await SQLiteBenchStore.open(path: scratch.file("junit-station.sqlite"))
+        var session = ReportFixture.session(id: "S-station")
+        session.station = "bench-3"
+        session.mode = .tag
+        let stored = try await ReportFixture.store(session, in: store)
+        let xml = try await render(JUnitReportExporter(options: ReportFixture.options), [stored], store)
+        #expect(xml.contains("session S-station on bench-3, unit unit-7 [tag mode] [simulated]\""), "\(xml.prefix(400))")
+        #expect(xml.contains("hostname=\"bench-3\""))
+        #expect(xml.contains("<property name=\"nfcbench.station\" value=\"bench-3\"/>"))
+        #expect(xml.contains("<property name=\"nfcbench.mode\" value=\"tag\"/>"))
+        #expect(xml.contains("<property name=\"nfcbench.unit\" value=\"unit-7\"/>"))
+    }
+
     /// Names from operators and catalogs cannot break a document or reach a terminal
     /// raw: markup is escaped, control codes are dropped, CSV cells are neutralised.
     @Test func hostileTextIsEscapedInEveryFormat() async throws {

@@ -6,8 +6,8 @@ import NFCLocatorCore
 /// suite per session, one test case per position and one for the verdict.
 ///
 /// CI servers drop attributes and properties they do not know, so every fact a reviewer
-/// needs (model, position number, millimetres, result, why it failed) is in the test
-/// names and failure messages. The shape satisfies the Ant and Jenkins schemas alike
+/// needs (model, station, unit, mode, position number, millimetres, result, why it
+/// failed) is in the test names and failure messages; `hostname` is the station. The shape satisfies the Ant and Jenkins schemas alike
 /// (`Tests/Fixtures/junit/junit.xsd`): counts and times on every suite, a properties block,
 /// `system-out` and `system-err`, timestamps without a zone (they are UTC).
 public struct JUnitReportExporter: SessionExporter {
@@ -71,14 +71,23 @@ public struct JUnitReportExporter: SessionExporter {
         }
         cases.append("<testcase classname=\"\(x(className))\" name=\"\(x(verdictName))\" time=\"0\">\(verdictBody)</testcase>")
         let duration = max(0, (s.endedAt ?? r.positions.last?.firstTappedAt ?? s.startedAt).timeIntervalSince(s.startedAt))
-        let suiteName = "\(r.name) session \(s.id)" + (s.simulated ? " [simulated]" : "") + (s.isVoid ? " [void]" : "")
+        // Which bench and which phone: a lab files suites from several stations, and two
+        // stations may reuse a session id, so both are in the name CI servers keep.
+        let suiteName =
+            "\(r.name) session \(s.id)" + (s.station.map { " on \($0)" } ?? "") + (s.unit.map { ", unit \($0)" } ?? "")
+            + (s.mode == .tag ? " [tag mode]" : "") + (s.simulated ? " [simulated]" : "") + (s.isVoid ? " [void]" : "")
         let timestamp = String(CSVFormat.iso8601(s.startedAt).dropLast())
         try sink.append(
-            "<testsuite name=\"\(x(suiteName))\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\" time=\"\(FixedPoint.format(duration, 3))\" timestamp=\"\(timestamp)\" hostname=\"\(x(s.unit ?? "unrecorded-unit"))\" id=\"\(id)\" package=\"nfcbench.\(x(Self.identifier(s.lookupKey)))\">\n"
+            "<testsuite name=\"\(x(suiteName))\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\" time=\"\(FixedPoint.format(duration, 3))\" timestamp=\"\(timestamp)\" hostname=\"\(x(s.station ?? "unrecorded-station"))\" id=\"\(id)\" package=\"nfcbench.\(x(Self.identifier(s.lookupKey)))\">\n"
         )
+        let properties: [(String, String)] = [
+            ("session", s.id), ("station", s.station ?? ""), ("unit", s.unit ?? ""), ("mode", s.mode.rawValue),
+            ("reader", s.reader.description), ("simulated", String(s.simulated)), ("version", options.toolVersion),
+        ]
         try sink.append(
-            "<properties><property name=\"nfcbench.session\" value=\"\(x(s.id))\"/><property name=\"nfcbench.simulated\" value=\"\(s.simulated)\"/><property name=\"nfcbench.version\" value=\"\(x(options.toolVersion))\"/></properties>\n"
-        )
+            "<properties>"
+                + properties.map { "<property name=\"nfcbench.\($0.0)\" value=\"\(x($0.1))\"/>" }.joined()
+                + "</properties>\n")
         for c in cases { try sink.append(c + "\n") }
         try sink.append(
             "<system-out>\(x(verdictName + ". " + r.verdictSentence))</system-out>\n<system-err></system-err>\n</testsuite>\n")
