@@ -23,8 +23,11 @@ public enum LabSync {
 
     /// Pushes every pending session. Stops at the first failure, reporting it with what
     /// is still pending: the bench's database keeps everything, and a later sync resumes.
+    /// `progress` hears (sessions handled, sessions pending): (0, n) before the first push,
+    /// then after each.
     public static func run(
-        from source: any LabSyncSource, to store: PostgresLabStore, station: String, now: @Sendable () -> Date = Date.init
+        from source: any LabSyncSource, to store: PostgresLabStore, station: String, now: @Sendable () -> Date = Date.init,
+        progress: @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }
     ) async -> Report {
         var report = Report()
         let pending: [PendingSync]
@@ -37,10 +40,14 @@ public enum LabSync {
             report.error = error
             return report
         }
+        progress(0, pending.count)
         for (index, item) in pending.enumerated() {
             let started = ContinuousClock.now
             do {
-                guard let snapshot = try await source.syncSnapshot(item.id) else { continue }
+                guard let snapshot = try await source.syncSnapshot(item.id) else {
+                    progress(index + 1, pending.count)
+                    continue
+                }
                 switch try await store.push(snapshot, station: station) {
                 case .stored:
                     let pushedAs = SessionReference(station: snapshot.session.station ?? station, id: snapshot.session.id)
@@ -50,6 +57,7 @@ public enum LabSync {
                 }
                 try await source.markSynced(item.id, lab: lab, revision: snapshot.revision, at: now())
                 report.latencies.append((ContinuousClock.now - started).seconds)
+                progress(index + 1, pending.count)
             } catch {
                 report.error = error
                 report.pending = pending.count - index

@@ -144,8 +144,11 @@ struct LabStoreCLITests {
         await ChildProcess.exit(of: process)
         #expect(process.terminationStatus == 75, "\(stderr)")
         #expect(stderr.contains("still to push") && stderr.contains("run 'nfcbench sync' again"), "\(stderr)")
+        // A long push says how far it has got (a first sync pushes a bench's whole history).
+        #expect(stderr.contains("Pushing 600 sessions to r_") && stderr.contains("@127.0.0.1:"), "\(stderr)")
         let retried = try await BuiltBinary.run(["sync", "--db", db, "--station", "bench-d", "--lab-store", url])
         #expect(retried.status == 0, "\(retried.stderr)")
+        #expect(retried.stderr.contains("Pushing ") && !retried.stderr.contains("Pushing 600 "), "\(retried.stderr)")
         #expect(
             try admin.execute("SELECT count(*), sum(n) FROM (SELECT count(*) AS n FROM lab_tap GROUP BY session_id) t").rows[0]
                 == ["600", "9000"])

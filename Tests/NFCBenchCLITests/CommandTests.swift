@@ -161,3 +161,35 @@ struct CommandTests {
         #expect(h.errors.text.contains("seedCatalog unusable"))
     }
 }
+
+/// A long push says how far it has got; a short one stays silent.
+@Suite("Sync progress")
+struct SyncProgressTests {
+    @Test func aLongPushReportsWhereItIsInLines() {
+        let output = CapturedOutput()
+        let progress = SyncProgress(output: output, interactive: false, every: .zero)
+        for done in 0...60 { progress.update(done: done, total: 60, destination: "lab@127.0.0.1:5432/lab") }
+        progress.finish()
+        let lines = output.text.split(separator: "\n")
+        #expect(lines.first == "Pushing 60 sessions to lab@127.0.0.1:5432/lab...")
+        #expect(lines.contains("  30 of 60 sessions pushed (50%)") && lines.count == 60, "\(lines.suffix(3))")
+        #expect(!output.text.contains("\u{1B}"))
+    }
+
+    @Test func aShortPushIsSilent() {
+        let output = CapturedOutput()
+        let progress = SyncProgress(output: output, interactive: false, every: .zero)
+        for done in 0...3 { progress.update(done: done, total: 3, destination: "lab") }
+        #expect(output.text.isEmpty)
+    }
+
+    /// On a terminal one line is redrawn, and cleared when the push ends or stops part way.
+    @Test func onATerminalOneLineIsRedrawnAndCleared() {
+        let output = CapturedOutput(isTerminal: true)
+        let progress = SyncProgress(output: output, interactive: true)
+        progress.update(done: 0, total: 100, destination: "lab")
+        progress.update(done: 1, total: 100, destination: "lab")  // within 100 ms: not redrawn
+        progress.finish()
+        #expect(output.text == "\r\u{1B}[2KPushing to lab: 0 of 100 sessions (0%)\r\u{1B}[2K")
+    }
+}

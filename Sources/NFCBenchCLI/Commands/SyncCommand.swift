@@ -36,7 +36,12 @@ enum SyncCommand {
         }
         let station = try lab.station()
         let store = try await LabOptions.open(url)
-        let report = await LabSync.run(from: local, to: store, station: station)
+        let progress = SyncProgress(output: context.errors, interactive: context.errors.isTerminal)
+        let destination = store.location
+        let report = await LabSync.run(
+            from: local, to: store, station: station,
+            progress: { done, total in progress.update(done: done, total: total, destination: destination) })
+        progress.finish()
         if invocation[json] {
             context.output.line(summary(report, server: store.location, station: station).serialized(pretty: true))
         } else {
