@@ -113,6 +113,26 @@ enum LabSchema {
             ALTER TABLE lab_tap ADD COLUMN tag_progress text;
             """
         ),
+        (
+            // Which machines push as each station: two benches configured with one station
+            // name would otherwise pool their sessions (and their readers' reach) unseen.
+            "003-station-machines",
+            """
+            CREATE TABLE lab_station_machine (
+                station text COLLATE "C" NOT NULL REFERENCES lab_station(name),
+                machine text NOT NULL CHECK (length(machine) BETWEEN 1 AND 255),
+                first_push timestamptz NOT NULL DEFAULT now(),
+                last_push timestamptz NOT NULL DEFAULT now(),
+                PRIMARY KEY (station, machine)
+            );
+            ALTER TABLE lab_station_machine ENABLE ROW LEVEL SECURITY;
+            CREATE POLICY lab_reads ON lab_station_machine FOR SELECT USING (true);
+            CREATE POLICY own_station_inserts ON lab_station_machine FOR INSERT WITH CHECK (\(ownStations));
+            CREATE POLICY own_station_updates ON lab_station_machine FOR UPDATE USING (\(ownStations)) WITH CHECK (\(ownStations));
+            GRANT SELECT ON lab_station_machine TO nfcbench_reader, nfcbench_bench;
+            GRANT INSERT, UPDATE ON lab_station_machine TO nfcbench_bench;
+            """
+        ),
     ]
 
     /// Applies missing migrations under the advisory lock; refuses a store from a newer

@@ -16,6 +16,9 @@ public enum LabSync {
         public var latencies: [Double] = []
         /// Sessions still to push when the sync stopped on an error.
         public var pending = 0
+        /// Other machines that pushed as this station in the last 30 days: two benches
+        /// under one station name, whose sessions the lab cannot tell apart.
+        public var sharedWith: [PostgresLabStore.StationMachine] = []
         public var error: Error?
 
         public var succeeded: Bool { error == nil }
@@ -24,16 +27,20 @@ public enum LabSync {
     /// Pushes every pending session. Stops at the first failure, reporting it with what
     /// is still pending: the bench's database keeps everything, and a later sync resumes.
     /// `progress` hears (sessions handled, sessions pending): (0, n) before the first push,
-    /// then after each.
+    /// then after each. `machine` names the computer pushing (`StationMachine.current`).
     public static func run(
-        from source: any LabSyncSource, to store: PostgresLabStore, station: String, now: @Sendable () -> Date = Date.init,
-        progress: @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }
+        from source: any LabSyncSource, to store: PostgresLabStore, station: String, machine: String? = nil,
+        now: @Sendable () -> Date = Date.init, progress: @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }
     ) async -> Report {
         var report = Report()
         let pending: [PendingSync]
         let lab: String
         do {
             try await store.checkStation(station)
+            if let machine {
+                try await store.recordMachine(machine, station: station)
+                report.sharedWith = try await store.otherMachines(of: station, than: machine)
+            }
             lab = try await store.identity()
             pending = try await source.pendingSync(lab: lab)
         } catch {

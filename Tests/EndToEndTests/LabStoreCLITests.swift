@@ -160,10 +160,10 @@ struct LabStoreCLITests {
         let db = scratch.database()
         let local = try await SQLiteBenchStore.open(path: db)
         _ = try await LabFixture.session("S-20261130-120000-xxxx", station: "bench-x", in: local)
-        func checks(_ station: String) async throws -> [String: String] {
-            let r = try await BuiltBinary.run([
-                "doctor", "--db", db, "--lab-store", lab.benches["bench-x"]!, "--station", station, "--json",
-            ])
+        func checks(_ station: String, machine: String = "bench-pc-x") async throws -> [String: String] {
+            let r = try await BuiltBinary.run(
+                ["doctor", "--db", db, "--lab-store", lab.benches["bench-x"]!, "--station", station, "--json"],
+                environment: ["NFCBENCH_MACHINE": machine])
             let o = try jsonObject(r.stdout)
             var verdicts: [String: String] = [:]
             for c in o["checks"] as! [[String: Any]] { verdicts[c["id"] as! String] = c["verdict"] as? String }
@@ -171,9 +171,22 @@ struct LabStoreCLITests {
         }
         let fine = try await checks("bench-x")
         #expect(fine["lab-store"] == "OK" && fine["lab-station"] == "OK" && fine["lab-sync"] == "WARN", "\(fine)")
+        #expect(fine["lab-machines"] == "OK", "\(fine)")
+        // Another machine pushes as bench-x (a second bench given the same name): sync and
+        // doctor on this one both say so.
+        let other = try await BuiltBinary.run(
+            ["sync", "--db", db, "--lab-store", lab.benches["bench-x"]!, "--station", "bench-x"],
+            environment: ["NFCBENCH_MACHINE": "bench-pc-y"])
+        #expect(other.status == 0 && !other.stderr.contains("Warning"), "\(other.stderr)")
+        let here = try await BuiltBinary.run(
+            ["sync", "--db", db, "--lab-store", lab.benches["bench-x"]!, "--station", "bench-x"],
+            environment: ["NFCBENCH_MACHINE": "bench-pc-x"])
+        #expect(
+            here.status == 0 && here.stderr.contains("station bench-x also received sessions from bench-pc-y"), "\(here.stderr)")
+        #expect(try await checks("bench-x")["lab-machines"] == "WARN")
         #expect(try await checks("bench-y")["lab-station"] == "FAIL")
         let migrated = try await BuiltBinary.run(["labstore", "migrate", "--store", lab.admin])
-        #expect(migrated.status == 0 && migrated.stdout.contains("002-tag-mode (2 applied)"), "\(migrated.stdout)")
+        #expect(migrated.status == 0 && migrated.stdout.contains("003-station-machines (3 applied)"), "\(migrated.stdout)")
     }
 
     /// lab.conf names the station and the lab store for every command; a malformed line

@@ -90,6 +90,29 @@ struct LabStoreTests {
         #expect(try await still.taps("bench-b/S-20261130-100000-cccc").count == 6)
     }
 
+    /// Two machines pushing as one station (two benches given the same name) are seen by
+    /// each other's sync; a bench cannot claim a machine for another station.
+    @Test func twoMachinesUnderOneStationAreSeen() async throws {
+        let lab = try await LabFixture(stations: ["bench-a", "bench-b"])
+        let store = try await PostgresLabStore.open(lab.benches["bench-a"]!)
+        let first = try await SQLiteBenchStore.open(path: scratch.database())
+        _ = try await LabFixture.session("S-20261130-100000-m001", station: "bench-a", in: first)
+        let alone = await LabSync.run(from: first, to: store, station: "bench-a", machine: "lab-pc-1 (0a1b2c3d)")
+        #expect(alone.succeeded && alone.sharedWith.isEmpty, "\(String(describing: alone.error))")
+        let second = try await SQLiteBenchStore.open(path: scratch.database())
+        _ = try await LabFixture.session("S-20261130-110000-m002", station: "bench-a", in: second)
+        let shared = await LabSync.run(from: second, to: store, station: "bench-a", machine: "lab-pc-2 (4e5f6a7b)")
+        #expect(shared.succeeded && shared.sharedWith.map(\.machine) == ["lab-pc-1 (0a1b2c3d)"])
+        #expect(abs(try #require(shared.sharedWith.first).lastPush.timeIntervalSinceNow) < 120)
+        // The first machine's next sync (nothing to push) sees the second.
+        let again = await LabSync.run(from: first, to: store, station: "bench-a", machine: "lab-pc-1 (0a1b2c3d)")
+        #expect(again.pushed.isEmpty && again.sharedWith.map(\.machine) == ["lab-pc-2 (4e5f6a7b)"])
+        // Another station's machines are not this one's business, and not its to write.
+        let storeB = try await PostgresLabStore.open(lab.benches["bench-b"]!)
+        #expect(try await storeB.otherMachines(of: "bench-b", than: "x").isEmpty)
+        await #expect(throws: PostgresError.self) { try await storeB.recordMachine("intruder", station: "bench-a") }
+    }
+
     /// Two stations may hold the same session id: both are kept, a bare id that names
     /// both is refused with the stations, and `STATION/ID` names each.
     @Test func theSameIdOnTwoStationsStaysTwoSessions() async throws {
@@ -138,10 +161,12 @@ struct LabStoreTests {
         let url = LabStoreServer.url(database: database)
         try await withThrowingTaskGroup(of: [String].self) { group in
             for _ in 0..<6 { group.addTask { try await PostgresLabStore.open(url, migrate: true).appliedMigrations() } }
-            for try await applied in group { #expect(applied == ["001-lab-sessions", "002-tag-mode"]) }
+            for try await applied in group {
+                #expect(applied == ["001-lab-sessions", "002-tag-mode", "003-station-machines"])
+            }
         }
         let c = try PostgresConnection(url)
-        #expect(try c.execute("SELECT count(*) FROM lab_schema_migration").integer(0, 0) == 2)
+        #expect(try c.execute("SELECT count(*) FROM lab_schema_migration").integer(0, 0) == 3)
         #expect(try c.execute("SELECT count(*) FROM lab_identity").integer(0, 0) == 1)
     }
 

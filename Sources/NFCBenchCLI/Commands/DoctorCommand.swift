@@ -34,7 +34,10 @@ enum DoctorCommand {
         var checks = doctor.run()
         var lab = LabOptions.Settings(invocation, context)
         if let url = try lab.labStoreURL() {
-            checks += await LabDoctor.checks(url: url, station: try lab.station(), databasePath: doctor.databasePath)
+            checks += await LabDoctor.checks(
+                url: url, station: try lab.station(),
+                machine: MachineName.current(environment: context.environment, roots: roots),
+                databasePath: doctor.databasePath)
         }
         if invocation[json] {
             context.output.line(

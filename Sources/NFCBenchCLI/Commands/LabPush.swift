@@ -1,6 +1,7 @@
 import Foundation
 import NFCBenchStorePostgres
 import NFCBenchStoreSQLite
+import NFCHost
 import NFCPostgres
 
 /// The push a run makes when it ends, with a lab store configured. It never changes the
@@ -13,7 +14,9 @@ enum LabPush {
             context.errors.line("Lab store: not pushed (\(error)). The session is kept here; 'nfcbench sync' pushes it later.")
             return
         }
-        let report = await LabSync.run(from: local, to: store, station: station)
+        let report = await LabSync.run(
+            from: local, to: store, station: station, machine: MachineName.current(environment: context.environment))
+        warnIfShared(report, station: station, context)
         if let error = report.error {
             context.errors.line(
                 "Lab store: \(report.pushed.count) pushed, \(report.pending) not (\(error)). They are kept here; "
@@ -21,5 +24,16 @@ enum LabPush {
         } else if !report.pushed.isEmpty {
             context.errors.line("Lab store: pushed \(report.pushed.joined(separator: ", ")) to \(store.location).")
         }
+    }
+
+    /// Says so when another machine pushed as this station lately: the lab cannot tell two
+    /// benches' sessions apart under one name, nor which reader (and reach) took them.
+    static func warnIfShared(_ report: LabSync.Report, station: String, _ context: CommandContext) {
+        guard !report.sharedWith.isEmpty else { return }
+        let others = report.sharedWith.map { "\($0.machine) (last \($0.lastPush.formatted(.iso8601)))" }
+        context.errors.line(
+            "Warning: station \(station) also received sessions from \(others.joined(separator: ", ")) in the last 30 days."
+                + " Two benches under one station name are pooled as one bench; give each its own --station"
+                + " (NFCBENCH_STATION or lab.conf) and register it (docs/lab-store.md, \"Add a bench\").")
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import NFCBenchRecords
 import NFCBenchStorePostgres
 import NFCBenchStoreSQLite
+import NFCHost
 import NFCPostgres
 
 /// `nfcbench sync`: push what the lab store does not have yet, and `labstore migrate`.
@@ -39,9 +40,10 @@ enum SyncCommand {
         let progress = SyncProgress(output: context.errors, interactive: context.errors.isTerminal)
         let destination = store.location
         let report = await LabSync.run(
-            from: local, to: store, station: station,
+            from: local, to: store, station: station, machine: MachineName.current(environment: context.environment),
             progress: { done, total in progress.update(done: done, total: total, destination: destination) })
         progress.finish()
+        LabPush.warnIfShared(report, station: station, context)
         if invocation[json] {
             context.output.line(summary(report, server: store.location, station: station).serialized(pretty: true))
         } else {
@@ -65,6 +67,13 @@ enum SyncCommand {
             ("labStore", .string(server)), ("station", .string(station)),
             ("pushed", .array(report.pushed.map(JSONValue.string))), ("taps", .int(report.taps)),
             ("alreadyCurrent", .int(report.alreadyCurrent)), ("pending", .int(report.pending)),
+            (
+                "sharedWith",
+                .array(
+                    report.sharedWith.map {
+                        .object([("machine", .string($0.machine)), ("lastPush", .string($0.lastPush.formatted(.iso8601)))])
+                    })
+            ),
             ("error", .optional(report.error.map { "\($0)" })),
         ])
     }

@@ -1,0 +1,38 @@
+import Foundation
+import NFCPostgres
+
+/// Which machines push as a station (migration 003). A station name names one bench; two
+/// machines configured with the same one would pool their sessions, and their readers'
+/// different reach, under one name that no report can pull apart again.
+extension PostgresLabStore {
+    /// Another machine that pushed as the same station, and when it last did.
+    public struct StationMachine: Sendable, Equatable {
+        public let machine: String
+        public let lastPush: Date
+    }
+
+    /// Notes that `machine` pushes as `station` now.
+    public func recordMachine(_ machine: String, station: String) throws {
+        try connection.execute(
+            """
+            INSERT INTO lab_station_machine (station, machine) VALUES ($1, $2)
+            ON CONFLICT (station, machine) DO UPDATE SET last_push = now()
+            """, [.text(station), .text(String(machine.prefix(255)))])
+    }
+
+    /// The machines other than `machine` that pushed as `station` within `days`, newest first.
+    public func otherMachines(of station: String, than machine: String, withinDays days: Int = 30) throws
+        -> [StationMachine]
+    {
+        let rows = try connection.execute(
+            """
+            SELECT machine, extract(epoch FROM last_push)::double precision FROM lab_station_machine
+            WHERE station = $1 AND machine <> $2 AND last_push > now() - $3::int * interval '1 day'
+            ORDER BY last_push DESC, machine
+            """, [.text(station), .text(String(machine.prefix(255))), .integer(Int64(days))])
+        return try (0..<rows.count).compactMap { row in
+            guard let name = rows.text(row, 0), let epoch = try rows.real(row, 1) else { return nil }
+            return StationMachine(machine: name, lastPush: Date(timeIntervalSince1970: epoch))
+        }
+    }
+}
