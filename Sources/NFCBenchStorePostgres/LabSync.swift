@@ -27,7 +27,7 @@ public enum LabSync {
     /// Pushes every pending session. Stops at the first failure, reporting it with what
     /// is still pending: the bench's database keeps everything, and a later sync resumes.
     /// `progress` hears (sessions handled, sessions pending): (0, n) before the first push,
-    /// then after each. `machine` names the computer pushing (`StationMachine.current`).
+    /// then after each. `machine` names the computer pushing (`MachineName.current`, NFCHost).
     public static func run(
         from source: any LabSyncSource, to store: PostgresLabStore, station: String, machine: String? = nil,
         now: @Sendable () -> Date = Date.init, progress: @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }

@@ -34,16 +34,18 @@ enum LabDoctor {
                         id: "lab-station", verdict: .fail, detail: "role \(await store.role) may only read the lab store",
                         fix: "give this bench a role in nfcbench_bench (docs/lab-store.md, \"Add a bench\")"))
             }
-            let others = try await store.otherMachines(of: station, than: machine)
-            checks.append(
-                others.isEmpty
-                    ? DoctorCheck(id: "lab-machines", verdict: .ok, detail: "only \(machine) pushed as \(station) in 30 days")
-                    : DoctorCheck(
-                        id: "lab-machines", verdict: .warn,
-                        detail: "station \(station) also received sessions from "
-                            + others.map { "\($0.machine) (last \($0.lastPush.formatted(.iso8601)))" }.joined(separator: ", ")
-                            + " in 30 days: the lab pools two benches as one",
-                        fix: "give each bench its own station (--station, NFCBENCH_STATION or lab.conf) and register it"))
+            if let others = try? await store.otherMachines(of: station, than: machine) {
+                checks.append(
+                    others.isEmpty
+                        ? DoctorCheck(
+                            id: "lab-machines", verdict: .ok, detail: "no machine but \(machine) pushed as \(station) in 30 days")
+                        : DoctorCheck(
+                            id: "lab-machines", verdict: .warn,
+                            detail: "station \(station) also received sessions from "
+                                + others.map { "\($0.machine) (last \($0.lastPush.formatted(.iso8601)))" }.joined(separator: ", ")
+                                + " in 30 days: the lab pools two benches as one",
+                            fix: "give each bench its own station (--station, NFCBENCH_STATION or lab.conf) and register it"))
+            }
         } catch {
             checks.append(
                 DoctorCheck(
