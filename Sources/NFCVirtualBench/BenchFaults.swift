@@ -35,6 +35,7 @@ public final class BenchControls: Sendable {
     private let faultState = Mutex(BenchFault.none)
     private let firmwareState = Mutex(ReaderFirmwareState())
     private let pullState = Mutex<Int?>(nil)
+    private let stallState = Mutex<Duration?>(nil)
 
     public init() {}
 
@@ -44,6 +45,21 @@ public final class BenchControls: Sendable {
     public var unplugAtTargetAnswer: Int? {
         get { pullState.withLock { $0 } }
         set { pullState.withLock { $0 = newValue } }
+    }
+
+    /// Holds the answer to the next poll (InAutoPoll) back this long, once: what a host
+    /// that stalled while the chip answered looks like from the host (the answer is whole,
+    /// only late), as against `slow`, a link that is late every time.
+    public var stallNextPollAnswer: Duration? {
+        get { stallState.withLock { $0 } }
+        set { stallState.withLock { $0 = newValue } }
+    }
+
+    /// The stall to apply to this poll answer, once.
+    func takePollStall() -> Duration? {
+        stallState.withLock { stall in
+            defer { stall = nil }; return stall
+        }
     }
 
     /// Counts one TgSetData; whether the cable is to be pulled now.

@@ -159,6 +159,10 @@ public final class PN532Emulator: Sendable {
 
     private func respond(_ command: UInt8, _ reply: [UInt8], on link: PseudoTerminal, fault: BenchFault) -> [UInt8] {
         var frame = PN532Frame.information(tfi: PN532Frame.chipToHost, data: [command &+ 1] + reply).encoded()
+        if command == 0x60, let stall = controls.takePollStall() {
+            trace("poll answer held back \(stall)")
+            usleep(UInt32(stall.seconds * 1_000_000))
+        }
         switch fault {
         case .slow: usleep(600_000)
         case .garbage:

@@ -73,6 +73,25 @@ struct LibNFCEndToEndTests {
         #expect(error.hint?.contains("Reconnect") == true)
     }
 
+    /// One poll answer held back (a host that stalled) is a clean window once the link
+    /// answers a quick check in time; a link late every time (`slow`) stays faulty.
+    @Test func aStalledPollIsCleanASlowLinkIsNot() async throws {
+        let bench = try TestBench()
+        let reader = try await LibNFCReader.open(connstring: bench.connstring)
+        bench.bench.controls.stallNextPollAnswer = .milliseconds(1200)
+        guard case .clean = try await reader.pollWindow(.milliseconds(1500)) else {
+            Issue.record("a stalled poll made the window faulty")
+            return
+        }
+        #expect(bench.bench.controls.stallNextPollAnswer == nil, "the stall was never applied")
+        bench.fault(.slow)
+        guard case .faulty(let error) = try await reader.pollWindow(.milliseconds(1500)) else {
+            Issue.record("a slow link made a clean window")
+            return
+        }
+        #expect(error.message.contains("ms for a poll") || error.code == .garbage, "\(error)")
+    }
+
     @Test func garbageAnswersAreTypedAtOpen() async throws {
         let bench = try TestBench()
         bench.fault(.garbage)
