@@ -6,6 +6,9 @@ import Foundation
 /// (`SCardCancel` is meant to be called from another thread).
 final class PCSCContext {
     let handle: SCARDCONTEXT
+    /// Released by `release()` (a reader's `close()`), so deinit, wherever the last
+    /// reference happens to go, calls pcsc-lite no more.
+    private(set) var isReleased = false
 
     init() throws(PCSCStatus) {
         var context: SCARDCONTEXT = 0
@@ -14,7 +17,17 @@ final class PCSCContext {
         handle = context
     }
 
-    deinit { SCardReleaseContext(handle) }
+    /// `SCardReleaseContext`, once, on the thread that owns the context. libpcsclite tears
+    /// its context list down when the process exits; a release on another thread at that
+    /// moment walks a list being freed (seen: a general protection fault in `poll`, whose
+    /// last reader reference was dropped by a dispatch thread while the main thread exited).
+    func release() {
+        guard !isReleased else { return }
+        isReleased = true
+        SCardReleaseContext(handle)
+    }
+
+    deinit { release() }
 
     /// Names of the readers pcscd knows now.
     func readers() throws(PCSCStatus) -> [String] {

@@ -234,11 +234,18 @@ public final class PCSCReader: Reader, @unchecked Sendable {
         }
     }
 
+    /// Restores the reader's setting and lets go of it: the card connection and the PC/SC
+    /// context are released here, on the queue, before `close()` returns, so nothing of
+    /// pcsc-lite is left for whichever thread drops the last reference (the process may
+    /// be exiting by then). The reader is unusable afterwards.
     public func close() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             queue.async { [self] in
-                picc.onClose(escapeChannel())
-                card = nil
+                if !context.isReleased {
+                    picc.onClose(escapeChannel())
+                    card = nil
+                    context.release()
+                }
                 continuation.resume()
             }
         }
@@ -316,8 +323,13 @@ public final class PCSCReader: Reader, @unchecked Sendable {
         cancelled.store(false, ordering: .relaxed)
         let result: Result<T, ReaderError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                queue.async {
-                    do throws(ReaderError) { continuation.resume(returning: .success(try body())) } catch {
+                queue.async { [self] in
+                    do throws(ReaderError) {
+                        guard !context.isReleased else {
+                            throw ReaderError(.failed, "Reader '\(readerName)' was closed.", hint: "Open it again.")
+                        }
+                        continuation.resume(returning: .success(try body()))
+                    } catch {
                         continuation.resume(returning: .failure(error))
                     }
                 }

@@ -42,6 +42,25 @@ struct PCSCReaderTests {
         }
     }
 
+    /// `close()` lets go of pcsc-lite before it returns (the process may exit right
+    /// after, while a dispatch thread drops the last reference): a closed reader says so,
+    /// closing twice is harmless, and the reader opens again.
+    @Test func closeReleasesTheContextAtOnce() async throws {
+        try await SharedVirtualReader.exclusive {
+            _ = try client.request("place 0.5 0.3")
+            let reader = try await open()
+            #expect(try await reader.waitForTarget(timeout: .seconds(5)) != nil)
+            await reader.close()
+            await reader.close()
+            await #expect { try await reader.waitForTarget(timeout: .seconds(1)) } throws: { error in
+                (error as? ReaderError)?.message.contains("was closed") == true
+            }
+            let again = try await open()
+            #expect(try await again.waitForTarget(timeout: .seconds(5)) != nil)
+            await again.close()
+        }
+    }
+
     @Test func removalAndTimeout() async throws {
         try await SharedVirtualReader.exclusive {
             let reader = try await open()
