@@ -6,9 +6,12 @@ import NFCPostgres
 /// different reach, under one name that no report can pull apart again.
 extension PostgresLabStore {
     /// Another machine that pushed as the same station, and when it last did.
-    public struct StationMachine: Sendable, Equatable {
+    public struct StationMachine: Sendable, Equatable, CustomStringConvertible {
         public let machine: String
         public let lastPush: Date
+
+        /// As warnings and doctor name it: "lab-pc-2 (last 2026-12-01T03:10:00Z)".
+        public var description: String { "\(machine) (last \(lastPush.formatted(.iso8601)))" }
     }
 
     /// Notes that `machine` pushes as `station` now.

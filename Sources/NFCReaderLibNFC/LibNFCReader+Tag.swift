@@ -25,9 +25,8 @@ extension LibNFCReader: TagEmulating {
             // A chip waiting as a target says nothing until a phone comes, so a link that
             // garbles or crawls would pass for an empty field: the window starts with a
             // round of commands whose answers and timing prove the link.
-            let check = ContinuousClock.now
-            if let status = self.device.initiatorInit() { return self.faultyWindow(status) }
-            let checkTime = ContinuousClock.now - check
+            let (status, checkTime) = self.timedLinkCheck()
+            if let status { return self.faultyWindow(status) }
             if checkTime > Self.slowestCleanPoll {
                 return .success(
                     .faulty(

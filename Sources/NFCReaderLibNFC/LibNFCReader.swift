@@ -106,6 +106,14 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
     /// handful of commands of `nfc_initiator_init` take a PN532 a few milliseconds.
     static let quickLinkCheck = Duration.milliseconds(300)
 
+    /// A round of commands a PN532 answers in milliseconds (`nfc_initiator_init`), and how
+    /// long it took: what proves the link where a silence or a slow answer alone cannot.
+    func timedLinkCheck() -> (status: LibNFCStatus?, took: Duration) {
+        let start = ContinuousClock.now
+        let status = device.initiatorInit()
+        return (status, ContinuousClock.now - start)
+    }
+
     /// Every poll runs to its end, so the polls cover the whole window, the last one
     /// reaching past its end. An error anywhere makes the window faulty; polling goes on
     /// after it, so a phone that answers later still counts as a hit.
@@ -129,9 +137,7 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
                     // once for a few commands it answers in milliseconds: answered in time, the
                     // stall was the host's (the chip's answer came whole, only late) and the
                     // round counts; late again, the link is slow and the window proves nothing.
-                    let check = ContinuousClock.now
-                    let status = self.device.initiatorInit()
-                    let checkTime = ContinuousClock.now - check
+                    let (status, checkTime) = self.timedLinkCheck()
                     if status == nil, checkTime <= Self.quickLinkCheck {
                         cleanPolls += 1
                         continue

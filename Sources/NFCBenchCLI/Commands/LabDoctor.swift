@@ -42,7 +42,7 @@ enum LabDoctor {
                         : DoctorCheck(
                             id: "lab-machines", verdict: .warn,
                             detail: "station \(station) also received sessions from "
-                                + others.map { "\($0.machine) (last \($0.lastPush.formatted(.iso8601)))" }.joined(separator: ", ")
+                                + others.map(\.description).joined(separator: ", ")
                                 + " in 30 days: the lab pools two benches as one",
                             fix: "give each bench its own station (--station, NFCBENCH_STATION or lab.conf) and register it"))
             }

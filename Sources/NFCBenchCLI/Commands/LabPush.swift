@@ -30,9 +30,9 @@ enum LabPush {
     /// benches' sessions apart under one name, nor which reader (and reach) took them.
     static func warnIfShared(_ report: LabSync.Report, station: String, _ context: CommandContext) {
         guard !report.sharedWith.isEmpty else { return }
-        let others = report.sharedWith.map { "\($0.machine) (last \($0.lastPush.formatted(.iso8601)))" }
         context.errors.line(
-            "Warning: station \(station) also received sessions from \(others.joined(separator: ", ")) in the last 30 days."
+            "Warning: station \(station) also received sessions from "
+                + report.sharedWith.map(\.description).joined(separator: ", ") + " in the last 30 days."
                 + " Two benches under one station name are pooled as one bench; give each its own --station"
                 + " (NFCBENCH_STATION or lab.conf) and register it (docs/lab-store.md, \"Add a bench\").")
     }
