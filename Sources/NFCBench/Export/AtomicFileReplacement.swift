@@ -15,17 +15,9 @@ public final class AtomicFileReplacement {
     public let descriptor: Int32
     private var finished = false
 
-    /// Whether `target` can be replaced by a rename: a regular file, or nothing yet. A
-    /// device, FIFO or socket (`/dev/stdout`, `/dev/full`, a pipe) is written in place,
-    /// never renamed over: that would put a regular file where the device was.
-    public static func canReplace(_ target: URL) -> Bool {
-        var info = stat()
-        guard stat(target.path, &info) == 0 else { return errno == ENOENT }
-        return info.st_mode & S_IFMT == S_IFREG
-    }
-
     /// Creates the temporary file in the target's folder (same file system, so the rename
-    /// is atomic), with the target's permissions when it exists.
+    /// is atomic), with the target's permissions when it exists, else as the user's umask
+    /// makes a new file (mkstemp's 0600 would hide a report from the lab's group).
     public init(target: URL) throws(ExportError) {
         self.target = target
         let folder = target.deletingLastPathComponent().path
@@ -35,7 +27,7 @@ public final class AtomicFileReplacement {
         descriptor = fd
         temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         var existing = stat()
-        let mode: mode_t = stat(target.path, &existing) == 0 ? existing.st_mode & 0o777 : 0o644
+        let mode: mode_t = stat(target.path, &existing) == 0 ? existing.st_mode & 0o777 : 0o666 & ~FileCreationMask.current
         _ = fchmod(fd, mode)
     }
 

@@ -58,4 +58,11 @@ public enum ExportError: Error, Sendable, CustomStringConvertible, Equatable {
         case .writeFailed(let name, let reason): "Cannot write \(name): \(reason)."
         }
     }
+
+    /// The system's reason, without the name.
+    public var reason: String {
+        switch self {
+        case .writeFailed(_, let reason): reason
+        }
+    }
 }

@@ -45,6 +45,7 @@ enum CatalogImportCommand {
     static func importFile(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
         let path = invocation.positionals[0]
         let format = invocation.required(Self.format)
+        let destination = try invocation[output].map { try OutputPath.check($0, invocation, context) }
         let data = try InputFile.read(context.url(forPath: path), limit: CatalogImport.maximumInputBytes, what: "import")
         let result: CatalogImport.Result
         do {
@@ -69,14 +70,9 @@ enum CatalogImportCommand {
         }
         for row in result.skipped { context.errors.line("skipped row \(row.index + 1) (\(row.key ?? "?")): \(row.reason)") }
         context.errors.line("imported \(result.document.entries.count) model(s), skipped \(result.skipped.count) row(s)")
-        if let out = invocation[output] {
-            // Written beside the target and renamed over it once complete: an old patch is
-            // never left half-replaced.
-            let replacement: AtomicFileReplacement
-            do { replacement = try AtomicFileReplacement(target: context.url(forPath: out)) } catch {
-                throw CommandFailure("\(error)", hint: "Check that the folder exists and is writable.")
-            }
-            try await replacement.write { try write(result.document, to: $0) }
+        if let destination {
+            // A file is replaced only once complete: an old patch is never left half-replaced.
+            try await OutputPath.write(destination) { try write(result.document, to: $0) }
         } else {
             try write(
                 result.document, to: ExportSink(descriptor: FileHandle.standardOutput.fileDescriptor, name: "standard output"))

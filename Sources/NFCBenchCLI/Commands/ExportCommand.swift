@@ -31,8 +31,7 @@ enum ExportCommand {
         try ExportOutput.requireOneSelection(
             ids: invocation.all(session), model: invocation[model], all: invocation[all], usagePath: invocation.path,
             what: "export")
-        let destination = invocation[output].map { context.url(forPath: $0) }
-        if let destination { try ExportOutput.refuseStoreFile(destination, store: StoreOptions.path(invocation, context)) }
+        let destination = try invocation[output].map { try OutputPath.check($0, invocation, context) }
         let (store, path) = try await StoreOptions.reading(invocation, context, checked: true)
         let sessions = try await ExportOutput.sessions(
             ids: invocation.all(session), model: invocation[model], includeVoid: invocation[includeVoid],

@@ -48,6 +48,7 @@ enum RefineCommand {
         guard (model != nil) != invocation[all] else {
             throw UsageError("Choose what to refine: --model <id> or --all.", path: invocation.path)
         }
+        let patchDestination = try invocation[output].map { try OutputPath.check($0, invocation, context) }
         let since = invocation[Self.since]
         let minimum = invocation[minSessions] ?? 1
         let reach = invocation[Self.reach] ?? 0
@@ -105,7 +106,7 @@ enum RefineCommand {
             context.errors.line("Warning: \(RefinePrinter.disagreement(entry))")
         }
         var written: String?
-        if let out = invocation[output] {
+        if let patchDestination {
             let base = try invocation[CatalogOptions.catalogFile].map { file in
                 do { return try RefinementPatch.read(Data(contentsOf: context.url(forPath: file))) } catch {
                     throw CommandFailure(
@@ -125,13 +126,9 @@ enum RefineCommand {
                         + "nothing was written.",
                     hint: "This is a bug in refine; please report it with the session database.")
             }
-            let url = context.url(forPath: out)
-            do { try patch.encoded().write(to: url, options: .atomic) } catch {
-                throw CommandFailure(
-                    "Cannot write the patch to \(url.path): \(error.localizedDescription)",
-                    hint: "Choose a writable path with -o.")
-            }
-            written = url.path
+            let encoded = try patch.encoded()
+            try await OutputPath.write(patchDestination) { try $0.append(Array(encoded)) }
+            written = patchDestination.given
         }
         var printer = RefinePrinter(report: report, policy: refiner.policy, patchPath: written)
         printer.drawings = model != nil

@@ -50,8 +50,7 @@ enum ReportCommand {
                 "An SVG holds one drawing: name one --session, or one --model for its tap map; use --format html for more.",
                 path: invocation.path)
         }
-        let destination = invocation[output].map { context.url(forPath: $0) }
-        if let destination { try ExportOutput.refuseStoreFile(destination, store: StoreOptions.path(invocation, context)) }
+        let destination = try invocation[output].map { try OutputPath.check($0, invocation, context) }
         let (store, path) = try await StoreOptions.reading(invocation, context, checked: true)
         let sessions = try await ExportOutput.sessions(
             ids: ids, model: invocation[model], includeVoid: invocation[includeVoid],
@@ -78,7 +77,7 @@ enum ReportCommand {
                 "No sessions to draw.", hint: "Check the model with 'nfcbench sessions', or add --include-simulated.")
         }
         if let destination {
-            context.errors.line("Report written to \(destination.path).")
+            context.errors.line("Report written to \(destination.given).")
         }
         return ExitCode.success
     }
@@ -89,10 +88,11 @@ enum ReportCommand {
         _ id: String, store: any BenchStoring, to url: URL, _ databasePath: String, _ context: CommandContext
     ) async {
         do {
-            try ExportOutput.refuseStoreFile(url, store: databasePath)
+            let destination = try OutputPath.check(url.path, protecting: databasePath, context)
             guard let session = try await store.session(id) else { return }
             let options = ReportOptions(toolVersion: NFCBench.version, storeLocation: databasePath)
-            try await ExportOutput.write(HTMLReportExporter(options: options), sessions: [session], from: store, to: url)
+            try await ExportOutput.write(
+                HTMLReportExporter(options: options), sessions: [session], from: store, to: destination)
             context.errors.line("Report: \(url.path)")
         } catch {
             context.errors.line(

@@ -30,6 +30,7 @@ enum ResolveCommand {
 
     static func run(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
         let typed = invocation.required(Self.model)
+        let svgDestination = try invocation[svg].map { try OutputPath.check($0, invocation, context) }
         let formFactor = invocation[Self.formFactor]
         let foldState = invocation[Self.foldState]
         let loaded = try await CatalogOptions.loadResolver(invocation, context)
@@ -46,15 +47,11 @@ enum ResolveCommand {
         let resolution = resolver.resolve(fingerprint, signals: signals, now: now)
         for warning in CatalogOptions.warnings(for: loaded) { context.errors.line(warning) }
         let strings = context.strings()
-        if let svgPath = invocation[svg] {
+        if let svgDestination {
             let svg = SVGSilhouetteRenderer().render(
                 SilhouetteDrawing(resolution: resolution),
                 title: resolution.profile?.displayName ?? model)
-            do { try svg.write(to: context.url(forPath: svgPath), atomically: true, encoding: .utf8) } catch {
-                throw CommandFailure(
-                    "Cannot write SVG to '\(svgPath)': \(error.localizedDescription)",
-                    hint: "Check that the folder exists and is writable.")
-            }
+            try await OutputPath.write(svgDestination) { try $0.write(svg) }
         }
         if invocation[json] {
             context.output.line(

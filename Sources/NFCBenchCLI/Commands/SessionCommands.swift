@@ -77,13 +77,12 @@ enum SessionCommands {
     }
 
     static func show(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
+        let destination = try invocation[showSVG].map { try OutputPath.check($0, invocation, context) }
         let (store, path) = try await StoreOptions.reading(invocation, context, checked: true)
         let id = invocation.positionals[0]
         let s = try await StoreOptions.session(id, in: store, path: path)
         let taps = try await store.taps(id)
-        if let svg = invocation[showSVG] {
-            let destination = context.url(forPath: svg)
-            try ExportOutput.refuseStoreFile(destination, store: path)
+        if let destination {
             try await ExportOutput.write(SVGReportExporter(summary: false), sessions: [s], from: store, to: destination)
         }
         if invocation[showJSON] {

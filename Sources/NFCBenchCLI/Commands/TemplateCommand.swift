@@ -24,6 +24,7 @@ enum TemplateCommand {
     static let output = Option<String>("--output", short: "o", value: "file.svg", help: "Write here instead of standard output.")
 
     static func run(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
+        let destination = try invocation[output].map { try OutputPath.check($0, invocation, context) }
         let loaded = try await CatalogOptions.loadResolver(invocation, context)
         for warning in CatalogOptions.warnings(for: loaded) { context.errors.line(warning) }
         let chosen = try ModelChoice.choose(
@@ -48,21 +49,13 @@ enum TemplateCommand {
             drawing,
             title: "\(profile.displayName) (\(profile.modelIdentifier)): placement template, \(kind.rawValue) plan",
             description: description)
-        guard let path = invocation[output] else {
+        guard let destination else {
             context.output.line(svg)
             return ExitCode.success
         }
-        let destination = context.url(forPath: path)
-        let replacement: AtomicFileReplacement
-        do { replacement = try AtomicFileReplacement(target: destination) } catch {
-            throw CommandFailure("\(error)", hint: "Check that the folder exists and is writable.")
-        }
-        try await replacement.write {
-            try $0.write(svg)
-            try $0.flush()
-        }
+        try await OutputPath.write(destination) { try $0.write(svg + "\n") }
         context.errors.line(
-            "Template written to \(destination.path): print at 100 % and check the 50 mm bar; "
+            "Template written to \(destination.given): print at 100 % and check the 50 mm bar; "
                 + "body \(FixedPoint.format(body.width, 1)) × \(FixedPoint.format(body.height, 1)) mm.")
         return ExitCode.success
     }

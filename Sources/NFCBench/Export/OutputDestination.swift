@@ -1,0 +1,174 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Where a command writes a file it was asked for (`-o`, `--svg`, `--report`): the one
+/// policy every writer follows, so no writer can destroy what it did not mean to write.
+///
+/// The path is resolved through symlinks and `..`, then compared with the protected
+/// files (the session database and its `-wal`, `-shm` and `-journal`) by name and by
+/// device and inode (a hard link is the same file). A regular file, or nothing yet, is
+/// replaced atomically; a device, FIFO or socket is written in place and never renamed
+/// over or removed (renaming a file over `/dev/null` as root replaces the device).
+public struct OutputDestination: Sendable {
+    public enum Kind: Sendable, Equatable {
+        /// Written beside the target and renamed over it once complete.
+        case replaced
+        /// A device or pipe: opened and written as it is.
+        case inPlace
+    }
+
+    /// The path as the user gave it, for messages.
+    public let given: String
+    /// The path after symlinks and `..`: where the bytes go.
+    public let resolved: String
+    public let kind: Kind
+
+    /// Checks `path` before anything is opened. `protecting`: the session databases the
+    /// command knows of; each and its journal files are refused.
+    public static func check(_ path: String, protecting databases: [String]) throws(DestinationError) -> OutputDestination {
+        let resolved = ResolvedPath.resolve(path)
+        let target = FileIdentity(resolved)
+        for database in databases {
+            let base = ResolvedPath.resolve(database)
+            for suffix in ["", "-wal", "-shm", "-journal"] {
+                let protected = base + suffix
+                let sameFile = target != nil && target == FileIdentity(protected)
+                if protected == resolved || sameFile {
+                    throw .sessionDatabase(path: path, database: base)
+                }
+            }
+        }
+        var info = stat()
+        guard stat(resolved, &info) == 0 else {
+            let reason = errno
+            guard reason == ENOENT else { throw .cannotOpen(path: path, reason: String(cString: strerror(reason))) }
+            return OutputDestination(given: path, resolved: resolved, kind: .replaced)
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return OutputDestination(given: path, resolved: resolved, kind: .replaced)
+        case S_IFDIR: throw .folder(path: path)
+        default: return OutputDestination(given: path, resolved: resolved, kind: .inPlace)
+        }
+    }
+
+    /// Writes the content through `body`. A replaced file changes only once the content is
+    /// complete and on disk; a failed write of either kind (a full device, a closed pipe)
+    /// throws with its reason.
+    public func write(_ body: (ExportSink) async throws -> Void) async throws {
+        switch kind {
+        case .replaced:
+            let replacement: AtomicFileReplacement
+            do { replacement = try AtomicFileReplacement(target: URL(fileURLWithPath: resolved)) } catch {
+                throw DestinationError.cannotCreate(path: given, reason: error.reason)
+            }
+            try await replacement.write { sink in
+                try await body(sink)
+                try sink.flush()
+            }
+        case .inPlace:
+            // No O_CREAT, no O_TRUNC: a device or pipe is neither made nor emptied.
+            let fd = open(resolved, O_WRONLY | O_CLOEXEC | O_NOCTTY)
+            guard fd >= 0 else { throw DestinationError.cannotOpen(path: given, reason: String(cString: strerror(errno))) }
+            defer { close(fd) }
+            let sink = ExportSink(descriptor: fd, name: given)
+            try await body(sink)
+            try sink.flush()
+        }
+    }
+
+    /// Writes one text.
+    public func write(text: String) async throws {
+        try await write { try $0.write(text) }
+    }
+}
+
+/// Why a destination was refused or could not be written; each names the fix.
+public enum DestinationError: Error, Sendable, Equatable, CustomStringConvertible {
+    case sessionDatabase(path: String, database: String)
+    case folder(path: String)
+    case cannotOpen(path: String, reason: String)
+    case cannotCreate(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .sessionDatabase(let path, let database):
+            "Refusing to write \(path): it is the session database \(database) or one of its journal files."
+        case .folder(let path): "Cannot write \(path): it is a folder."
+        case .cannotOpen(let path, let reason): "Cannot write \(path): \(reason)."
+        case .cannotCreate(let path, let reason): "Cannot create \(path): \(reason)."
+        }
+    }
+
+    /// What to do about it.
+    public var hint: String {
+        switch self {
+        case .sessionDatabase: "Choose another path; writing there would destroy the sessions."
+        case .folder: "Name a file inside the folder."
+        case .cannotOpen, .cannotCreate: "Check that the folder exists and is writable."
+        }
+    }
+}
+
+/// A file's device and inode: two paths naming one file (a hard link, a bind mount) are
+/// the same destination.
+struct FileIdentity: Equatable {
+    let device: UInt64
+    let inode: UInt64
+
+    init?(_ path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+    }
+}
+
+/// A path with every symlink and `..` resolved, including a final symlink that points
+/// nowhere yet (the file it names is what a write would create).
+enum ResolvedPath {
+    static func resolve(_ path: String) -> String {
+        var current = absolute(path)
+        for _ in 0..<40 {
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let n = readlink(current, &buffer, buffer.count - 1)
+            guard n > 0 else { break }
+            let link = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            current = link.hasPrefix("/") ? link : parent(of: current) + "/" + link
+        }
+        let folder = parent(of: current)
+        let name = String(current[current.index(after: current.lastIndex(of: "/")!)...])
+        guard let real = realpath(folder, nil) else { return normalised(current) }
+        defer { free(real) }
+        let base = String(cString: real)
+        return normalised((base == "/" ? "" : base) + "/" + name)
+    }
+
+    /// Left unnormalised: `..` after a symlinked folder is resolved by `realpath`, not by
+    /// dropping the folder's name.
+    private static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    }
+
+    private static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
+        return String(path[..<slash])
+    }
+
+    /// `.` and `..` removed lexically: only for what follows a real folder, or for a
+    /// folder that does not exist (nothing can be written there anyway).
+    private static func normalised(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/") {
+            if part == "." { continue }
+            if part == ".." {
+                _ = parts.popLast()
+                continue
+            }
+            parts.append(part)
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+}
