@@ -53,6 +53,12 @@ struct DestinationCLITests {
                 #expect(r.status == 1 && r.stderr.contains("is the session database"), "\(writer) \(target): \(r.stderr)")
             }
         }
+        // A run's report path is checked before the session starts.
+        for target in [db, db + "-wal", link] {
+            let r = try await BuiltBinary.run(
+                ["run", "--model", "SM-S921B", "--reader", "sim", "--auto", "--db", db, "--report", target])
+            #expect(r.status == 1 && r.stderr.contains("is the session database"), "run --report \(target): \(r.stderr)")
+        }
         #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before, "the database is unchanged")
         let listed = try await BuiltBinary.run(["sessions", "--db", db])
         #expect(listed.status == 0 && listed.stdout.contains(session), "\(listed.stderr)")

@@ -27,6 +27,8 @@ enum RunCommand {
         var lab = LabOptions.Settings(invocation, context)
         options.station = try lab.station()
         let labStore = try lab.labStoreURL()
+        // A report path that could never be written is refused before the session starts.
+        if let path = invocation[RunOptions.report] { _ = try OutputPath.check(path, invocation, context) }
         let store = try await StoreOptions.open(options.databasePath)
         var started = false
         let outcome: Result<Int32, any Error>
