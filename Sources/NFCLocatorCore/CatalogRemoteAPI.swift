@@ -30,6 +30,9 @@ public enum CatalogDocumentDecoder {
     /// `NaN`/`Infinity` written as strings decode, so such rows reach validation and
     /// are skipped with a reason rather than failing the whole document.
     public static func decode(_ data: Data, origin: String) throws(CatalogDocumentError) -> CatalogResponseDTO {
+        if let duplicate = JSONText(data).duplicateMember() {
+            throw CatalogDocumentError(kind: .notACatalog, origin: origin, detail: duplicate.description)
+        }
         let decoder = JSONDecoder()
         decoder.nonConformingFloatDecodingStrategy = .convertFromString(
             positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")

@@ -7,7 +7,10 @@ import Foundation
 /// A scanner, not a parser: it validates the grammar (RFC 8259) and UTF-8 with an explicit
 /// stack, so hostile nesting cannot exhaust the call stack, and it keeps no values. It is
 /// stricter than Foundation's reader in one way: a trailing comma (`[1,]`) is an error, as
-/// the RFC says and as the other platforms sharing the catalog format read it.
+/// the RFC says and as the other platforms sharing the catalog format read it. A member
+/// name twice in one object is an error too: Foundation keeps the first, Python,
+/// JavaScript and Go keep the last, so a catalog with one would mean different zones to
+/// nfcbench and to a backend that validates it in another language.
 public struct JSONText: Sendable {
     public let data: Data
 
@@ -45,6 +48,14 @@ public struct JSONText: Sendable {
         } catch {
             return locate(error)
         }
+    }
+
+    /// The first member name that appears twice in one object, with where, or `nil`.
+    /// Unlike `syntaxError()`, other syntax errors are not reported here (they are the
+    /// decoder's to describe).
+    public func duplicateMember() -> SyntaxError? {
+        guard let error = syntaxError(), error.problem.hasPrefix(JSONScanner.duplicatePrefix) else { return nil }
+        return error
     }
 
     /// Why Foundation's JSON reader refuses text that is valid JSON, if it does: a number
@@ -129,6 +140,9 @@ private struct JSONScanner {
     /// The first number no Double holds, and the deepest nesting seen.
     var hugeNumber: (offset: Int, literal: String)?
     var deepest = 0
+    /// The member names of each open object, innermost last.
+    var memberNames: [[String: Int]] = []
+    static let duplicatePrefix = "the member name"
 
     init(bytes: [UInt8]) { self.bytes = bytes }
 
@@ -164,12 +178,13 @@ private struct JSONScanner {
                     foundKey = true
                 }
                 stack.append(container)
+                if container == .object { memberNames.append([:]) }
                 deepest = max(deepest, stack.count)
                 index += 1
                 skipSpace()
                 if peek == (container == .object ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                     index += 1
-                    stack.removeLast()
+                    if stack.removeLast() == .object { memberNames.removeLast() }
                     if collectDepth == stack.count + 1 { collectDepth = nil }  // the collected array was empty
                 } else {
                     if container == .object { pendingKey = try key() }
@@ -202,17 +217,30 @@ private struct JSONScanner {
                     throw fail(top == .object ? "expected , or } after a member" : "expected , or ] after an element")
                 }
                 index += 1
-                stack.removeLast()
+                if stack.removeLast() == .object { memberNames.removeLast() }
                 if collectDepth == stack.count + 1 { collectDepth = nil }  // the collected array is done
                 pendingKey = nil
             }
         }
     }
 
-    /// A member name and its colon.
+    /// A member name and its colon; a name the enclosing object already has is an error.
     mutating func key() throws(Failure) -> String {
         guard peek == UInt8(ascii: "\"") else { throw fail("expected a member name in double quotes") }
-        let name = try string()
+        let start = index
+        var name = try string()
+        if name.isEmpty && index - start > 2 {
+            // Escapes: `string()` keeps only plain names, so decode this one (`"\u0061"` is "a").
+            let quoted = Data(bytes[start..<index])
+            name = (try? JSONSerialization.jsonObject(with: quoted, options: .fragmentsAllowed)) as? String ?? ""
+        }
+        if let first = memberNames[memberNames.count - 1].updateValue(start, forKey: name) {
+            let line = LineIndex(Data(bytes)).line(of: first)
+            throw Failure(
+                offset: start,
+                problem: "\(Self.duplicatePrefix) \"\(name)\" appears twice in one object (first on line \(line)); "
+                    + "readers disagree on which one counts, so remove one")
+        }
         skipSpace()
         guard peek == UInt8(ascii: ":") else { throw fail("expected : after a member name") }
         index += 1

@@ -102,6 +102,18 @@ struct CommandTests {
         let report = try JSONSerialization.jsonObject(with: Data(json.output.text.utf8)) as! [String: Any]
         #expect((report["badRows"] as! [[String: Any]]).map { $0["index"] as! Int } == [0, 1])
 
+        let twice = dir.appendingPathComponent("twice.json")
+        try Data(
+            """
+            {"version":"x","entries":[{"modelIdentifier":"A","manufacturer":"m","displayName":"d","formFactor":"phone",
+            "aspectRatio":0.5,"zoneX":0.1,"zoneY":0.1,"zoneWidth":0.2,"zoneHeight":0.2,"silhouetteTemplateId":"t",
+            "zoneX":0.6}]}
+            """.utf8
+        ).write(to: twice)
+        let dup = Harness()
+        #expect(await dup.run("catalog", "validate", twice.path) == 1)
+        #expect(dup.errors.text.contains("line 3, column 1: the member name \"zoneX\" appears twice"), "\(dup.errors.text)")
+
         let notJSON = dir.appendingPathComponent("n.json")
         try Data("version: 1\n".utf8).write(to: notJSON)
         let nj = Harness()

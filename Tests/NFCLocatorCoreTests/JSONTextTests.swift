@@ -34,6 +34,19 @@ struct JSONTextTests {
         #expect(e.line == line && e.column == column && e.problem.contains(problem), "\(text): \(e)")
     }
 
+    /// Foundation keeps the first of two equal member names, Python, JavaScript and Go the
+    /// last: a catalog with both means two zones.
+    @Test func aMemberNameTwiceInOneObjectIsAnErrorWithBothLines() throws {
+        let text = "{\"entries\": [{\"zoneX\": 0.1,\n \"zoneY\": 0.2,\n \"zoneX\": 0.5}]}"
+        let e = try #require(JSONText(Data(text.utf8)).duplicateMember())
+        #expect(e.line == 3 && e.column == 2 && e.problem.contains("\"zoneX\" appears twice") && e.problem.contains("line 1"))
+        // The same name in sibling or nested objects is fine; other syntax errors are not duplicates.
+        #expect(JSONText(Data(#"[{"a": 1}, {"a": 2, "b": {"a": 3}}]"#.utf8)).duplicateMember() == nil)
+        #expect(JSONText(Data(#"[{"a": 1},]"#.utf8)).duplicateMember() == nil)
+        // An escaped spelling of the same name is the same name.
+        #expect(JSONText(Data(#"{"a": 1, "\u0061": 2}"#.utf8)).duplicateMember() != nil)
+    }
+
     @Test func invalidUTF8IsAnError() throws {
         let e = try #require(JSONText(Data([0x5B, 0x22, 0xC3, 0x28, 0x22, 0x5D])).syntaxError())
         #expect(e.problem.contains("not UTF-8") && e.column == 3)
@@ -64,7 +77,8 @@ struct JSONTextTests {
 
     /// Differential check against Foundation's reader on mutated documents: where
     /// Foundation has no extra limit, both accept or both refuse, except that Foundation
-    /// also accepts a trailing comma, which the RFC (and this scanner) refuses.
+    /// also accepts a trailing comma, which the RFC (and this scanner) refuses, and a member
+    /// name twice in one object, which readers in other languages read differently.
     @Test func agreesWithFoundationOnMutatedDocuments() {
         let base = Array(#"{"entries": [{"x": 0.5, "y": -1e-3, "s": "a\u00e9\n", "ok": true}, [null, 12]], "n": 0}"#.utf8)
         let alphabet = Array(#"{}[]:,"\ 0123456789.eE+-tfnulrs"#.utf8)
@@ -85,7 +99,8 @@ struct JSONTextTests {
             let ours = JSONText(data).syntaxError() == nil && JSONText(data).foundationLimit() == nil
             let squeezed = String(decoding: bytes.filter { $0 != 0x20 }, as: UTF8.self)
             let trailingComma = squeezed.contains(",]") || squeezed.contains(",}")
-            if foundation != ours && !(foundation && trailingComma) {
+            let duplicate = JSONText(data).duplicateMember() != nil
+            if foundation != ours && !(foundation && (trailingComma || duplicate)) {
                 disagreements.append(String(decoding: bytes, as: UTF8.self))
             }
         }

@@ -93,6 +93,7 @@ public struct RefinementPatch: Sendable, Codable {
             let version: String?
             let generatedAt: String?
         }
+        if let duplicate = JSONText(data).duplicateMember() { throw duplicate }
         let document = try JSONDecoder().decode(Document.self, from: data)
         return RefinementPatch(
             version: document.version ?? "unversioned", generatedAt: document.generatedAt,
