@@ -47,11 +47,23 @@ public enum NFCBench {
         } catch let damaged as RecordDecodingError {
             // A value the store cannot hold, or one altered after it was written: the file
             // is damaged there, and the command stopped at it.
-            context.errors.line("Error: The session database is damaged: \(damaged). The command stopped there.")
+            let holder = damaged.table.hasPrefix("lab_") ? "lab store" : "session database"
             context.errors.line(
-                "Hint: Keep the file as it is. Recover what is intact with 'sqlite3 DB .recover | sqlite3 recovered.sqlite' "
-                    + "and read that with --db recovered.sqlite.")
+                "Error: The \(holder) holds a damaged row: \(TerminalSafeText.neutralise(damaged.description)). "
+                    + "The command stopped there.")
+            context.errors.line(
+                damaged.table.hasPrefix("lab_")
+                    ? "Hint: The bench that pushed this session still has it. Ask the lab store's administrator to correct "
+                        + "or delete the row (psql)."
+                    : "Hint: Only this session is affected: lists, exports and refine leave it out. Void it with "
+                        + "'nfcbench void ID --reason TEXT', or mend the value with sqlite3.")
             return ExitCode.damagedStore
+        } catch let unstorable as UnstorableRecord {
+            context.errors.line("Error: \(TerminalSafeText.neutralise(unstorable.description)).")
+            context.errors.line(
+                "Hint: Check the catalog the value came from with 'nfcbench catalog validate FILE'; "
+                    + "a value outside these bounds is not a real phone.")
+            return ExitCode.failure
         } catch let failure as CommandFailure {
             context.errors.line("Error: \(failure.message)")
             if let hint = failure.hint { context.errors.line("Hint: \(hint)") }

@@ -8,6 +8,10 @@ import NFCLocatorCore
 public protocol BenchStoring: Sendable {
     /// Where the store is, for messages ("no session 'X' in <location>").
     var location: String { get }
+    /// The damaged sessions this store's reads have left out so far. Listings
+    /// (`sessions()`, pages, tap batches) skip a session whose row or taps do not decode
+    /// and note it here; reading one session by id (`session`, `taps`) still throws.
+    var damage: DamageLog { get }
 
     func insert(_ session: SessionRecord) async throws
     /// Ends a session with its outcome.
@@ -39,6 +43,17 @@ public protocol BenchStoring: Sendable {
     /// Streams the taps of `sessions` (all when `nil`) in session, step, attempt order,
     /// a batch at a time, so exports stay flat in memory however many taps there are.
     func tapBatches(sessions: [String]?) async throws -> any TapBatches
+}
+
+extension BenchStoring {
+    /// A session's taps, or `nil` (noted in `damage`) when one of them does not decode:
+    /// for reads over many sessions, which leave a damaged one out rather than stop.
+    public func intactTaps(of session: SessionRecord) async throws -> [TapRecord]? {
+        do { return try await taps(session.reference) } catch let problem as RecordDecodingError {
+            damage.note(DamagedSession(reference: session.reference, problem: problem, isVoid: session.isVoid))
+            return nil
+        }
+    }
 }
 
 /// Where a page of sessions ended: sessions are ordered by start time, then id, then

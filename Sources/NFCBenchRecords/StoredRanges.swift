@@ -1,3 +1,5 @@
+import NFCLocatorCore
+
 /// What a stored session or tap value may hold, for every store that decodes one (the
 /// bench's SQLite, the lab's PostgreSQL): one set of bounds, so a row one store accepts
 /// the other accepts too. Out of range is damage or another program's work, and is refused.
@@ -8,7 +10,8 @@ public enum StoredRanges {
     /// Positions and zones, as fractions of the back; IoU.
     public static let fraction: ClosedRange<Double> = 0...1
     public static let aspectRatio: ClosedRange<Double> = 0.05...20
-    public static let bodyHeightMm: ClosedRange<Double> = 20...1000
+    /// The catalog's own bound, so a validated row always makes a readable session.
+    public static let bodyHeightMm: ClosedRange<Double> = PlausibleRanges.bodyMm
     public static let planPass: ClosedRange<Int64> = 0...1_000_000
     public static let repeats: ClosedRange<Int64> =
         Int64(SessionRecord.repeatCounts.lowerBound)...Int64(SessionRecord.repeatCounts.upperBound)

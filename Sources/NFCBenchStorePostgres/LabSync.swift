@@ -19,6 +19,9 @@ public enum LabSync {
         /// Other machines that pushed as this station in the last 30 days: two benches
         /// under one station name, whose sessions the lab cannot tell apart.
         public var sharedWith: [PostgresLabStore.StationMachine] = []
+        /// Sessions not pushed because their row or taps do not decode: they stay pending
+        /// (and are named on every sync) until voided or mended; the rest are pushed.
+        public var damaged: [DamagedSession] = []
         public var error: Error?
 
         public var succeeded: Bool { error == nil }
@@ -51,7 +54,13 @@ public enum LabSync {
         for (index, item) in pending.enumerated() {
             let started = ContinuousClock.now
             do {
-                guard let snapshot = try await source.syncSnapshot(item.id) else {
+                let snapshot: SyncSnapshot?
+                do { snapshot = try await source.syncSnapshot(item.id) } catch let problem as RecordDecodingError {
+                    report.damaged.append(DamagedSession(reference: item.id, problem: problem, isVoid: false))
+                    progress(index + 1, pending.count)
+                    continue
+                }
+                guard let snapshot else {
                     progress(index + 1, pending.count)
                     continue
                 }

@@ -77,6 +77,13 @@ enum RecordRows {
 
     /// Later columns join the checksum only when they hold a value, so rows written before
     /// them keep theirs (card mode is stored as NULL for the same reason).
+    /// A session row that did not decode, as the listings note it: its id as stored
+    /// (even when the id itself is what is wrong) and whether it is marked void.
+    static func damaged(_ s: SQLiteStatement, _ problem: RecordDecodingError) -> DamagedSession {
+        let id = s.type(0) == .text ? (s.text(0) ?? "?") : "rowid ?"
+        return DamagedSession(reference: id, problem: problem, isVoid: s.type(35) != .null)
+    }
+
     static func checksummedValues(_ s: SQLiteStatement) -> [SQLiteStatement.Value] {
         (0..<sessionChecksummed).map { s.value($0) }
             + [stationColumn, modeColumn].filter { s.type($0) != .null }.map { s.value($0) }

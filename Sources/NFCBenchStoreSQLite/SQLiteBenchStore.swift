@@ -15,6 +15,7 @@ public actor SQLiteBenchStore: BenchStoring {
     private let executor: SerialQueueExecutor
     public nonisolated let path: String
     public nonisolated var location: String { path }
+    public nonisolated let damage = DamageLog()
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
@@ -94,7 +95,20 @@ public actor SQLiteBenchStore: BenchStoring {
                 """
             ).run(RecordRows.sessionValues(s))
             try reseal(s.id)
+            try readBack(RecordRows.sessionSelect + " WHERE id = ?1", [.text(s.id)], RecordRows.session)
         }
+    }
+
+    /// Decodes the row just written, inside the writing transaction, so a value no reader
+    /// would accept rolls the write back (`UnstorableRecord`) instead of making the
+    /// database unreadable. The decoders are the one definition of what is readable.
+    private func readBack<T>(
+        _ sql: String, _ key: [SQLiteStatement.Value], _ decode: (SQLiteStatement) throws(RecordDecodingError) -> T
+    ) throws {
+        let row = try database.prepare(sql)
+        try row.bind(key)
+        guard try row.step() else { return }
+        do { _ = try decode(row) } catch { throw UnstorableRecord(error) }
     }
 
     /// Stores the checksum of session `id`'s values as they now are, inside the caller's
@@ -133,9 +147,13 @@ public actor SQLiteBenchStore: BenchStoring {
     }
 
     public func void(_ id: String, reason: String, at: Date) throws {
-        try changeSession(
-            id, "UPDATE session SET void_reason = ?2, voided_at = ?3 WHERE id = ?1",
-            [.text(id), .text(reason), .real(at.timeIntervalSince1970)])
+        let sql = "UPDATE session SET void_reason = ?2, voided_at = ?3 WHERE id = ?1"
+        let values: [SQLiteStatement.Value] = [.text(id), .text(reason), .real(at.timeIntervalSince1970)]
+        let intact: Bool
+        do { intact = try session(id) != nil } catch is RecordDecodingError { intact = false }
+        // A damaged row is voided without a new checksum: resealing would vouch for values
+        // that were altered or out of range, and it stays listed as damaged.
+        if intact { try changeSession(id, sql, values) } else { try database.prepare(sql).run(values) }
     }
 
     public func setTapTimeout(_ id: String, seconds: Double) throws {
@@ -161,17 +179,25 @@ public actor SQLiteBenchStore: BenchStoring {
     public func sessions() throws -> [SessionRecord] {
         let statement = try database.prepare(RecordRows.sessionSelect + " ORDER BY started_at, id")
         var out: [SessionRecord] = []
-        while try statement.step() { out.append(try RecordRows.session(from: statement)) }
+        while try statement.step() { if let s = intactSession(statement) { out.append(s) } }
         return out
+    }
+
+    /// The row's session, or `nil` with the damage noted: a listing never stops at one.
+    private func intactSession(_ statement: SQLiteStatement) -> SessionRecord? {
+        do { return try RecordRows.session(from: statement) } catch {
+            damage.note(RecordRows.damaged(statement, error))
+            return nil
+        }
     }
 
     public func sessions(after cursor: SessionCursor?, limit: Int, lookupKeys: Set<String>?) throws -> [SessionRecord] {
         precondition(limit > 0, "a page holds at least one session")
         var conditions: [String] = []
-        var values: [SQLiteStatement.Value] = [.integer(Int64(limit))]
+        var values: [SQLiteStatement.Value] = []
         if let cursor {
             // Row values: started_at, then id, strictly after the cursor.
-            conditions.append("(started_at, id) > (?2, ?3)")
+            conditions.append("(started_at, id) > (?1, ?2)")
             values += [.real(cursor.startedAt.timeIntervalSince1970), .text(cursor.id)]
         }
         if let keys = lookupKeys?.sorted() {
@@ -181,16 +207,27 @@ public actor SQLiteBenchStore: BenchStoring {
             values += keys.map { .text($0) }
         }
         let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        let statement = try database.prepare(RecordRows.sessionSelect + filter + " ORDER BY started_at, id LIMIT ?1")
+        // No LIMIT in SQL: damaged rows are skipped, and a page still holds `limit` intact
+        // sessions (a short page means the end to the pager). Rows are stepped lazily.
+        let statement = try database.prepare(RecordRows.sessionSelect + filter + " ORDER BY started_at, id")
         try statement.bind(values)
         var out: [SessionRecord] = []
-        while try statement.step() { out.append(try RecordRows.session(from: statement)) }
+        while out.count < limit, try statement.step() { if let s = intactSession(statement) { out.append(s) } }
         return out
     }
 
     // MARK: - Taps
 
     public func record(_ t: TapRecord) throws {
+        try database.transaction {
+            try insertTap(t)
+            try readBack(
+                RecordRows.tapSelect + " WHERE session_id = ?1 AND step = ?2 AND attempt = ?3",
+                [.text(t.sessionID), .integer(Int64(t.step)), .integer(Int64(t.attempt))], RecordRows.tap)
+        }
+    }
+
+    private func insertTap(_ t: TapRecord) throws {
         try database.prepare(
             """
             INSERT INTO tap (session_id, step, attempt, probe_x, probe_y, inside_predicted, result, latency_ms,
@@ -219,8 +256,8 @@ public actor SQLiteBenchStore: BenchStoring {
     public nonisolated func tapBatches(sessions references: [String]?) async throws -> any TapBatches {
         let sessions = references?.map { SessionReference(parsing: $0).id }
         return switch reading {
-        case nil: try await SQLiteTapBatches.open(path: path, access: nil, sessions: sessions)
-        case .file(let access): try await SQLiteTapBatches.open(path: path, access: access, sessions: sessions)
+        case nil: try await SQLiteTapBatches.open(path: path, access: nil, sessions: sessions, damage: damage)
+        case .file(let access): try await SQLiteTapBatches.open(path: path, access: access, sessions: sessions, damage: damage)
         case .inMemory: PagedTapBatches(store: self, sessions: sessions)
         }
     }

@@ -13,17 +13,23 @@ actor SQLiteTapBatches: TapBatches {
     /// One scan of every tap, or one per session, in the order asked for.
     private var pendingScans: [String?]
     private var statement: SQLiteStatement?
+    /// Where a tap that does not decode is noted; its session's other taps still stream,
+    /// and the reader (an export) leaves the session out.
+    private let damage: DamageLog
 
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
-    private init(database: sending SQLiteDatabase, executor: SerialQueueExecutor, sessions: [String]?) {
+    private init(database: sending SQLiteDatabase, executor: SerialQueueExecutor, sessions: [String]?, damage: DamageLog) {
         self.database = database
         self.executor = executor
+        self.damage = damage
         pendingScans = sessions ?? [nil]
     }
 
     /// `access`: how the store itself reads (`nil` for the writer's own file).
-    static func open(path: String, access: SQLiteDatabase.ReadAccess?, sessions: [String]?) async throws -> SQLiteTapBatches {
+    static func open(
+        path: String, access: SQLiteDatabase.ReadAccess?, sessions: [String]?, damage: DamageLog
+    ) async throws -> SQLiteTapBatches {
         let executor = SerialQueueExecutor(label: "nfcbench.store.read")
         let database = try await executor.run { () throws -> sending SQLiteDatabase in
             let db = try access.map { try SQLiteDatabase.reopen(path, $0) } ?? SQLiteDatabase(path: path)
@@ -33,7 +39,7 @@ actor SQLiteTapBatches: TapBatches {
             try db.execute("SELECT count(*) FROM sqlite_schema")
             return db
         }
-        return SQLiteTapBatches(database: database, executor: executor, sessions: sessions)
+        return SQLiteTapBatches(database: database, executor: executor, sessions: sessions, damage: damage)
     }
 
     func next() throws -> [TapRecord] {
@@ -52,7 +58,10 @@ actor SQLiteTapBatches: TapBatches {
             }
             guard let current = statement else { break }
             if try current.step() {
-                batch.append(try RecordRows.tap(from: current))
+                do { batch.append(try RecordRows.tap(from: current)) } catch {
+                    let session = current.type(0) == .text ? (current.text(0) ?? "?") : "?"
+                    damage.note(DamagedSession(reference: session, problem: error, isVoid: false))
+                }
             } else {
                 statement = nil
             }

@@ -57,8 +57,18 @@ public struct DeviceAntennaProfile: Sendable, Hashable {
             }
             sizeClass = value
         }
-        guard entry.aspectRatio.isFinite, entry.aspectRatio > 0.2, entry.aspectRatio < 5 else {
-            throw fail("aspectRatio \(entry.aspectRatio) is not a plausible width/height (0.2...5)")
+        let ratios = PlausibleRanges.catalogAspectRatio
+        guard entry.aspectRatio.isFinite, entry.aspectRatio > ratios.lowerBound, entry.aspectRatio < ratios.upperBound else {
+            throw fail(
+                "aspectRatio \(entry.aspectRatio) is not a plausible width/height (\(ratios.lowerBound)...\(ratios.upperBound))")
+        }
+        for (name, value) in [("bodyWidthMm", entry.bodyWidthMm), ("bodyHeightMm", entry.bodyHeightMm)] {
+            guard let value else { continue }
+            guard value.isFinite, PlausibleRanges.bodyMm.contains(value) else {
+                throw fail(
+                    "\(name) \(value) is not a plausible body size in millimetres "
+                        + "(\(PlausibleRanges.bodyMm.lowerBound)...\(PlausibleRanges.bodyMm.upperBound))")
+            }
         }
         do {
             zone = try NormalizedRect(

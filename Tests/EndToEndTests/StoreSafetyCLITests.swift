@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import NFCStore
 import NFCTestSupport
 import Testing
 
@@ -72,5 +73,45 @@ struct StoreSafetyCLITests {
             #expect(r.stdout.isEmpty, "\(command) printed \(r.stdout.prefix(200))")
             #expect(r.stderr.contains("is damaged") && r.stderr.contains(".recover"), "\(r.stderr)")
         }
+    }
+
+    /// The issue's case: one out-of-range value (a 5 m body) and one NaN tap used to make
+    /// every reading command exit 65. Now each is one damaged session: listed with the
+    /// reason, left out of exports, reports and refine with a count, still voidable.
+    @Test func aDamagedRowIsOneSessionNeverTheWholeDatabase() async throws {
+        let db = scratch.database()
+        try await simulatedSessions(db, count: 3)
+        let listed = try await BuiltBinary.run(["sessions", "--db", db, "--json"])
+        let ids = listed.stdout.matches(of: /"id" *: *"([^"]+)"/).map { String($0.1) }
+        #expect(ids.count == 3, "\(listed.stdout)")
+        let sqlite = try SQLiteDatabase(path: db)
+        try sqlite.execute("UPDATE session SET body_height_mm = 5000 WHERE id = '\(ids[0])'")
+        try sqlite.execute("UPDATE tap SET probe_x = 'NaN' WHERE session_id = '\(ids[1])' AND step = 2")
+
+        let sessions = try await BuiltBinary.run(["sessions", "--db", db])
+        #expect(sessions.status == 0, "\(sessions.stderr)")
+        #expect(sessions.stdout.contains("\(ids[0])") && sessions.stdout.contains("DAMAGED: session.body_height_mm"))
+        #expect(sessions.stdout.contains("DAMAGED: tap.probe_x"), "\(sessions.stdout)")
+        #expect(sessions.stdout.components(separatedBy: "completed").count == 2, "one intact session listed as usual")
+
+        let export = try await BuiltBinary.run(["export", "--all", "--db", db])
+        #expect(export.status == 0 && export.stderr.contains("2 damaged session(s) left out of the export"), "\(export.stderr)")
+        #expect(!export.stdout.contains(ids[0]) && !export.stdout.contains(ids[1]) && export.stdout.contains(ids[2]))
+
+        let refine = try await BuiltBinary.run(["refine", "--all", "--include-simulated", "--db", db])
+        #expect(refine.status == 0 && refine.stderr.contains("left out of the evidence"), "\(refine.stderr)")
+        let report = try await BuiltBinary.run([
+            "report", "--all", "--include-simulated", "--format", "csv-sessions", "--db", db,
+        ])
+        #expect(report.status == 0 && report.stdout.contains(ids[2]) && !report.stdout.contains(ids[1]), "\(report.stderr)")
+
+        // The one session asked for by id still says what is wrong with it.
+        let shown = try await BuiltBinary.run(["show", ids[0], "--db", db])
+        #expect(
+            shown.status == 65 && shown.stderr.contains("body_height_mm") && shown.stderr.contains("Void it"), "\(shown.stderr)")
+        let voided = try await BuiltBinary.run(["void", ids[0], "--reason", "a catalog typo", "--db", db])
+        #expect(voided.status == 0 && voided.stdout.contains("is void"), "\(voided.stderr)")
+        let after = try await BuiltBinary.run(["export", "--all", "--db", db])
+        #expect(after.status == 0 && after.stderr.contains("1 damaged session(s)"), "void ones go unmentioned: \(after.stderr)")
     }
 }

@@ -102,6 +102,22 @@ struct CommandTests {
         let report = try JSONSerialization.jsonObject(with: Data(json.output.text.utf8)) as! [String: Any]
         #expect((report["badRows"] as! [[String: Any]]).map { $0["index"] as! Int } == [0, 1])
 
+        let tall = dir.appendingPathComponent("tall.json")
+        try Data(
+            """
+            {"version":"x","entries":[{"modelIdentifier":"A","manufacturer":"m","displayName":"d","formFactor":"phone",
+            "aspectRatio":0.5,"zoneX":0.1,"zoneY":0.1,"zoneWidth":0.2,"zoneHeight":0.2,"silhouetteTemplateId":"t",
+            "bodyWidthMm":70,"bodyHeightMm":5000},
+            {"modelIdentifier":"B","manufacturer":"m","displayName":"d","formFactor":"phone",
+            "aspectRatio":0.5,"zoneX":0.1,"zoneY":0.1,"zoneWidth":0.2,"zoneHeight":0.2,"silhouetteTemplateId":"t",
+            "bodyWidthMm":-10}]}
+            """.utf8
+        ).write(to: tall)
+        let sizes = Harness()
+        #expect(await sizes.run("catalog", "validate", tall.path) == 1)
+        #expect(sizes.output.text.contains("bodyHeightMm 5000.0 is not a plausible body size"), "\(sizes.output.text)")
+        #expect(sizes.output.text.contains("bodyWidthMm -10.0 is not a plausible body size"), "\(sizes.output.text)")
+
         let twice = dir.appendingPathComponent("twice.json")
         try Data(
             """

@@ -31,12 +31,24 @@ public struct CSVTapExporter: SessionExporter {
             cells[s.reference] = formatted
         }
         let batches = try await store.tapBatches(sessions: page.map(\.reference))
+        // A session's rows are held until its last tap is read: a damaged tap (noted in the
+        // store's damage log as it is met) leaves out the whole session, never half of it.
+        let held = ExportSink.memory()
+        var heldSession: String?
+        func release() throws {
+            if let session = heldSession, !store.damage.contains(session) { try sink.append(held.bytes) }
+            held.clear()
+        }
         while case let batch = try await batches.next(), !batch.isEmpty {
             for tap in batch {
-                if let session = cells[tap.sessionID] {
-                    try CSVFormat.appendRow(prefix: session.prefix, tap, suffix: session.suffix, to: sink)
+                guard let session = cells[tap.sessionID] else { continue }
+                if tap.sessionID != heldSession {
+                    try release()
+                    heldSession = tap.sessionID
                 }
+                try CSVFormat.appendRow(prefix: session.prefix, tap, suffix: session.suffix, to: held)
             }
         }
+        try release()
     }
 }

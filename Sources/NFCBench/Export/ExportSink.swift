@@ -34,6 +34,9 @@ public final class ExportSink {
 
     private func flushIfFull() throws { if buffer.count >= 65_536 { try flush() } }
 
+    /// Empties a memory sink, keeping its capacity.
+    public func clear() { buffer.removeAll(keepingCapacity: true) }
+
     public func flush() throws {
         guard let descriptor, !buffer.isEmpty else { return }
         var offset = 0

@@ -16,7 +16,8 @@ public enum PlanLearning {
         let refiner = CatalogRefiner(resolver: resolver, includeSimulated: simulated)
         var evidence: [SessionEvidence] = []
         for session in earlier where refiner.counts(session, since: nil) {
-            evidence.append(SessionEvidence(session: session, taps: try await store.taps(session.reference)))
+            guard let taps = try await store.intactTaps(of: session) else { continue }
+            evidence.append(SessionEvidence(session: session, taps: taps))
         }
         return refiner.focus(for: model, from: evidence)
     }

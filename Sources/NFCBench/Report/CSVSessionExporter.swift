@@ -22,7 +22,8 @@ public struct CSVSessionExporter: SessionExporter {
     public func export(_ sessions: SessionSource, from store: any BenchStoring, to sink: ExportSink) async throws {
         try sink.write(Self.columns.joined(separator: ",") + "\r\n")
         try await sessions.forEach(in: store) { session in
-            try sink.write(Self.row(ReportedSession(session, taps: try await store.taps(session.reference))))
+            guard let taps = try await store.intactTaps(of: session) else { return }
+            try sink.write(Self.row(ReportedSession(session, taps: taps)))
         }
         try sink.flush()
     }

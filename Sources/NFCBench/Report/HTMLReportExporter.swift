@@ -59,8 +59,10 @@ public struct HTMLReportExporter: SessionExporter {
             next: { try await pager.next() },
             render: { index, session in
                 let section = ExportSink.memory()
+                // A damaged session is left out (the store notes it; the command says so).
+                guard let taps = try await store.intactTaps(of: session) else { return [] }
                 try HTMLSessionSection(
-                    report: ReportedSession(session, taps: try await store.taps(session.reference)),
+                    report: ReportedSession(session, taps: taps),
                     anchor: "session-\(first + index + 1)", toolVersion: toolVersion
                 ).write(to: section)
                 return section.bytes
@@ -118,7 +120,8 @@ public struct HTMLReportExporter: SessionExporter {
         try await sessions.forEach(in: store, lookupKeys: [lookupKey]) { s in
             guard refiner.counts(s, since: nil) else { return }
             if entryKey == nil { entryKey = refiner.entry(for: s)?.lookupKey }
-            evidence.append(SessionEvidence(session: s, taps: try await store.taps(s.reference)))
+            guard let taps = try await store.intactTaps(of: s) else { return }
+            evidence.append(SessionEvidence(session: s, taps: taps))
         }
         guard let entryKey else { return nil }
         return refiner.refine(evidence, only: entryKey).entries.first

@@ -82,12 +82,13 @@ public struct ModelSummary: Sendable {
         var order: [String] = []
         var summaries: [String: ModelSummary] = [:]
         try await sessions.forEach(in: store) { s in
+            guard let taps = try await store.intactTaps(of: s) else { return }
             if summaries[s.lookupKey] == nil {
                 order.append(s.lookupKey)
                 summaries[s.lookupKey] = ModelSummary(s)
             }
             summaries[s.lookupKey]!.add(s)
-            for tap in try await store.taps(s.reference) { summaries[s.lookupKey]!.add(tap) }
+            for tap in taps { summaries[s.lookupKey]!.add(tap) }
         }
         return order.map { summaries[$0]! }
     }

@@ -37,6 +37,7 @@ enum ExportCommand {
             ids: invocation.all(session), model: invocation[model], includeVoid: invocation[includeVoid],
             includeSimulated: true, from: store, path: path)
         try await ExportOutput.write(CSVTapExporter(), sessions: sessions, from: store, to: destination)
+        DamageWarning.print(store, leftOutOf: "the export", includeVoid: invocation[includeVoid], context)
         return ExitCode.success
     }
 }

@@ -17,6 +17,7 @@ enum LabPush {
         let report = await LabSync.run(
             from: local, to: store, station: station, machine: MachineName.current(environment: context.environment))
         warnIfShared(report, station: station, context)
+        warnIfDamaged(report, context)
         if let error = report.error {
             context.errors.line(
                 "Lab store: \(report.pushed.count) pushed, \(report.pending) not (\(error)). They are kept here; "
@@ -24,6 +25,15 @@ enum LabPush {
         } else if !report.pushed.isEmpty {
             context.errors.line("Lab store: pushed \(report.pushed.joined(separator: ", ")) to \(store.location).")
         }
+    }
+
+    /// Names the sessions a sync could not push because they are damaged.
+    static func warnIfDamaged(_ report: LabSync.Report, _ context: CommandContext) {
+        guard !report.damaged.isEmpty else { return }
+        context.errors.line("Warning: \(report.damaged.count) damaged session(s) not pushed; the rest were:")
+        for session in report.damaged { context.errors.line("  \(TerminalSafeText.neutralise(session.description))") }
+        context.errors.line(
+            "Hint: Mend the row with sqlite3 (nfcbench show ID names the bad value); until then each sync names it again.")
     }
 
     /// Says so when another machine pushed as this station lately: the lab cannot tell two

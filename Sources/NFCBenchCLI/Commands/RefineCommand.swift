@@ -80,8 +80,10 @@ enum RefineCommand {
         for session in stored where refiner.counts(session, since: since) {
             if let only, refiner.entry(for: session)?.lookupKey != only { continue }
             if let mode = invocation[mode], session.mode != mode { continue }
-            evidence.append(SessionEvidence(session: session, taps: try await store.taps(session.reference)))
+            guard let taps = try await store.intactTaps(of: session) else { continue }
+            evidence.append(SessionEvidence(session: session, taps: taps))
         }
+        DamageWarning.print(store, leftOutOf: "the evidence", context)
         let report = refiner.refine(evidence, only: only, since: since)
         guard !report.entries.isEmpty else {
             var what = "No completed bench sessions"

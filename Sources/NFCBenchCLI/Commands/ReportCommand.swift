@@ -76,6 +76,7 @@ enum ReportCommand {
             throw CommandFailure(
                 "No sessions to draw.", hint: "Check the model with 'nfcbench sessions', or add --include-simulated.")
         }
+        DamageWarning.print(store, leftOutOf: "the report", includeVoid: invocation[includeVoid], context)
         if let destination {
             context.errors.line("Report written to \(destination.given).")
         }

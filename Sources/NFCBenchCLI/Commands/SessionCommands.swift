@@ -28,7 +28,7 @@ enum SessionCommands {
         if invocation[listJSON] {
             var rows: [JSONValue] = []
             for s in sessions {
-                let taps = try await store.taps(s.reference)
+                guard let taps = try await store.intactTaps(of: s) else { continue }
                 rows.append(
                     .object([
                         ("id", .string(s.id)), ("station", .optional(s.station)), ("reference", .string(s.reference)),
@@ -41,10 +41,17 @@ enum SessionCommands {
                         ("startedAt", .string(s.startedAt.formatted(.iso8601))),
                     ]))
             }
+            for damaged in store.damage.sessions {
+                rows.append(
+                    .object([
+                        ("reference", .string(damaged.reference)), ("damaged", .string(damaged.problem.description)),
+                        ("void", .bool(damaged.isVoid)),
+                    ]))
+            }
             context.output.line(JSONValue.array(rows).serialized(pretty: true))
             return ExitCode.success
         }
-        if sessions.isEmpty {
+        if sessions.isEmpty && store.damage.sessions.isEmpty {
             context.output.line("No sessions in \(path).")
             return ExitCode.success
         }
@@ -56,7 +63,7 @@ enum SessionCommands {
                 + pad("VERDICT", 12)
                 + "STARTED")
         for s in sessions {
-            let taps = try await store.taps(s.reference).filter { $0.result != .skipped }
+            guard let taps = try await store.intactTaps(of: s)?.filter({ $0.result != .skipped }) else { continue }
             let hits = "\(taps.filter { $0.result.read }.count)/\(taps.count)"
             let safe = TerminalSafeText.neutralise
             context.output.line(
@@ -65,6 +72,15 @@ enum SessionCommands {
                     + pad(hits, 7) + pad(s.verdict?.rawValue ?? "-", 12) + s.startedAt.formatted(.iso8601)
                     + (s.mode == .tag ? "  [tag mode]" : "") + (s.simulated ? "  [simulated]" : "")
                     + (s.voidReason.map { "  [VOID: \(safe($0))]" } ?? ""))
+        }
+        // Listed, never a reason to refuse the rest: each with what is wrong with it.
+        for damaged in store.damage.sessions {
+            context.output.line(
+                pad(TerminalSafeText.neutralise(damaged.reference), 22) + "DAMAGED" + (damaged.isVoid ? " [VOID]" : "") + ": "
+                    + TerminalSafeText.neutralise(damaged.problem.description))
+        }
+        if let first = store.damage.sessions.first {
+            context.errors.line("Hint: \(DamageWarning.hint(for: first.problem, store: store))")
         }
         return ExitCode.success
     }

@@ -44,6 +44,7 @@ enum SyncCommand {
             progress: { done, total in progress.update(done: done, total: total, destination: destination) })
         progress.finish()
         LabPush.warnIfShared(report, station: station, context)
+        LabPush.warnIfDamaged(report, context)
         if invocation[json] {
             context.output.line(summary(report, server: store.location, station: station).serialized(pretty: true))
         } else {
@@ -72,6 +73,13 @@ enum SyncCommand {
                 .array(
                     report.sharedWith.map {
                         .object([("machine", .string($0.machine)), ("lastPush", .string($0.lastPush.formatted(.iso8601)))])
+                    })
+            ),
+            (
+                "damaged",
+                .array(
+                    report.damaged.map {
+                        .object([("session", .string($0.reference)), ("problem", .string($0.problem.description))])
                     })
             ),
             ("error", .optional(report.error.map { "\($0)" })),

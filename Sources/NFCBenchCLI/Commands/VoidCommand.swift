@@ -21,11 +21,18 @@ enum VoidCommand {
         let path = StoreOptions.path(invocation, context)
         let store = try await StoreOptions.openExisting(path)
         let id = invocation.positionals[0]
-        let session = try await StoreOptions.session(id, in: store, path: path)
         let why = invocation.required(reason).trimmingCharacters(in: .whitespacesAndNewlines)
+        let described: String
+        do {
+            let session = try await StoreOptions.session(id, in: store, path: path)
+            described = "\(session.modelInput), \(session.status.rawValue)"
+        } catch let damaged as RecordDecodingError {
+            // A damaged session can still be voided, and stays marked damaged.
+            described = "damaged: \(TerminalSafeText.neutralise(damaged.description))"
+        }
         try await store.void(id, reason: why, at: Date())
         context.output.line(
-            "Session \(id) (\(session.modelInput), \(session.status.rawValue)) is void: \(why). "
+            "Session \(id) (\(described)) is void: \(TerminalSafeText.neutralise(why)). "
                 + "It is kept; refine, reports and exports leave it out (exports take it with --include-void).")
         return ExitCode.success
     }

@@ -1,0 +1,28 @@
+import NFCBenchRecords
+
+/// What a reading command left out because it was damaged: one line per session on
+/// standard error, after the command's own output, so one bad row never hides the rest
+/// and is never left out unsaid.
+enum DamageWarning {
+    /// `includeVoid`: void sessions are left out by default anyway and are named only when
+    /// asked for.
+    static func print(_ store: any BenchStoring, leftOutOf what: String, includeVoid: Bool = false, _ context: CommandContext) {
+        let damaged = store.damage.sessions.filter { includeVoid || !$0.isVoid }
+        guard !damaged.isEmpty else { return }
+        context.errors.line("Warning: \(damaged.count) damaged session(s) left out of \(what):")
+        for session in damaged {
+            context.errors.line("  \(TerminalSafeText.neutralise(session.description))")
+        }
+        context.errors.line("Hint: \(hint(for: damaged[0].problem, store: store))")
+    }
+
+    /// How to mend a damaged row, for the store it is in.
+    static func hint(for problem: RecordDecodingError, store: any BenchStoring) -> String {
+        if problem.table.hasPrefix("lab_") {
+            return "The lab store's row is wrong, not the bench's: the bench that pushed it still has the session. "
+                + "Ask the lab store's administrator to correct or delete that row (psql), or void the session there."
+        }
+        return "The rest is intact. Void a damaged session to keep it out of lists ('nfcbench void ID --reason TEXT "
+            + "--db \(store.location)'), or mend the row with sqlite3; 'nfcbench show ID' names the bad value."
+    }
+}
