@@ -2,6 +2,7 @@ import Foundation
 import NFCBench
 import NFCBenchRecords
 import NFCLocatorCore
+import NFCPostgres
 
 /// The `nfcbench` command tree and its entry point.
 public enum NFCBench {
@@ -63,6 +64,15 @@ public enum NFCBench {
             context.errors.line(
                 "Hint: Check the catalog the value came from with 'nfcbench catalog validate FILE'; "
                     + "a value outside these bounds is not a real phone.")
+            return ExitCode.failure
+        } catch let error as PostgresError {
+            // A lab store read that could not finish in time, or a link that broke: try again.
+            context.errors.line("Error: \(TerminalSafeText.neutralise(error.description)).")
+            if error.isTransient {
+                context.errors.line(
+                    "Hint: The lab store is busy, locked or unreachable (NFCBENCH_LAB_TIMEOUT bounds each wait); try again later.")
+                return ExitCode.unfinished
+            }
             return ExitCode.failure
         } catch let failure as CommandFailure {
             context.errors.line("Error: \(failure.message)")

@@ -20,10 +20,10 @@ actor LabTapBatches: TapBatches {
     }
 
     /// `sessions`: references (`station/id`, or a bare id matching every station), all when `nil`.
-    static func open(_ connectionString: String, sessions: [String]?) async throws -> LabTapBatches {
+    static func open(_ connectionString: String, timeoutSeconds: Int, sessions: [String]?) async throws -> LabTapBatches {
         let executor = SerialQueueExecutor(label: "nfcbench.labstore.taps")
         let connection = try await executor.run { () throws -> sending PostgresConnection in
-            let c = try PostgresConnection(connectionString)
+            let c = try PostgresConnection(connectionString, timeoutSeconds: timeoutSeconds)
             try c.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
             let order = " ORDER BY t.session_id, t.station, t.step, t.attempt"
             let columns = LabRows.tapColumnNames.map { "t." + $0 }.joined(separator: ", ")

@@ -21,6 +21,8 @@ public actor PostgresLabStore: BenchStoring {
     private let executor: SerialQueueExecutor
     /// The connection string, kept to open the second connection a long read streams on.
     private let connectionString: String
+    /// The bound on each statement, for the second connection too.
+    private nonisolated let timeoutSeconds: Int
     public nonisolated let location: String
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
@@ -29,14 +31,21 @@ public actor PostgresLabStore: BenchStoring {
         self.connection = connection
         self.executor = executor
         self.connectionString = connectionString
+        timeoutSeconds = Int(connection.timeout.components.seconds)
     }
 
+    /// The bound on any one statement unless `NFCBENCH_LAB_TIMEOUT` says otherwise.
+    public static let defaultTimeoutSeconds = 30
+
     /// Connects and checks the schema; with `migrate`, applies what is missing first (the
-    /// lab's administrator, or a bench whose role may create tables).
-    public static func open(_ connectionString: String, migrate: Bool = false) async throws -> PostgresLabStore {
+    /// lab's administrator, or a bench whose role may create tables). No statement waits
+    /// longer than `timeoutSeconds` (`PostgresConnection`).
+    public static func open(
+        _ connectionString: String, migrate: Bool = false, timeoutSeconds: Int = defaultTimeoutSeconds
+    ) async throws -> PostgresLabStore {
         let executor = SerialQueueExecutor(label: "nfcbench.labstore")
         let connection = try await executor.run { () throws -> sending PostgresConnection in
-            let c = try PostgresConnection(connectionString)
+            let c = try PostgresConnection(connectionString, timeoutSeconds: timeoutSeconds)
             if migrate { try LabSchema.migrate(c) } else { try LabSchema.verify(c) }
             return c
         }
@@ -96,7 +105,8 @@ public actor PostgresLabStore: BenchStoring {
     }
 
     public nonisolated func tapBatches(sessions: [String]?) async throws -> any TapBatches {
-        try await LabTapBatches.open(connectionString, sessions: sessions)
+        try await LabTapBatches.open(
+            connectionString, timeoutSeconds: timeoutSeconds, sessions: sessions)
     }
 
     /// A PostgreSQL text-array literal of `values`, passed as one parameter (each element

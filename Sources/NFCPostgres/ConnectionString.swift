@@ -24,4 +24,40 @@ public enum ConnectionString {
         func pick(_ key: String, _ variable: String) -> String { values[key] ?? env[variable] ?? "default" }
         return "\(pick("user", "PGUSER"))@\(pick("host", "PGHOST")):\(pick("port", "PGPORT"))/\(pick("dbname", "PGDATABASE"))"
     }
+
+    /// `message` with every secret of `connectionString` replaced by `***`: the whole
+    /// string (libpq echoes a malformed URL), and its password raw and percent-decoded
+    /// (libpq quotes a token it cannot decode, `invalid percent-encoded token: "PW%X"`).
+    /// The one redactor every message about a connection passes through.
+    public static func redact(_ message: String, secretsOf connectionString: String) -> String {
+        var secrets = [connectionString]
+        if let password = password(in: connectionString), !password.isEmpty {
+            secrets.append(password)
+            if let decoded = password.removingPercentEncoding { secrets.append(decoded) }
+        }
+        var out = message
+        for secret in secrets.sorted(by: { $0.count > $1.count }) where secret.count >= 3 {
+            out = out.replacingOccurrences(of: secret, with: "***")
+        }
+        return out
+    }
+
+    /// The password as written in a URL's user info (`scheme://user:PASSWORD@host`) or as
+    /// a `password=` pair, read textually: a string libpq cannot parse still has one.
+    static func password(in string: String) -> String? {
+        if let scheme = string.range(of: "://") {
+            let rest = string[scheme.upperBound...]
+            guard let at = rest.lastIndex(of: "@") else { return nil }
+            let userInfo = rest[..<at]
+            guard let colon = userInfo.firstIndex(of: ":") else { return nil }
+            return String(userInfo[userInfo.index(after: colon)...])
+        }
+        guard let key = string.range(of: #"(^|\s)password\s*=\s*"#, options: .regularExpression) else { return nil }
+        let value = string[key.upperBound...]
+        if value.hasPrefix("'") {
+            let body = value.dropFirst()
+            return String(body[..<(body.firstIndex(of: "'") ?? body.endIndex)])
+        }
+        return String(value.prefix { !$0.isWhitespace })
+    }
 }

@@ -12,29 +12,54 @@ public final class PostgresConnection {
     private let handle: OpaquePointer
     /// Where the store is, with any password removed: for messages and logs.
     public let server: String
+    /// The longest any one statement may take, client side: the server's own timeouts
+    /// cannot fire when its backend is stopped (SIGSTOP) or the link is silently gone.
+    public let timeout: Duration
+    /// The connection string, kept only to take its secrets out of messages.
+    private let secrets: String
+    /// A statement timed out mid-flight: the connection's state is unknown, so it is used no more.
+    private var abandoned = false
 
     /// Connects, waiting at most `timeoutSeconds` for the server. Settings in
     /// `connectionString` override the defaults given here (libpq takes the last value
     /// of a repeated key, and the string is expanded last).
-    public init(_ connectionString: String, timeoutSeconds: Int = 5, applicationName: String = "nfcbench")
+    ///
+    /// Every session gets the server-side bounds too (`lock_timeout`, `statement_timeout`,
+    /// `idle_in_transaction_session_timeout`) and TCP keepalives and `tcp_user_timeout`,
+    /// so neither a lock held by another bench nor a dropped link holds a bench for longer
+    /// than `timeoutSeconds`.
+    public init(_ connectionString: String, timeoutSeconds: Int = 30, applicationName: String = "nfcbench")
         throws(PostgresError)
     {
+        precondition(timeoutSeconds > 0, "a lab store timeout is positive")
         let redacted = ConnectionString.redacted(connectionString)
-        let keys = ["connect_timeout", "application_name", "dbname"]
-        let values = [String(timeoutSeconds), applicationName, connectionString]
-        let connection = withCStringArray(keys) { k in
-            withCStringArray(values) { v in PQconnectdbParams(k, v, 1) }
+        let milliseconds = String(timeoutSeconds * 1000)
+        let settings = [
+            ("connect_timeout", String(min(timeoutSeconds, 10))), ("application_name", applicationName),
+            (
+                "options",
+                "-c lock_timeout=\(milliseconds) -c statement_timeout=\(milliseconds) "
+                    + "-c idle_in_transaction_session_timeout=\(timeoutSeconds * 2000)"
+            ),
+            ("keepalives", "1"), ("keepalives_idle", "10"), ("keepalives_interval", "5"), ("keepalives_count", "3"),
+            ("tcp_user_timeout", milliseconds), ("dbname", connectionString),
+        ]
+        let connection = withCStringArray(settings.map(\.0)) { k in
+            withCStringArray(settings.map(\.1)) { v in PQconnectdbParams(k, v, 1) }
         }
         guard let connection else {
             throw PostgresError(kind: .connection, sqlState: nil, message: "out of memory", server: redacted)
         }
         guard PQstatus(connection) == CONNECTION_OK else {
-            let message = String(cString: PQerrorMessage(connection))
+            // libpq quotes the parts of a string it cannot parse: a malformed password among them.
+            let message = ConnectionString.redact(String(cString: PQerrorMessage(connection)), secretsOf: connectionString)
             PQfinish(connection)
             throw PostgresError(kind: .connection, sqlState: nil, message: message, server: redacted)
         }
         handle = connection
         server = Self.describe(connection)
+        timeout = .seconds(timeoutSeconds)
+        secrets = connectionString
         // Notices (a migration's "relation already exists, skipping") are not the operator's business.
         PQsetNoticeProcessor(connection, { _, _ in }, nil)
     }
@@ -57,16 +82,76 @@ public final class PostgresConnection {
     @discardableResult
     public func execute(_ sql: String, _ parameters: [PostgresValue] = []) throws(PostgresError) -> PostgresRows {
         let texts = parameters.map(\.text)
-        let result = withOptionalCStringArray(texts) { values in
-            PQexecParams(handle, sql, Int32(texts.count), nil, values, nil, nil, 0)
+        let sent = withOptionalCStringArray(texts) { values in
+            PQsendQueryParams(handle, sql, Int32(texts.count), nil, values, nil, nil, 0)
         }
-        return try PostgresRows.take(result, connection: handle, server: server)
+        return try awaitResult(sent: sent == 1)
     }
 
     /// Runs several statements of constant SQL (a migration) in one round trip. Takes no
     /// values: anything that carries one goes through `execute(_:_:)`.
     public func executeScript(_ sql: String) throws(PostgresError) {
-        _ = try PostgresRows.take(PQexec(handle, sql), connection: handle, server: server)
+        _ = try awaitResult(sent: PQsendQuery(handle, sql) == 1)
+    }
+
+    /// Waits for the statement just sent, at most `timeout`, and returns its result (the
+    /// first failure of a script's, else its last). Past the bound the connection is
+    /// abandoned and the error is a connection failure, which callers treat as transient
+    /// (`sync` exits 75 and pushes the rest later).
+    private func awaitResult(sent: Bool) throws(PostgresError) -> PostgresRows {
+        guard !abandoned else {
+            throw PostgresError(
+                kind: .connection, sqlState: nil, message: "an earlier statement timed out; reconnect", server: server)
+        }
+        guard sent else { throw fail(String(cString: PQerrorMessage(handle))) }
+        let deadline = ContinuousClock.now + timeout
+        // A script answers with one result per statement: each is waited for in turn, so
+        // no `PQgetResult` ever blocks past the deadline. The first failure is kept.
+        var chosen: OpaquePointer?
+        while true {
+            try waitUntilReady(deadline)
+            guard let result = PQgetResult(handle) else { break }
+            if let current = chosen, !Self.succeeded(current) {
+                PQclear(result)
+                continue
+            }
+            if let current = chosen { PQclear(current) }
+            chosen = result
+        }
+        do { return try PostgresRows.take(chosen, connection: handle, server: server) } catch {
+            throw PostgresError(
+                kind: error.kind, sqlState: error.sqlState, message: ConnectionString.redact(error.message, secretsOf: secrets),
+                server: server)
+        }
+    }
+
+    /// Reads from the socket until libpq holds a whole result, or throws at `deadline`.
+    private func waitUntilReady(_ deadline: ContinuousClock.Instant) throws(PostgresError) {
+        while PQisBusy(handle) == 1 {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else {
+                abandoned = true
+                _ = PQrequestCancel(handle)
+                throw PostgresError(
+                    kind: .connection, sqlState: nil,
+                    message: "no answer within \(timeout.components.seconds) s (the server may be stopped or locked)",
+                    server: server)
+            }
+            var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+            let waited = poll(&descriptor, 1, Int32(min(left.components.seconds * 1000 + 1, 1000)))
+            if waited < 0 && errno != EINTR { throw fail(String(cString: strerror(errno))) }
+            if waited > 0 && PQconsumeInput(handle) == 0 { throw fail(String(cString: PQerrorMessage(handle))) }
+        }
+    }
+
+    private static func succeeded(_ result: OpaquePointer) -> Bool {
+        [PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY].contains(PQresultStatus(result))
+    }
+
+    private func fail(_ message: String) -> PostgresError {
+        PostgresError(
+            kind: PQstatus(handle) == CONNECTION_OK ? .statement : .connection, sqlState: nil,
+            message: ConnectionString.redact(message, secretsOf: secrets), server: server)
     }
 
     /// Runs `body` in one transaction, committed when it returns and rolled back when it

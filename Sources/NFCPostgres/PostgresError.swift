@@ -29,11 +29,15 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
     }
 
     /// Whether a later attempt may succeed unchanged: the link, not the request, failed
-    /// (class 08 connection exceptions, 57P admin shutdown or crash, 53 out of resources).
+    /// (class 08 connection exceptions, 57P admin shutdown or crash, 53 out of resources),
+    /// or the store was too busy to answer in time: a lock another session held past
+    /// `lock_timeout` (55P03), a statement cancelled by `statement_timeout` (57014), an idle
+    /// transaction ended (25P03), or no answer within the client's own bound (`.connection`).
     public var isTransient: Bool {
         if kind == .connection { return true }
         guard let sqlState else { return false }
         return sqlState.hasPrefix("08") || sqlState.hasPrefix("57P") || sqlState.hasPrefix("53")
+            || ["55P03", "57014", "25P03"].contains(sqlState)
     }
 
     /// Row-level security or a missing grant refused the change.

@@ -37,7 +37,7 @@ enum DoctorCommand {
             checks += await LabDoctor.checks(
                 url: url, station: try lab.station(),
                 machine: MachineName.current(environment: context.environment, roots: roots),
-                databasePath: doctor.databasePath)
+                databasePath: doctor.databasePath, timeoutSeconds: try LabOptions.timeoutSeconds(context))
         }
         if invocation[json] {
             context.output.line(

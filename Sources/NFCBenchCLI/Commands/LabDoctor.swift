@@ -9,9 +9,11 @@ import NFCPostgres
 /// nfcbench needs, the station registered to the role, the role allowed to push, and
 /// what this bench has not pushed yet.
 enum LabDoctor {
-    static func checks(url: String, station: String, machine: String, databasePath: String) async -> [DoctorCheck] {
+    static func checks(
+        url: String, station: String, machine: String, databasePath: String, timeoutSeconds: Int
+    ) async -> [DoctorCheck] {
         let store: PostgresLabStore
-        do { store = try await PostgresLabStore.open(url) } catch {
+        do { store = try await PostgresLabStore.open(url, timeoutSeconds: timeoutSeconds) } catch {
             let fix =
                 (error as? PostgresError)?.kind == .connection
                 ? "check the connection string (host, port, database, user), ~/.pgpass and that the lab store runs"

@@ -92,9 +92,25 @@ enum LabOptions {
         return StationName.validate(cleaned) == nil ? cleaned : "bench"
     }
 
+    /// How long one lab store statement may take: `NFCBENCH_LAB_TIMEOUT` seconds (1-3600),
+    /// else 30. A lock held by another bench, a stopped server or a dropped link then ends
+    /// the command with exit 75 within that bound instead of hanging the bench.
+    static func timeoutSeconds(_ context: CommandContext) throws -> Int {
+        guard let text = context.environment["NFCBENCH_LAB_TIMEOUT"], !text.isEmpty else {
+            return PostgresLabStore.defaultTimeoutSeconds
+        }
+        guard let value = Int(text), (1...3600).contains(value) else {
+            throw CommandFailure(
+                "NFCBENCH_LAB_TIMEOUT is '\(TerminalSafeText.neutralise(text))', not a whole number of seconds in 1...3600.",
+                hint: "Unset it for the default of \(PostgresLabStore.defaultTimeoutSeconds) s.", exitCode: ExitCode.usage)
+        }
+        return value
+    }
+
     /// Opens the lab store, turning libpq's and the schema's errors into what to do.
-    static func open(_ url: String, migrate: Bool = false) async throws -> PostgresLabStore {
-        do { return try await PostgresLabStore.open(url, migrate: migrate) } catch let error as PostgresError {
+    static func open(_ url: String, migrate: Bool = false, _ context: CommandContext) async throws -> PostgresLabStore {
+        let timeout = try timeoutSeconds(context)
+        do { return try await PostgresLabStore.open(url, migrate: migrate, timeoutSeconds: timeout) } catch let error as PostgresError {
             throw CommandFailure(
                 "\(error).",
                 hint: error.kind == .connection

@@ -10,7 +10,7 @@ import NFCPostgres
 enum LabPush {
     static func afterRun(_ local: SQLiteBenchStore, to url: String, station: String, _ context: CommandContext) async {
         let store: PostgresLabStore
-        do { store = try await PostgresLabStore.open(url) } catch {
+        do { store = try await PostgresLabStore.open(url, timeoutSeconds: LabOptions.timeoutSeconds(context)) } catch {
             context.errors.line("Lab store: not pushed (\(error)). The session is kept here; 'nfcbench sync' pushes it later.")
             return
         }

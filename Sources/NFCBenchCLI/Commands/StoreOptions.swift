@@ -21,7 +21,7 @@ enum StoreOptions {
             if invocation[database] != nil {
                 throw UsageError("Give --db (the bench database) or --store (the lab store), not both.", path: invocation.path)
             }
-            let lab = try await LabOptions.open(url)
+            let lab = try await LabOptions.open(url, context)
             return (lab, lab.location)
         }
         let path = path(invocation, context)

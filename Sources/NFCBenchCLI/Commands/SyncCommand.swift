@@ -36,7 +36,7 @@ enum SyncCommand {
             throw CommandFailure("Cannot open the session database \(path): \(error)")
         }
         let station = try lab.station()
-        let store = try await LabOptions.open(url)
+        let store = try await LabOptions.open(url, context)
         let progress = SyncProgress(output: context.errors, interactive: context.errors.isTerminal)
         let destination = store.location
         let report = await LabSync.run(
@@ -103,7 +103,7 @@ enum LabStoreCommand {
         "--store", value: "url", help: "The lab store: a PostgreSQL connection string.", required: true)
 
     static func migrate(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
-        let lab = try await LabOptions.open(invocation.required(store), migrate: true)
+        let lab = try await LabOptions.open(invocation.required(store), migrate: true, context)
         let applied = try await lab.appliedMigrations()
         context.output.line("The lab store at \(lab.location) is at migration \(applied.last ?? "-") (\(applied.count) applied).")
         return ExitCode.success
