@@ -70,7 +70,8 @@ public enum NFCBench {
             context.errors.line("Error: \(TerminalSafeText.neutralise(error.description)).")
             if error.isTransient {
                 context.errors.line(
-                    "Hint: The lab store is busy, locked or unreachable (NFCBENCH_LAB_TIMEOUT bounds each wait); try again later.")
+                    "Hint: The lab store is busy, locked or unreachable (NFCBENCH_LAB_TIMEOUT bounds each wait); try again later."
+                )
                 return ExitCode.unfinished
             }
             return ExitCode.failure

@@ -133,6 +133,14 @@ enum LabSchema {
             GRANT INSERT, UPDATE ON lab_station_machine TO nfcbench_bench;
             """
         ),
+        (
+            // The bounds every reader applies (StoredRanges), as constraints: one bench can no
+            // longer insert a tap with probe_x = NaN that makes every export of the lab refuse.
+            // NOT VALID keeps rows stored before (readers name them); new rows are checked.
+            // In PostgreSQL NaN sorts above every number, so BETWEEN refuses it, and infinities.
+            "004-stored-ranges",
+            RangeConstraints.sql
+        ),
     ]
 
     /// Applies missing migrations under the advisory lock; refuses a store from a newer

@@ -90,6 +90,38 @@ struct LabStoreTests {
         #expect(try await still.taps("bench-b/S-20261130-100000-cccc").count == 6)
     }
 
+    /// A bench's role writing its own rows by hand can still not store a value no reader
+    /// accepts (migration 004's CHECK constraints mirror StoredRanges): the issue's NaN tap
+    /// made every export of the lab refuse.
+    @Test func theLabTablesRefuseValuesNoReaderAccepts() async throws {
+        let lab = try await LabFixture(stations: ["bench-n"])
+        let local = try await SQLiteBenchStore.open(path: scratch.database())
+        _ = try await LabFixture.session("S-20261130-100000-nnnn", station: "bench-n", in: local)
+        let store = try await PostgresLabStore.open(lab.benches["bench-n"]!)
+        #expect(await LabSync.run(from: local, to: store, station: "bench-n").succeeded)
+        let bench = try PostgresConnection(lab.benches["bench-n"]!)
+        func tap(probeX: String, latency: String) -> String {
+            "INSERT INTO lab_tap (station, session_id, step, attempt, probe_x, probe_y, inside_predicted, result, latency_ms, "
+                + "timestamp) VALUES ('bench-n', 'S-20261130-100000-nnnn', 99, 0, \(probeX), 0.5, false, 'MISS', \(latency), "
+                + "1790000000)"
+        }
+        for (sql, constraint) in [
+            (tap(probeX: "'NaN'", latency: "NULL"), "lab_tap_probe_range"),
+            (tap(probeX: "0.5", latency: "'Infinity'"), "lab_tap_latency_ms_range"),
+            ("UPDATE lab_session SET body_height_mm = 5000 WHERE station = 'bench-n'", "lab_session_body_height_mm_range"),
+            ("UPDATE lab_session SET zone_x = -0.5 WHERE station = 'bench-n'", "lab_session_zone_range"),
+        ] {
+            do {
+                try bench.execute(sql)
+                Issue.record("stored: \(sql)")
+            } catch {
+                #expect(error.sqlState == "23514" && error.message.contains(constraint), "\(sql): \(error)")
+            }
+        }
+        let reader = try await PostgresLabStore.open(lab.reader)
+        #expect(try await reader.taps("bench-n/S-20261130-100000-nnnn").count == 6)
+    }
+
     /// Two machines pushing as one station (two benches given the same name) are seen by
     /// each other's sync; a bench cannot claim a machine for another station.
     @Test func twoMachinesUnderOneStationAreSeen() async throws {
@@ -162,11 +194,11 @@ struct LabStoreTests {
         try await withThrowingTaskGroup(of: [String].self) { group in
             for _ in 0..<6 { group.addTask { try await PostgresLabStore.open(url, migrate: true).appliedMigrations() } }
             for try await applied in group {
-                #expect(applied == ["001-lab-sessions", "002-tag-mode", "003-station-machines"])
+                #expect(applied == ["001-lab-sessions", "002-tag-mode", "003-station-machines", "004-stored-ranges"])
             }
         }
         let c = try PostgresConnection(url)
-        #expect(try c.execute("SELECT count(*) FROM lab_schema_migration").integer(0, 0) == 3)
+        #expect(try c.execute("SELECT count(*) FROM lab_schema_migration").integer(0, 0) == 4)
         #expect(try c.execute("SELECT count(*) FROM lab_identity").integer(0, 0) == 1)
     }
 

@@ -110,7 +110,9 @@ enum LabOptions {
     /// Opens the lab store, turning libpq's and the schema's errors into what to do.
     static func open(_ url: String, migrate: Bool = false, _ context: CommandContext) async throws -> PostgresLabStore {
         let timeout = try timeoutSeconds(context)
-        do { return try await PostgresLabStore.open(url, migrate: migrate, timeoutSeconds: timeout) } catch let error as PostgresError {
+        do { return try await PostgresLabStore.open(url, migrate: migrate, timeoutSeconds: timeout) } catch let error
+            as PostgresError
+        {
             throw CommandFailure(
                 "\(error).",
                 hint: error.kind == .connection
