@@ -123,7 +123,9 @@ let package = Package(
             dependencies: [
                 "NFCBench", "NFCBenchRecords", "NFCBenchStoreSQLite", "NFCLocatorCore", "NFCReaders", "NFCTestSupport",
             ]),
-        .testTarget(name: "NFCReaderLibNFCTests", dependencies: ["NFCReaderLibNFC", "NFCReaders", "NFCHost", "NFCTestSupport"]),
+        .testTarget(
+            name: "NFCReaderLibNFCTests",
+            dependencies: ["NFCReaderLibNFC", "NFCReaders", "NFCHost", "NFCVirtualBench", "NFCTestSupport"]),
         .testTarget(
             name: "NFCReaderPCSCTests", dependencies: ["NFCReaderPCSC", "NFCReaders", "NFCVirtualBench", "NFCTestSupport"]),
         .testTarget(

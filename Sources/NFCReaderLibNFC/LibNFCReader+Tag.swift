@@ -37,8 +37,22 @@ extension LibNFCReader: TagEmulating {
             }
             if let status = self.device.targetInit(uid: uid) {
                 if self.cancelled.load(ordering: .relaxed) { return .failure(.cancelled(self.info.name)) }
-                if status == .aborted { return .success(.clean) }  // the window ended with no phone
-                return self.faultyWindow(status)
+                guard status == .aborted else { return self.faultyWindow(status) }
+                // The window ended with no phone. A silence proves an empty field only if the
+                // link worked to the end: a chip that went mute or started garbling after the
+                // opening check would pass for one (a MISS recorded inside a fault). The same
+                // check card mode makes after a slow round closes every silent window.
+                let (closing, closingTime) = self.timedLinkCheck()
+                if let closing { return self.faultyWindow(closing) }
+                if closingTime > Self.quickLinkCheck {
+                    return .success(
+                        .faulty(
+                            ReaderError(
+                                .failed,
+                                "Reader '\(self.info.name)' took \(Int(closingTime.seconds * 1000)) ms at the window's end to answer a few commands it answers in milliseconds.",
+                                hint: "Check the cable and the serial speed; unplug and replug the reader.")))
+                }
+                return .success(.clean)
             }
             activated.store(true, ordering: .relaxed)
             let activatedAt = ContinuousClock.now

@@ -2,6 +2,7 @@ import Foundation
 import NFCReaderLibNFC
 import NFCReaders
 import NFCTestSupport
+import NFCVirtualBench
 import Testing
 
 /// nfcbench's own tag emulation through the real libnfc (target API) on the virtual
@@ -93,6 +94,27 @@ struct TagEmulationTests {
         let window = try await reader.emulateTag(message, window: .milliseconds(800))
         guard case .faulty = window else {
             Issue.record("\(window)")
+            return
+        }
+    }
+
+    /// A fault that starts after the window's opening check and lasts past its end (the
+    /// issue's `fault mute` or `garbage` held for 3 s) is a faulty window, never a clean
+    /// one: the silence came from the fault, not from an empty field.
+    @Test(arguments: [BenchFault.mute, .garbage])
+    func aFaultInsideTheWindowIsNeverAClean(_ fault: BenchFault) async throws {
+        let bench = try TestBench()
+        let reader = try await LibNFCReader.open(connstring: bench.connstring)
+        defer { Task { await reader.close() } }
+        let controls = bench.bench.controls
+        let injected = Task {
+            try await Task.sleep(for: .milliseconds(400))
+            controls.fault = fault
+        }
+        let window = try await reader.emulateTag(message, window: .milliseconds(1200))
+        try await injected.value
+        guard case .faulty = window else {
+            Issue.record("\(fault): \(window)")
             return
         }
     }
