@@ -7,11 +7,16 @@ phone is, some where it is not) and clears it 1.5 s later, logging both times. A
 session the store is read back: a MISS recorded while the reader was faulty, a position
 without a tap, or a position tapped twice is a failure (a HIT during a fault is a phone
 that did answer, so it is counted but allowed). Prints the totals.
-Usage: fault_study.py NFCBENCH_BIN WORKDIR PCSC_READER PCSC_BENCH_DIR SESSIONS_PER_STACK
+In tag mode (MODE tag) the emulated PN532 waits as a Type 4 tag and the phone reads it:
+libnfc only (PC/SC readers do not emulate here), and the same faults, injected as the
+phone is placed and also part way into the window (where only the window's closing link
+check can tell a fault from an empty field).
+Usage: fault_study.py NFCBENCH_BIN WORKDIR PCSC_READER PCSC_BENCH_DIR SESSIONS_PER_STACK [card|tag]
 """
 import json, os, sqlite3, subprocess, sys, time
 
 binary, work, pcsc_reader, pcsc_bench, per_stack = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
+mode = sys.argv[6] if len(sys.argv) > 6 else "card"
 FAULTS = ["garbage", "slow", "mute", "unplug"]
 # S24 grid pass 0: positions 1-3 probe the predicted zone (the phone sits there on this
 # bench), 13-15 lie below the coil (no phone).
@@ -23,9 +28,9 @@ for entry in $PLAN; do
   idx=${entry%%:*}; fault=${entry#*:}
   if [ "$1" = place ] && [ "$2" = "$idx" ] && [ ! -e "$LOG.$idx" ]; then
     touch "$LOG.$idx"
-    $CTL fault $fault > /dev/null
-    echo "$idx $fault inject $(date +%s.%N)" >> "$LOG"
-    (sleep 1.5; $CTL fault none; echo "$idx $fault clear $(date +%s.%N)" >> "$LOG") > /dev/null 2>&1 &
+    # DELAY: how far into the window the fault starts (0: as the phone is placed).
+    (sleep ${DELAY:-0}; $CTL fault $fault > /dev/null; echo "$idx $fault inject $(date +%s.%N)" >> "$LOG";
+     sleep 1.5; $CTL fault none; echo "$idx $fault clear $(date +%s.%N)" >> "$LOG") > /dev/null 2>&1 &
   fi
 done
 $CTL "$1" $3 $4 > /dev/null
@@ -46,11 +51,14 @@ def run_session(stack, n, bench_dir, reader):
     if stack == "pcsc":  # an unplugged vpcd reader needs pcscd to see it again: keep to link faults
         plan = [p.replace("unplug", "garbage") for p in plan]
     db = os.path.join(session_dir, "bench.sqlite")
-    env = dict(os.environ, CTL=f"{binary} sim ctl --dir {bench_dir}", PLAN=" ".join(plan), LOG=log)
+    # Half the tag-mode sessions start their faults 0.3 s into a 1 s window.
+    delay = "0.3" if mode == "tag" and n % 2 == 1 else "0"
+    env = dict(os.environ, CTL=f"{binary} sim ctl --dir {bench_dir}", PLAN=" ".join(plan), LOG=log, DELAY=delay)
     start = time.time()
+    window = "1" if mode == "tag" else "0.5"
     r = subprocess.run([binary, "run", "--plan", "grid", "--model", "SM-S921B", "--reader", reader, "--positioner",
-                        f"exec:{helper} {{action}} {{index}} {{x}} {{y}}", "--auto", "--tap-timeout", "0.5",
-                        "--fault-timeout", "60", "--db", db, "--json"], env=env, capture_output=True, text=True)
+                        f"exec:{helper} {{action}} {{index}} {{x}} {{y}}", "--auto", "--tap-timeout", window,
+                        "--mode", mode, "--fault-timeout", "60", "--db", db, "--json"], env=env, capture_output=True, text=True)
     elapsed = time.time() - start
     faults = {}
     if os.path.exists(log):
@@ -63,7 +71,7 @@ def run_session(stack, n, bench_dir, reader):
     taps = con.execute("SELECT step, result, timestamp FROM tap").fetchall()
     con.close()
     during_fault = [t for t in taps for f in faults.values()
-                    if "inject" in f and f["inject"] <= t[2] <= f.get("clear", float("inf")) and t[1] in ("MISS", "HIT")]
+                    if "inject" in f and f["inject"] <= t[2] <= f.get("clear", float("inf")) and t[1] in ("MISS", "HIT", "PARTIAL")]
     steps = [t[0] for t in taps]
     return {
         "stack": stack, "exit": r.returncode, "status": status, "faults": len(faults),
@@ -86,7 +94,7 @@ for n in range(per_stack):
     finally:
         serve.terminate()
         serve.wait()
-if pcsc_reader:
+if pcsc_reader and mode == "card":
     subprocess.run([binary, "sim", "ctl", "--dir", pcsc_bench, "antenna", "0.1", "0.36", "0.8", "0.38"], capture_output=True)
     for n in range(per_stack):
         subprocess.run([binary, "sim", "ctl", "--dir", pcsc_bench, "power-cycle"], capture_output=True)
@@ -96,7 +104,7 @@ for stack in ("libnfc", "pcsc"):
     rs = [r for r in results if r["stack"] == stack]
     if not rs:
         continue
-    print(f"{stack:7}  sessions {len(rs):3}  faults {sum(r['faults'] for r in rs):4} "
+    print(f"{stack:7}  mode {mode}  sessions {len(rs):3}  faults {sum(r['faults'] for r in rs):4} "
           f"({sum(r['with_phone'] for r in rs)} with the phone)  taps {sum(r['taps'] for r in rs):5}  "
           f"recorded while faulty {sum(r['recorded_while_faulty'] for r in rs)} "
           f"(MISS {sum(r['misses_while_faulty'] for r in rs)})  lost {sum(r['lost'] for r in rs)}  "
