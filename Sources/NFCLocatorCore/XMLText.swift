@@ -1,6 +1,8 @@
 /// Text safe inside XML and HTML elements and attribute values. Characters XML 1.0 does
 /// not allow (control codes, lone surrogates cannot occur in a Swift String) are dropped,
-/// so a hostile name cannot make the document unparseable.
+/// so a hostile name cannot make the document unparseable. Bidirectional controls
+/// (U+202A-U+202E, U+2066-U+2069) are shown as `<U+202E>`, never applied: a browser would
+/// otherwise draw the text after them reversed.
 public enum XMLText {
     public static func escape(_ s: String) -> String {
         var out = ""
@@ -15,6 +17,10 @@ public enum XMLText {
             case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
             default:
                 let v = scalar.value
+                if (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) {
+                    out += "&lt;U+\(String(v, radix: 16, uppercase: true))&gt;"
+                    continue
+                }
                 if v < 0x20 || (0x7F...0x9F).contains(v) || v == 0xFFFE || v == 0xFFFF { continue }
                 out.unicodeScalars.append(scalar)
             }

@@ -49,7 +49,7 @@ enum CatalogCommand {
             context.output.line(String(decoding: try encoder.encode(effective.document), as: UTF8.self))
             return ExitCode.success
         }
-        context.output.line("catalog \(effective.version): \(effective.profiles.count) entries")
+        context.output.line("catalog \(TerminalSafeText.neutralise(effective.version)): \(effective.profiles.count) entries")
         table(effective.profiles, context)
         return ExitCode.success
     }

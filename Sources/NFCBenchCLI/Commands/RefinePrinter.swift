@@ -46,11 +46,13 @@ struct RefinePrinter {
         var out: [String] = []
         for e in report.entries {
             let p = e.profile, ev = e.evidence
-            out.append("\(p.displayName) (\(p.modelIdentifier))  \(p.confidence.rawValue)")
+            out.append(
+                "\(TerminalSafeText.neutralise(p.displayName)) (\(TerminalSafeText.neutralise(p.modelIdentifier)))  "
+                    + p.confidence.rawValue)
             let dates = [ev.first, ev.newest].compactMap { $0?.formatted(.iso8601.year().month().day()) }
             out.append(
                 "  evidence   \(ev.sessionIDs.count) session(s), \(ev.taps) taps, \(ev.hits) reads, \(ev.units.count) labelled unit(s)"
-                    + (ev.units.isEmpty ? "" : " (\(ev.units.joined(separator: ", ")))")
+                    + (ev.units.isEmpty ? "" : " (\(TerminalSafeText.neutralise(ev.units.joined(separator: ", "))))")
                     + (dates.isEmpty ? "" : ", " + dates.joined(separator: " .. ")))
             out.append("  previous   \(Self.zone(p.zone))")
             if let estimate = e.estimate {

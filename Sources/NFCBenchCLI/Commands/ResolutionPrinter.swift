@@ -8,7 +8,8 @@ struct ResolutionPrinter {
 
     func print(_ r: AntennaResolution, input: String, now: Date, to out: any TextOutput) {
         let badge = ConfidenceBadge(useColor: useColor).render(r.confidence, stale: r.isStale)
-        let title = r.profile.map { "\($0.displayName) (\($0.modelIdentifier))" } ?? input
+        let safe = TerminalSafeText.neutralise
+        let title = r.profile.map { "\(safe($0.displayName)) (\(safe($0.modelIdentifier)))" } ?? safe(input)
         out.line("\(title)  \(badge)")
         out.line("  top of the back, viewed from the back")
         let drawing = SilhouetteDrawing(resolution: r)
@@ -21,7 +22,7 @@ struct ResolutionPrinter {
             out.line("  sweep       \(Self.describe(sweep))")
         }
         out.line("  confidence  \(r.confidence.rawValue): \(strings.string("nfc_locator.confidence.\(r.confidence.rawValue)"))")
-        let version = r.catalogVersion.map { " (\($0))" } ?? ""
+        let version = r.catalogVersion.map { " (\(safe($0)))" } ?? ""
         out.line("  source      \(strings.string("nfc_locator.source.\(r.source.rawValue)"))\(version)")
         switch r.matchedBy {
         case .exact: out.line("  matched     \(r.matchedKey ?? "") (exact key)")

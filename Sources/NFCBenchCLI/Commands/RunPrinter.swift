@@ -71,7 +71,8 @@ final class RunPrinter: Sendable {
             out.line(resumed > 0 ? "Resuming session \(s.id) (\(resumed) taps recorded)" : "Session \(s.id)")
             let badge = ConfidenceBadge(useColor: useColor).render(s.confidence, stale: s.stale)
             out.line(
-                "\(s.displayName ?? s.modelInput) (\(s.lookupKey))  \(badge)  source \(s.source.rawValue)  reader \(s.reader)")
+                "\(TerminalSafeText.neutralise(s.displayName ?? s.modelInput)) (\(s.lookupKey))  \(badge)  "
+                    + "source \(s.source.rawValue)  reader \(TerminalSafeText.neutralise(s.reader.description))")
             if s.simulated {
                 out.line(
                     "SIMULATED reader (virtual bench or --reader sim): this session is for demos and studies, never bench evidence."

@@ -127,13 +127,15 @@ enum SessionCommands {
             SilhouetteDrawing.Mark(
                 x: $0.probe.x, y: $0.probe.y, kind: $0.outcome == .hit ? .hit : $0.outcome == .miss ? .miss : .skipped)
         }
+        let safe = TerminalSafeText.neutralise
         context.output.line(
-            "\(s.id)  \(s.displayName ?? s.modelInput) (\(s.lookupKey))  \(s.status.rawValue)  \(s.verdict?.rawValue ?? "")")
-        if let reason = s.verdictReason { context.output.line("  \(reason)") }
+            "\(safe(s.id))  \(safe(s.displayName ?? s.modelInput)) (\(safe(s.lookupKey)))  \(s.status.rawValue)  "
+                + (s.verdict?.rawValue ?? ""))
+        if let reason = s.verdictReason { context.output.line("  \(safe(reason))") }
         if let station = s.station { context.output.line("  station \(TerminalSafeText.neutralise(station))") }
         if s.mode == .tag { context.output.line("  tag mode: the phone's reader read an emulated Type 4 tag") }
         if s.simulated { context.output.line("  SIMULATED reader (\(s.reader)): not bench evidence; refine leaves it out") }
-        if let reason = s.voidReason { context.output.line("  VOID: \(reason); refine and exports leave it out") }
+        if let reason = s.voidReason { context.output.line("  VOID: \(safe(reason)); refine and exports leave it out") }
         let drawing = SilhouetteDrawing(
             aspectRatio: s.aspectRatio, zone: zone, zoneStyle: s.stale ? .stale : .approximate, marks: marks,
             measured: report.score.measured)
@@ -142,7 +144,7 @@ enum SessionCommands {
         let hits = taps.filter { $0.result == .hit }.count
         context.output.line(
             "taps \(taps.count), hits \(hits)" + (s.iou.map { String(format: ", IoU %.2f", $0) } ?? "")
-                + "  reader \(s.reader)  unit \(s.unit ?? "-")  operator \(s.operatorName ?? "-")")
+                + "  reader \(safe(s.reader.description))  unit \(safe(s.unit ?? "-"))  operator \(safe(s.operatorName ?? "-"))")
         return ExitCode.success
     }
 }

@@ -1,27 +1,48 @@
 /// Text from outside (a catalog's `displayName`, a model typed on the command line, a
 /// unit label, a reader's name) may carry terminal control sequences that clear the
-/// screen, set the window title or hide text. Everything the CLI prints passes through
-/// here: the CLI's own colour and line-erase sequences (CSI parameters ending in `m` or
-/// `K`), line feeds, carriage returns and tabs pass; every other control character is
-/// shown in caret notation (`ESC` as `^[`, BEL as `^G`, C1 codes as `^[` plus a letter),
-/// so it can be seen and never acted on.
+/// screen, set the window title, write the clipboard (OSC 52) or hide text, and
+/// bidirectional controls that show text reversed. Nothing of that reaches a terminal
+/// as it is: control characters are shown in caret notation (`ESC` as `^[`, BEL as `^G`,
+/// C1 codes as `^[` plus a letter) and bidirectional controls (U+202A-U+202E,
+/// U+2066-U+2069) as `<U+202E>`, so they can be seen and are never acted on.
+///
+/// Two strengths: `neutralise` for every field from outside, which passes no escape at
+/// all; and `output`, which every process write passes as a backstop, and which lets the
+/// CLI's own colour and line-erase sequences (CSI parameters ending in `m` or `K`) through.
 enum TerminalSafeText {
-    static func neutralise(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
+    /// A field from outside: every control shown, none acted on.
+    static func neutralise(_ text: String) -> String { shown(text, keepingOwnSequences: false) }
+
+    /// A whole line as the CLI writes it: its own colour and erase sequences kept.
+    static func output(_ text: String) -> String { shown(text, keepingOwnSequences: true) }
+
+    private static func shown(_ text: String, keepingOwnSequences: Bool) -> String {
+        guard text.unicodeScalars.contains(where: { isControl($0) || isBidirectional($0) }) else { return text }
         var out = String.UnicodeScalarView()
         let scalars = Array(text.unicodeScalars)
         var i = 0
         while i < scalars.count {
             let c = scalars[i]
-            if c == "\u{1B}", let end = ownSequenceEnd(scalars, from: i) {
+            if keepingOwnSequences, c == "\u{1B}", let end = ownSequenceEnd(scalars, from: i) {
                 out.append(contentsOf: scalars[i...end])
                 i = end + 1
                 continue
             }
-            if isControl(c) { out.append(contentsOf: caret(c).unicodeScalars) } else { out.append(c) }
+            if isControl(c) {
+                out.append(contentsOf: caret(c).unicodeScalars)
+            } else if isBidirectional(c) {
+                out.append(contentsOf: "<U+\(String(c.value, radix: 16, uppercase: true))>".unicodeScalars)
+            } else {
+                out.append(c)
+            }
             i += 1
         }
         return String(out)
+    }
+
+    /// Embeddings, overrides and isolates: what turns `txt.exe` into `exe.txt` on screen.
+    static func isBidirectional(_ c: Unicode.Scalar) -> Bool {
+        (0x202A...0x202E).contains(c.value) || (0x2066...0x2069).contains(c.value)
     }
 
     private static func isControl(_ c: Unicode.Scalar) -> Bool {

@@ -26,7 +26,7 @@ public struct StandardStream: TextOutput {
 
     /// Control sequences from outside text are shown, never acted on (`TerminalSafeText`).
     public func write(_ text: String) {
-        var bytes = Array(TerminalSafeText.neutralise(text).utf8)[...]
+        var bytes = Array(TerminalSafeText.output(text).utf8)[...]
         // Past `LibraryLog`'s pipe: nfcbench's own messages go straight to the terminal.
         let diverted = fileDescriptor == 2 ? LibraryLog.realStandardError.load(ordering: .sequentiallyConsistent) : -1
         let fd = diverted >= 0 ? diverted : fileDescriptor
