@@ -3,8 +3,9 @@ import Foundation
 /// Fetches through the `nfcbench-fetch` helper, so only processes that actually use a
 /// remote catalog pay for loading the HTTP/TLS stack.
 ///
-/// Helper protocol: arguments `--url U [--etag E] --connect-timeout S --total-timeout S
-/// --max-bytes N`; stdout is one JSON line (`{"status":"fetched","etag":...}`,
+/// Helper protocol: no arguments; standard input is one JSON line (`HelperRequest`:
+/// the URL, the ETag, the time and size limits), never the command line, where any local
+/// user could read a catalog URL's `?token=` or password in `ps`; stdout is one JSON line (`{"status":"fetched","etag":...}`,
 /// `{"status":"notModified"}` or `{"status":"error","kind":...,"detail":...}`) followed,
 /// for `fetched`, by the body bytes. The helper is killed if it outlives the total
 /// timeout by 200 ms.
@@ -28,18 +29,21 @@ public struct HelperProcessFetcher: CatalogFetching {
     public func fetch(_ endpoint: CatalogEndpoint, etag: String?) async throws(RemoteCatalogError) -> FetchOutcome {
         let process = Process()
         process.executableURL = helper
-        var arguments = [
-            "--url", endpoint.catalogURL.absoluteString, "--connect-timeout", String(limits.connectTimeout),
-            "--total-timeout", String(limits.totalTimeout), "--max-bytes", String(limits.maxBytes),
-        ]
-        if let etag { arguments += ["--etag", etag] }
-        process.arguments = arguments
+        process.arguments = []
+        let request = HelperRequest(
+            url: endpoint.catalogURL.absoluteString, etag: etag, connectTimeout: limits.connectTimeout,
+            totalTimeout: limits.totalTimeout, maxBytes: limits.maxBytes)
+        let input = Pipe()
         let output = Pipe()
+        process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         do { try process.run() } catch {
             throw .transport("cannot start \(helper.path): \(error.localizedDescription)")
         }
+        // A few hundred bytes: far below a pipe's buffer, so this write never blocks.
+        try? input.fileHandleForWriting.write(contentsOf: request.line())
+        try? input.fileHandleForWriting.close()
         let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
         DispatchQueue.global().asyncAfter(deadline: .now() + limits.totalTimeout + 0.2, execute: watchdog)
         // Reading to the end and reaping both block, so both happen on a queue of their
@@ -106,5 +110,31 @@ extension RemoteCatalogError {
         case "notACatalog": self = .notACatalog(detail)
         default: self = .transport(detail)
         }
+    }
+}
+
+/// What the main process asks the fetch helper for, on its standard input.
+public struct HelperRequest: Codable, Sendable, Equatable {
+    public let url: String
+    public let etag: String?
+    public let connectTimeout: Double
+    public let totalTimeout: Double
+    public let maxBytes: Int
+
+    public init(url: String, etag: String?, connectTimeout: Double, totalTimeout: Double, maxBytes: Int) {
+        self.url = url
+        self.etag = etag
+        self.connectTimeout = connectTimeout
+        self.totalTimeout = totalTimeout
+        self.maxBytes = maxBytes
+    }
+
+    /// One JSON line.
+    public func line() throws -> Data { try JSONEncoder().encode(self) + Data("\n".utf8) }
+
+    /// The first line of `input`, or `nil` when it is not a request.
+    public static func read(_ input: Data) -> HelperRequest? {
+        let line = input.prefix { $0 != UInt8(ascii: "\n") }
+        return try? JSONDecoder().decode(HelperRequest.self, from: line)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import NFCCatalogRemote
 import NFCStore
 import NFCTestSupport
@@ -23,6 +24,26 @@ struct RemoteCatalogTests {
         let r = try await server.resolve("ok")
         #expect(r.json[path: "remote", "served"] as? String == "notModified")
         #expect(r.json["source"] as? String == "remoteCatalog" && (r.json[path: "zone", "y"] as? Double) == 0.05)
+    }
+
+    /// The catalog URL (which may carry `?token=` or a password) reaches the fetch helper on
+    /// its standard input, never its command line, where any local user reads it in `ps`.
+    @Test func theHelperGetsTheURLOnItsInputNeverItsArguments() async throws {
+        let server = try await CatalogServer.start()
+        let scratch = try TemporaryDirectory("helper")
+        let real = BuiltBinary.root.appendingPathComponent(".build/debug/nfcbench-fetch").path
+        let wrapper = scratch.file("fetch")
+        let seen = scratch.file("argv")
+        try Data("#!/bin/sh\necho \"$# $*\" > \(seen)\nexec \(real) \"$@\"\n".utf8).write(to: URL(fileURLWithPath: wrapper))
+        chmod(wrapper, 0o755)
+        let url = server.url("ok")
+        let r = try await BuiltBinary.run(
+            ["catalog", "sync", "--catalog-url", url, "--json"],
+            environment: server.environment.merging(["NFCBENCH_FETCH_HELPER": wrapper]) { $1 })
+        #expect(r.status == 0, "\(r.stderr)")
+        let argv = try String(contentsOfFile: seen, encoding: .utf8)
+        #expect(argv == "0 \n", "the helper was given arguments: \(argv)")
+        #expect(!argv.contains("127.0.0.1"))
     }
 
     @Test func syncReportsAddedChangedRemoved() async throws {
