@@ -73,4 +73,53 @@ struct LibraryLogCLITests {
             ["--verbose", "poll", "--reader", "libnfc:pn532_uart:/dev/null", "--timeout", "0.1"], environment: environment)
         #expect(verbose.status == 1 && verbose.stderr.contains("libnfc.driver.pn532_uart"), "\(verbose.stderr)")
     }
+
+    /// The registry's fallback folder in the shared temporary folder: created 0700 by the
+    /// first bench, and refused (nothing listed, a warning) when it is another user's or
+    /// others may write it, so a planted entry is never listed.
+    @Test func theSharedRegistryFolderIsPrivateAndAPlantedOneIsRefused() async throws {
+        let tmp = scratch.file("tmp")
+        try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: false)
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "NFCBENCH_STATE_DIR")
+        environment.removeValue(forKey: "XDG_RUNTIME_DIR")
+        environment["TMPDIR"] = tmp
+        let directory = "/tmp/nfcb-" + String(UUID().uuidString.prefix(8))
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let serve = Process()
+        serve.executableURL = URL(fileURLWithPath: BuiltBinary.path)
+        serve.arguments = ["sim", "serve", "--dir", directory]
+        serve.environment = environment
+        serve.standardOutput = FileHandle.nullDevice
+        serve.standardError = FileHandle.nullDevice
+        try serve.run()
+        defer { if serve.isRunning { kill(serve.processIdentifier, SIGKILL) } }
+        let deadline = Date().addingTimeInterval(20)
+        while !FileManager.default.fileExists(atPath: directory + "/ready"), Date() < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let folder = tmp + "/nfcbench-\(getuid())"
+        for path in [folder, folder + "/benches"] {
+            var info = stat()
+            #expect(
+                lstat(path, &info) == 0 && info.st_mode & 0o777 == 0o700, "\(path) mode \(String(info.st_mode & 0o777, radix: 8))"
+            )
+        }
+        let listed = try await BuiltBinary.run(["readers", "--json"], environment: environment)
+        #expect(listed.stdout.contains(directory), "\(listed.stdout) \(listed.stderr)")
+
+        // Others may write the folder: a planted entry could be there, so none is listed.
+        chmod(folder, 0o777)
+        let opened = try await BuiltBinary.run(["readers", "--json"], environment: environment)
+        #expect(!opened.stdout.contains(directory), "\(opened.stdout)")
+        #expect(opened.stderr.contains("can be written by other users"), "\(opened.stderr)")
+        chmod(folder, 0o700)
+        if getuid() == 0 {
+            // Another user's folder.
+            #expect(chown(folder, 65534, 65534) == 0)
+            let foreign = try await BuiltBinary.run(["readers", "--json"], environment: environment)
+            #expect(!foreign.stdout.contains(directory) && foreign.stderr.contains("belongs to user 65534"), "\(foreign.stderr)")
+            #expect(chown(folder, 0, 0) == 0)
+        }
+    }
 }

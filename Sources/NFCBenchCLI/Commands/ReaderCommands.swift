@@ -57,6 +57,11 @@ enum ReaderCommands {
         let selection = ReaderSelection()
         let found = await selection.available()
         let benches = BenchRegistry.running(environment: context.environment)
+        if let problem = BenchRegistry.untrusted(environment: context.environment) {
+            context.errors.line(
+                "Warning: virtual benches not listed: \(TerminalSafeText.neutralise(problem)). "
+                    + "Remove that folder, or set XDG_RUNTIME_DIR or NFCBENCH_STATE_DIR to a private one.")
+        }
         struct Row {
             let backend: String, spec: String, firmware: String?, inUse: Bool?, bench: String?
             /// Card polling always; tag emulation as the chip allows (`TagEmulationSupport`).
