@@ -182,13 +182,18 @@ enum BenchSchema {
     /// schema page renames a column) or another program's work. Compared by structure,
     /// not by SQL text, which older releases may have spaced differently.
     static func shape(_ db: SQLiteDatabase) throws -> [String: String] {
-        let objects = try db.prepare("SELECT type, name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'")
-        var named: [(type: String, name: String)] = []
-        while try objects.step() { named.append((objects.text(0) ?? "", objects.text(1) ?? "")) }
+        let objects = try db.prepare("SELECT type, name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'")
+        var named: [(type: String, name: String, sql: String)] = []
+        while try objects.step() { named.append((objects.text(0) ?? "", objects.text(1) ?? "", objects.text(2) ?? "")) }
         var shape: [String: String] = [:]
-        for (type, name) in named {
+        for (type, name, sql) in named {
             let pragma = type == "table" ? "table_info" : type == "index" ? "index_info" : nil
-            guard let pragma else { shape[name] = type; continue }
+            // Keyed by kind and name, so a message says "trigger wipe"; a trigger or view is
+            // compared by its text, so one rewritten under its own name differs too.
+            guard let pragma else {
+                shape["\(type) \(name)"] = sql.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+                continue
+            }
             let info = try db.prepare("SELECT * FROM pragma_\(pragma)(?1)")
             try info.bind([.text(name)])
             var columns: [String] = []
@@ -197,7 +202,7 @@ enum BenchSchema {
                     type == "table"
                         ? "\(info.text(1) ?? "") \(info.text(2) ?? "") \(info.int(3)) \(info.int(5))" : info.text(2) ?? "")
             }
-            shape[name] = type + "(" + columns.joined(separator: ", ") + ")"
+            shape["\(type) \(name)"] = "(" + columns.joined(separator: ", ") + ")"
         }
         return shape
     }

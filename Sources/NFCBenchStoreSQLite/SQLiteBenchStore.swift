@@ -73,6 +73,9 @@ public actor SQLiteBenchStore: BenchStoring {
             let db = try SQLiteDatabase.openCreatingFolder(path)
             try db.execute("PRAGMA synchronous=FULL")
             try BenchSchema.migrate(db)
+            // As the readers do: a table, index or trigger that nfcbench did not make (a
+            // trigger planted to delete other sessions' taps) is refused before any write.
+            try BenchSchema.verifyShape(db)
             return db
         }
         return SQLiteBenchStore(database: database, executor: executor, path: path)

@@ -44,7 +44,7 @@ public enum ConnectionString {
 
     /// The password as written in a URL's user info (`scheme://user:PASSWORD@host`) or as
     /// a `password=` pair, read textually: a string libpq cannot parse still has one.
-    static func password(in string: String) -> String? {
+    public static func password(in string: String) -> String? {
         if let scheme = string.range(of: "://") {
             let rest = string[scheme.upperBound...]
             guard let at = rest.lastIndex(of: "@") else { return nil }

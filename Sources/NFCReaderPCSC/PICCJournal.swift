@@ -36,7 +36,8 @@ public struct PICCJournal: Sendable {
     @discardableResult
     public func record(_ value: UInt8, for reader: String) -> Bool {
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try (String(value, radix: 16, uppercase: true) + "\n").write(to: file(reader), atomically: true, encoding: .utf8)
             return true
         } catch {

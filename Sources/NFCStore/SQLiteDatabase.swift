@@ -36,10 +36,15 @@ public final class SQLiteDatabase {
 
     /// Opens `path`, creating its folder first (XDG data and cache folders often do not
     /// exist yet on a fresh account).
+    /// Folders it creates are private (0700) and a new database file is 0600 (SQLite gives
+    /// its `-wal` and `-shm` the database's mode): sessions name operators and units, and
+    /// a lab decides who reads them, not the umask.
     public static func openCreatingFolder(_ path: String) throws -> SQLiteDatabase {
         try FileManager.default.createDirectory(
             atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path,
-            withIntermediateDirectories: true)
+            withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let created = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if created >= 0 { close(created) }
         return try SQLiteDatabase(path: path)
     }
 

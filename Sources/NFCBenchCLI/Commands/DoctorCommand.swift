@@ -31,7 +31,7 @@ enum DoctorCommand {
             roots: roots, identity: .current(environment: context.environment),
             databasePath: DatabaseLocation.path(option: invocation[database], context: context),
             catalogURLs: catalogs.isEmpty ? [URL(fileURLWithPath: "/nonexistent/seed_catalog.json")] : catalogs)
-        var checks = doctor.run()
+        var checks = doctor.run() + SecretFileCheck.checks(context)
         var lab = LabOptions.Settings(invocation, context)
         if let url = try lab.labStoreURL() {
             checks += await LabDoctor.checks(

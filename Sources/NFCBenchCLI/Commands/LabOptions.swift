@@ -22,10 +22,7 @@ enum LabOptions {
 
     /// The lab file's settings; a missing file is no settings, a malformed line an error.
     static func file(_ context: CommandContext) throws -> [String: String] {
-        let base =
-            context.environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (context.environment["HOME"] ?? NSHomeDirectory()) + "/.config"
-        let path = base + "/nfcbench/lab.conf"
+        let path = filePath(context)
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [:] }
         var settings: [String: String] = [:]
         for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -40,6 +37,14 @@ enum LabOptions {
             settings[parts[0]] = parts[1]
         }
         return settings
+    }
+
+    /// `$XDG_CONFIG_HOME/nfcbench/lab.conf`, else `~/.config/nfcbench/lab.conf`.
+    static func filePath(_ context: CommandContext) -> String {
+        let base =
+            context.environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (context.environment["HOME"] ?? NSHomeDirectory()) + "/.config"
+        return base + "/nfcbench/lab.conf"
     }
 
     /// A command's lab settings: each resolved when asked, the lab file read at most once.

@@ -88,7 +88,9 @@ enum StoreOptions {
 
     /// The bench store at `path`, created (with its folder) when missing: for runs.
     static func open(_ path: String) async throws -> any BenchStoring {
-        do { return try await SQLiteBenchStore.open(path: path) } catch {
+        do { return try await SQLiteBenchStore.open(path: path) } catch BenchStoreError.unexpectedSchema(let names, _) {
+            throw damaged(path, what: "its tables are not as nfcbench writes them: \(names.joined(separator: ", ")) differ")
+        } catch {
             throw CommandFailure(
                 "Cannot open the session database \(path): \(error)",
                 hint: "Use --db PATH or NFCBENCH_DB with a writable location; 'nfcbench doctor' checks it.")
