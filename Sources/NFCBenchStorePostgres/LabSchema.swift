@@ -141,6 +141,10 @@ enum LabSchema {
             "004-stored-ranges",
             RangeConstraints.sql
         ),
+        // Bench roles write only through SECURITY DEFINER functions: they can no longer
+        // LOCK TABLE (one bench stalled every other's push for as long as it held a lock)
+        // nor change rows in bulk.
+        ("005-push-functions", PushFunctions.migration),
     ]
 
     /// Applies missing migrations under the advisory lock; refuses a store from a newer

@@ -17,10 +17,7 @@ extension PostgresLabStore {
     /// Notes that `machine` pushes as `station` now.
     public func recordMachine(_ machine: String, station: String) throws {
         try connection.execute(
-            """
-            INSERT INTO lab_station_machine (station, machine) VALUES ($1, $2)
-            ON CONFLICT (station, machine) DO UPDATE SET last_push = now()
-            """, [.text(station), .text(String(machine.prefix(255)))])
+            "SELECT nfcbench_record_machine($1, $2)", [.text(station), .text(String(machine.prefix(255)))])
     }
 
     /// The machines other than `machine` that pushed as `station` within `days`, newest first.

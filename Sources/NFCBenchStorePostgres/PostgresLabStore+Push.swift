@@ -31,61 +31,38 @@ extension PostgresLabStore {
     }
 
     /// Stores the session and its taps exactly as `snapshot` holds them, replacing any
-    /// earlier revision: the row is upserted, its taps deleted and inserted again, all in
-    /// one transaction. Repeating a push changes nothing; a push killed midway leaves the
-    /// previous revision whole.
+    /// earlier revision, through `nfcbench_push` (migration 005, `PushFunctions`): the row
+    /// upserted, its taps deleted and inserted again, in the one statement's transaction.
+    /// Repeating a push changes nothing; a push killed midway leaves the previous revision
+    /// whole. The role itself may not write the tables.
     public func push(_ snapshot: SyncSnapshot, station defaultStation: String) throws -> PushOutcome {
         let station = snapshot.session.station ?? defaultStation
+        let session = PushFunctions.object(
+            columns: LabRows.names(LabRows.sessionColumns) + ["revision"],
+            values: LabRows.sessionValues(snapshot.session, station: station, revision: snapshot.revision))
+        let taps = snapshot.taps.map {
+            PushFunctions.object(columns: LabRows.tapColumnNames, values: LabRows.tapValues($0, station: station))
+        }
+        let answer: PostgresRows
         do {
-            return try connection.transaction {
-                let existing = try connection.execute(
-                    "SELECT revision, started_at FROM lab_session WHERE station = $1 AND id = $2 FOR UPDATE",
-                    [.text(station), .text(snapshot.session.id)])
-                if existing.count == 1 {
-                    // Another session under the same station and id (a bench database replaced,
-                    // an id drawn again in the same second) is never overwritten.
-                    let startedAt = snapshot.session.startedAt.timeIntervalSince1970
-                    if let stored = try existing.real(0, 1), abs(stored - startedAt) > 1e-6 {
-                        throw LabStoreError.idCollision(reference: "\(station)/\(snapshot.session.id)", server: location)
-                    }
-                    if let stored = try existing.integer(0, 0), stored >= snapshot.revision { return .alreadyCurrent }
-                }
-                try connection.execute(
-                    LabRows.sessionUpsert,
-                    LabRows.sessionValues(snapshot.session, station: station, revision: snapshot.revision))
-                try connection.execute(
-                    "DELETE FROM lab_tap WHERE station = $1 AND session_id = $2", [.text(station), .text(snapshot.session.id)])
-                try insertTaps(snapshot.taps, station: station)
-                return .stored
-            }
+            answer = try connection.execute(
+                "SELECT nfcbench_push($1, $2::jsonb, $3::jsonb)",
+                [.text(station), .text(try PushFunctions.json(session)), .text(try PushFunctions.json(taps))])
         } catch let error as PostgresError where error.isPermissionDenied {
             throw LabStoreError.unregisteredStation(station: station, role: connection.user, server: location)
+        } catch let error as PostgresError where error.sqlState == PushFunctions.idCollisionState {
+            // Another session under the same station and id (a bench database replaced, an
+            // id drawn again in the same second) is never overwritten.
+            throw LabStoreError.idCollision(reference: "\(station)/\(snapshot.session.id)", server: location)
         }
-    }
-
-    /// Multi-row inserts of at most 1,000 taps (17 parameters each; the protocol allows 65,535).
-    private func insertTaps(_ taps: [TapRecord], station: String) throws {
-        let width = LabRows.tapColumnNames.count
-        var start = 0
-        while start < taps.count {
-            let chunk = taps[start..<min(start + 1000, taps.count)]
-            var values: [PostgresValue] = []
-            values.reserveCapacity(chunk.count * width)
-            var tuples: [String] = []
-            for (i, tap) in chunk.enumerated() {
-                values += LabRows.tapValues(tap, station: station)
-                tuples.append("(" + (1...width).map { "$\(i * width + $0)" }.joined(separator: ", ") + ")")
-            }
-            try connection.execute(
-                "INSERT INTO lab_tap (\(LabRows.tapColumns)) VALUES " + tuples.joined(separator: ", "), values)
-            start += chunk.count
-        }
+        return answer.text(0, 0) == "current" ? .alreadyCurrent : .stored
     }
 }
 
 extension PostgresLabStore {
     /// Whether this role may write sessions at all (a reader role may not).
     public func canPush() throws -> Bool {
-        try connection.execute("SELECT has_table_privilege('lab_session', 'INSERT')").bool(0, 0) == true
+        try connection.execute("SELECT has_function_privilege('nfcbench_push(text, jsonb, jsonb)', 'EXECUTE')").bool(0, 0)
+            == true
     }
 }

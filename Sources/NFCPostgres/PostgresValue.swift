@@ -10,7 +10,9 @@ public enum PostgresValue: Sendable, Equatable {
     case real(Double)
     case bool(Bool)
 
-    var text: String? {
+    /// The text form sent to the server (`nil` for SQL NULL), also what a JSON document of
+    /// values carries (a `jsonb_populate_record` argument).
+    public var text: String? {
         switch self {
         case .null: nil
         case .text(let s): s

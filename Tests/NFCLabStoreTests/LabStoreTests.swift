@@ -71,12 +71,25 @@ struct LabStoreTests {
         #expect("\(refused.error.map { "\($0)" } ?? "")".contains("station 'bench-b' is not registered"))
         #expect(refused.pending == 1)
 
-        // Bench A's role with SQL of its own: B's rows are invisible to changes.
+        // Bench A's role with SQL of its own: it may write no table directly (migration 005),
+        // nor take the locks that stalled every other bench, nor push as B through the function.
         let a = try PostgresConnection(lab.benches["bench-a"]!)
-        let updated = try a.execute("UPDATE lab_session SET verdict = 'SHIFTED' WHERE station = 'bench-b'")
-        #expect(updated.affected == 0)
-        let deleted = try a.execute("DELETE FROM lab_tap WHERE station = 'bench-b'")
-        #expect(deleted.affected == 0)
+        for sql in [
+            "UPDATE lab_session SET verdict = 'SHIFTED' WHERE station = 'bench-b'",
+            "DELETE FROM lab_tap WHERE station = 'bench-b'",
+            "DELETE FROM lab_session", "LOCK TABLE lab_session IN ACCESS EXCLUSIVE MODE", "LOCK TABLE lab_tap IN EXCLUSIVE MODE",
+            "SELECT * FROM lab_session FOR UPDATE", "TRUNCATE lab_tap",
+            "SELECT nfcbench_push('bench-b', '{\"station\": \"bench-b\", \"id\": \"S-x\"}'::jsonb, '[]'::jsonb)",
+            "SELECT nfcbench_push('bench-a', '{\"station\": \"bench-b\", \"id\": \"S-x\"}'::jsonb, '[]'::jsonb)",
+            "SELECT nfcbench_record_machine('bench-b', 'evil')",
+        ] {
+            do {
+                try a.execute("BEGIN")
+                defer { _ = try? a.execute("ROLLBACK") }
+                try a.execute(sql)
+                Issue.record("bench A ran: \(sql)")
+            } catch { #expect(error.isPermissionDenied, "\(sql): \(error)") }
+        }
         #expect(throws: PostgresError.self) {
             try a.execute("INSERT INTO lab_station (name, role) VALUES ('bench-c', current_user)")
         }
@@ -99,7 +112,9 @@ struct LabStoreTests {
         _ = try await LabFixture.session("S-20261130-100000-nnnn", station: "bench-n", in: local)
         let store = try await PostgresLabStore.open(lab.benches["bench-n"]!)
         #expect(await LabSync.run(from: local, to: store, station: "bench-n").succeeded)
-        let bench = try PostgresConnection(lab.benches["bench-n"]!)
+        // Even the lab's owner cannot store them by hand; a bench pushing them through its
+        // function is refused the same way.
+        let admin = try PostgresConnection(lab.admin)
         func tap(probeX: String, latency: String) -> String {
             "INSERT INTO lab_tap (station, session_id, step, attempt, probe_x, probe_y, inside_predicted, result, latency_ms, "
                 + "timestamp) VALUES ('bench-n', 'S-20261130-100000-nnnn', 99, 0, \(probeX), 0.5, false, 'MISS', \(latency), "
@@ -112,11 +127,23 @@ struct LabStoreTests {
             ("UPDATE lab_session SET zone_x = -0.5 WHERE station = 'bench-n'", "lab_session_zone_range"),
         ] {
             do {
-                try bench.execute(sql)
+                try admin.execute(sql)
                 Issue.record("stored: \(sql)")
             } catch {
                 #expect(error.sqlState == "23514" && error.message.contains(constraint), "\(sql): \(error)")
             }
+        }
+        let bench = try PostgresConnection(lab.benches["bench-n"]!)
+        let session = try #require(try admin.execute("SELECT to_jsonb(s) FROM lab_session s").text(0, 0))
+        let bumped = session.replacingOccurrences(of: "\"revision\": ", with: "\"revision\": 9")
+        let nanTap =
+            "[{\"station\": \"bench-n\", \"session_id\": \"S-20261130-100000-nnnn\", \"step\": 0, \"attempt\": 0, "
+            + "\"probe_x\": \"NaN\", \"probe_y\": 0.5, \"inside_predicted\": false, \"result\": \"MISS\", \"timestamp\": 1790000000}]"
+        do {
+            try bench.execute("SELECT nfcbench_push('bench-n', $1::jsonb, $2::jsonb)", [.text(bumped), .text(nanTap)])
+            Issue.record("a NaN tap was pushed")
+        } catch {
+            #expect(error.sqlState == "23514" && error.message.contains("lab_tap_probe_range"), "\(error)")
         }
         let reader = try await PostgresLabStore.open(lab.reader)
         #expect(try await reader.taps("bench-n/S-20261130-100000-nnnn").count == 6)
@@ -194,11 +221,14 @@ struct LabStoreTests {
         try await withThrowingTaskGroup(of: [String].self) { group in
             for _ in 0..<6 { group.addTask { try await PostgresLabStore.open(url, migrate: true).appliedMigrations() } }
             for try await applied in group {
-                #expect(applied == ["001-lab-sessions", "002-tag-mode", "003-station-machines", "004-stored-ranges"])
+                #expect(
+                    applied == [
+                        "001-lab-sessions", "002-tag-mode", "003-station-machines", "004-stored-ranges", "005-push-functions",
+                    ])
             }
         }
         let c = try PostgresConnection(url)
-        #expect(try c.execute("SELECT count(*) FROM lab_schema_migration").integer(0, 0) == 4)
+        #expect(try c.execute("SELECT count(*) FROM lab_schema_migration").integer(0, 0) == 5)
         #expect(try c.execute("SELECT count(*) FROM lab_identity").integer(0, 0) == 1)
     }
 

@@ -1,0 +1,79 @@
+import Foundation
+import NFCPostgres
+
+/// The only way a bench role writes (migration 005): `SECURITY DEFINER` functions that
+/// apply the rules row-level security applied before (a bench writes only the stations
+/// registered to its login role), while the role itself keeps nothing but `SELECT` on the
+/// tables. `LOCK TABLE` needs UPDATE, DELETE or TRUNCATE for the strong modes, so a bench
+/// can no longer hold a lock that stalls every other bench, nor change rows in bulk.
+///
+/// The session arrives as one JSON object and its taps as one JSON array, keyed by column
+/// name and read with `jsonb_populate_record`: each value in its PostgreSQL text form, so
+/// doubles round-trip exactly, as with bound parameters.
+enum PushFunctions {
+    /// Raised when another session already holds this station and id (`LabStoreError.idCollision`).
+    static let idCollisionState = "NBC01"
+
+    static var migration: String {
+        let updates = (LabRows.names(LabRows.sessionColumns).dropFirst(2) + ["revision", "synced_at"])
+            .map { "\($0) = EXCLUDED.\($0)" }.joined(separator: ", ")
+        return """
+            CREATE FUNCTION nfcbench_push(p_station text, p_session jsonb, p_taps jsonb) RETURNS text
+            LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public AS $fn$
+            DECLARE
+                s lab_session;
+                stored_revision bigint;
+                stored_start double precision;
+            BEGIN
+                IF NOT EXISTS (SELECT 1 FROM lab_station WHERE name = p_station AND role = session_user) THEN
+                    RAISE EXCEPTION 'station % is not registered to role %', p_station, session_user USING ERRCODE = '42501';
+                END IF;
+                s := jsonb_populate_record(NULL::lab_session, p_session);
+                IF s.station IS DISTINCT FROM p_station OR s.id IS NULL THEN
+                    RAISE EXCEPTION 'the session is not one of station %', p_station USING ERRCODE = '42501';
+                END IF;
+                IF EXISTS (SELECT 1 FROM jsonb_populate_recordset(NULL::lab_tap, p_taps) t
+                           WHERE t.station IS DISTINCT FROM s.station OR t.session_id IS DISTINCT FROM s.id) THEN
+                    RAISE EXCEPTION 'a tap is not of session %/%', s.station, s.id USING ERRCODE = '42501';
+                END IF;
+                SELECT revision, started_at INTO stored_revision, stored_start FROM lab_session
+                    WHERE station = s.station AND id = s.id FOR UPDATE;
+                IF FOUND THEN
+                    IF abs(stored_start - s.started_at) > 1e-6 THEN
+                        RAISE EXCEPTION 'another session is stored as %/%', s.station, s.id USING ERRCODE = '\(idCollisionState)';
+                    END IF;
+                    IF stored_revision >= s.revision THEN RETURN 'current'; END IF;
+                END IF;
+                s.synced_at := now();
+                INSERT INTO lab_session SELECT (s).* ON CONFLICT (station, id) DO UPDATE SET \(updates);
+                DELETE FROM lab_tap WHERE station = s.station AND session_id = s.id;
+                INSERT INTO lab_tap SELECT * FROM jsonb_populate_recordset(NULL::lab_tap, p_taps);
+                RETURN 'stored';
+            END $fn$;
+            CREATE FUNCTION nfcbench_record_machine(p_station text, p_machine text) RETURNS void
+            LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public AS $fn$
+            BEGIN
+                IF NOT EXISTS (SELECT 1 FROM lab_station WHERE name = p_station AND role = session_user) THEN
+                    RAISE EXCEPTION 'station % is not registered to role %', p_station, session_user USING ERRCODE = '42501';
+                END IF;
+                INSERT INTO lab_station_machine (station, machine) VALUES (p_station, left(p_machine, 255))
+                    ON CONFLICT (station, machine) DO UPDATE SET last_push = now();
+            END $fn$;
+            REVOKE ALL ON FUNCTION nfcbench_push(text, jsonb, jsonb), nfcbench_record_machine(text, text) FROM PUBLIC;
+            GRANT EXECUTE ON FUNCTION nfcbench_push(text, jsonb, jsonb), nfcbench_record_machine(text, text) TO nfcbench_bench;
+            REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON lab_session, lab_tap, lab_station_machine FROM nfcbench_bench;
+            """
+    }
+
+    /// One JSON object of column name to text form (JSON null for SQL NULL).
+    static func object(columns: [String], values: [PostgresValue]) -> [String: Any] {
+        precondition(columns.count == values.count, "one value per column")
+        var object: [String: Any] = [:]
+        for (column, value) in zip(columns, values) { object[column] = value.text ?? NSNull() }
+        return object
+    }
+
+    static func json(_ value: Any) throws -> String {
+        String(decoding: try JSONSerialization.data(withJSONObject: value, options: [.withoutEscapingSlashes]), as: UTF8.self)
+    }
+}
