@@ -90,7 +90,10 @@ let package = Package(
             path: "Fuzz/NFCBenchFuzz"),
         .executableTarget(
             name: "LabStoreBenchmark",
-            dependencies: ["NFCBenchStorePostgres", "NFCBenchStoreSQLite", "NFCBenchRecords", "NFCLabTestSupport", "NFCReaders"],
+            dependencies: [
+                "NFCBenchStorePostgres", "NFCBenchStoreSQLite", "NFCBenchRecords", "NFCLabTestSupport", "NFCPostgres",
+                "NFCReaders",
+            ],
             path: "Benchmarks/LabStoreBenchmark"),
         .executableTarget(
             name: "TagModeBenchmark", dependencies: ["NFCReaderLibNFC", "NFCReaders", "NFCVirtualBench"],

@@ -6,11 +6,16 @@
 //   push DB                     - pushes one bench database (bench/labstore fills it with
 //                                 1,000,000 taps) into a fresh lab store, prints the time and
 //                                 the reader's connection string for the CLI comparison.
+//   stall NFCBENCH SESSIONS     - the time from a stalled lab store to `nfcbench sync`'s exit
+//                                 75, with the default bound (30 s): a lock held by another
+//                                 session, then the sync's own backend stopped (SIGSTOP).
 import Foundation
+import Glibc
 import NFCBenchRecords
 import NFCBenchStorePostgres
 import NFCBenchStoreSQLite
 import NFCLabTestSupport
+import NFCPostgres
 import NFCReaders
 
 func percentile(_ sorted: [Double], _ p: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
@@ -79,7 +84,60 @@ case "push":
                 (clock.now - started).seconds
             ).utf8))
     print(lab.reader)
+case "stall":
+    let nfcbench = args[2], sessions = Int(args[3])!
+    let lab = try await LabFixture(stations: ["bench-stall"])
+    let db = database()
+    let local = try await SQLiteBenchStore.open(path: db)
+    for n in 0..<sessions {
+        _ = try await LabFixture.session(
+            String(format: "S-20261201-%06d-st", n), station: "bench-stall", in: local, taps: 15,
+            start: Date(timeIntervalSince1970: 1_790_000_000 + Double(n) * 60))
+    }
+    func startSync() throws -> Process {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: nfcbench)
+        p.arguments = ["sync", "--db", db, "--station", "bench-stall", "--lab-store", lab.benches["bench-stall"]!]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        return p
+    }
+    // 1. A lock another session holds (what a bench role could take before migration 005).
+    let holder = try PostgresConnection(lab.admin)
+    try holder.execute("BEGIN")
+    try holder.execute("LOCK TABLE lab_session IN ACCESS EXCLUSIVE MODE")
+    var started = ContinuousClock.now
+    let locked = try startSync()
+    locked.waitUntilExit()
+    let lockTime = (ContinuousClock.now - started).seconds
+    try holder.execute("ROLLBACK")
+    print(
+        String(
+            format: "  lock held by another session: exit %d after %.1f s (target: 75 within 30 s)", locked.terminationStatus,
+            lockTime))
+    // 2. The sync's own server backend stopped mid-push.
+    let watcher = try PostgresConnection(lab.admin)
+    let stopped = try startSync()
+    var backend: Int32?
+    while backend == nil && stopped.isRunning {
+        let rows = try watcher.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'nfcbench' "
+                + "AND usename <> current_user")
+        if rows.count > 0, let pid = try rows.integer(0, 0) { backend = Int32(pid) } else { usleep(10_000) }
+    }
+    guard let backend else { fatalError("the sync finished before its backend was found; give more sessions") }
+    kill(backend, SIGSTOP)
+    started = ContinuousClock.now
+    stopped.waitUntilExit()
+    let stopTime = (ContinuousClock.now - started).seconds
+    kill(backend, SIGCONT)
+    print(
+        String(
+            format: "  backend stopped mid-push: exit %d after %.1f s (target: 75 within 30 s)", stopped.terminationStatus,
+            stopTime))
 default:
-    FileHandle.standardError.write(Data("usage: LabStoreBenchmark sync BENCHES SESSIONS TAPS | push DB\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: LabStoreBenchmark sync BENCHES SESSIONS TAPS | push DB | stall NFCBENCH SESSIONS\n".utf8))
     exit(64)
 }

@@ -98,7 +98,7 @@ enum LabOptions {
     }
 
     /// How long one lab store statement may take: `NFCBENCH_LAB_TIMEOUT` seconds (1-3600),
-    /// else 30. A lock held by another bench, a stopped server or a dropped link then ends
+    /// else 25. A lock held by another bench, a stopped server or a dropped link then ends
     /// the command with exit 75 within that bound instead of hanging the bench.
     static func timeoutSeconds(_ context: CommandContext) throws -> Int {
         guard let text = context.environment["NFCBENCH_LAB_TIMEOUT"], !text.isEmpty else {
