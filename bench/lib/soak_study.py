@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
-"""Crash-safety soak: kill -9 at random moments of runs, exports and refines.
+"""Crash-safety soak: kill -9 at random moments of runs, exports, refines and the other
+writers (template -o, report -o, resolve --svg), then every writer against every kind of
+destination (a table): a regular file, a character device made with mknod, a FIFO, the
+session database under four names, its WAL, /dev/full, a folder.
 Usage: soak_study.py NFCBENCH_BIN WORKDIR PCSC_READER PCSC_BENCH_DIR N
 """
-import os, random, signal, sqlite3, subprocess, sys, time
+import hashlib, os, random, signal, sqlite3, stat, subprocess, sys, time
 
 binary, work, pcsc_reader, pcsc_bench, n = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
 rng = random.Random(2026)
 db = os.path.join(work, "bench.sqlite")
-stats = {"trials": 0, "runs killed": 0, "exports killed": 0, "refines killed": 0, "taps committed": 0, "lost": 0,
-         "duplicated": 0, "corrupt": 0, "partial files": 0, "resume failures": 0}
+stats = {"trials": 0, "runs killed": 0, "exports killed": 0, "refines killed": 0, "templates killed": 0,
+         "reports killed": 0, "svgs killed": 0, "taps committed": 0, "lost": 0, "duplicated": 0, "corrupt": 0,
+         "partial files": 0, "resume failures": 0, "destinations harmed": 0}
 problems = []
 
 def taps(session_id):
@@ -75,37 +79,113 @@ def run_trial(stack, trial):
             serve.terminate()
             serve.wait()
 
+# Each writer's command line, its destination appended; refine and resolve stamp times, so a
+# complete file is one that validates or parses, not one equal to the last.
+def writer(kind, target):
+    session = first_session()
+    return {
+        "export": [binary, "export", "--all", "-o", target, "--db", db],
+        "refine": [binary, "refine", "--model", "SM-S921B", "--include-simulated", "-o", target, "--db", db],
+        "template": [binary, "template", "--model", "SM-S921B", "-o", target],
+        "report": [binary, "report", "--session", session, "-o", target, "--db", db],
+        "show --svg": [binary, "show", session, "--db", db, "--svg", target],
+        "resolve --svg": [binary, "resolve", "--model", "SM-S921B", "--svg", target],
+    }[kind]
+
+def first_session():
+    con = sqlite3.connect(db)
+    row = con.execute("SELECT id FROM session ORDER BY started_at LIMIT 1").fetchone()
+    con.close()
+    return row[0] if row else "none"
+
+KILLED = {"export": "exports killed", "refine": "refines killed", "template": "templates killed",
+          "report": "reports killed", "resolve --svg": "svgs killed"}
+
 def file_trial(kind, trial):
-    target = os.path.join(work, "report.csv" if kind == "export" else "patch.json")
-    cmd = ([binary, "export", "--all", "-o", target, "--db", db] if kind == "export"
-           else [binary, "refine", "--model", "SM-S921B", "--include-simulated", "-o", target, "--db", db])
-    subprocess.run(cmd, capture_output=True)  # a complete one first
+    target = os.path.join(work, {"export": "report.csv", "refine": "patch.json", "report": "report.html"}.get(kind, "out.svg"))
+    cmd = writer(kind, target)
+    env = dict(os.environ, NFCBENCH_DB=db)
+    subprocess.run(cmd, capture_output=True, env=env)  # a complete one first
     before = open(target, "rb").read() if os.path.exists(target) else None
-    kill_after(cmd, rng.uniform(0.0, 0.4))
-    stats["exports killed" if kind == "export" else "refines killed"] += 1
+    kill_after(cmd, rng.uniform(0.0, 0.4), env=env)
+    stats[KILLED[kind]] += 1
     after = open(target, "rb").read() if os.path.exists(target) else None
-    subprocess.run(cmd, capture_output=True)  # what a complete write gives now
+    subprocess.run(cmd, capture_output=True, env=env)  # what a complete write gives now
     fresh = open(target, "rb").read() if os.path.exists(target) else None
     if not (after == before or after == fresh):
-        # refine stamps times: accept any patch that validates; exports must match exactly.
-        valid = kind == "refine" and subprocess.run([binary, "catalog", "validate", target], capture_output=True).returncode == 0
-        if not valid:
+        complete = after is not None and (
+            (kind == "refine" and subprocess.run([binary, "catalog", "validate", target], capture_output=True).returncode == 0)
+            or (kind != "refine" and after.rstrip().endswith((b"</svg>", b"</html>"))))
+        if not complete:
             stats["partial files"] += 1
             problems.append(f"{kind} {trial}: destination neither the old nor a complete file")
     check_store(f"{kind} {trial}")
 
+def digest(path):
+    return hashlib.sha256(open(path, "rb").read()).hexdigest() if os.path.exists(path) else None
+
+def destination_table():
+    """Every writer against every kind of destination: exit code, and whether the
+    destination is as it must be afterwards (a device or FIFO still one, the database
+    unchanged, a file complete)."""
+    d = os.path.join(work, "dest")
+    os.makedirs(d, exist_ok=True)
+    cases = ["new file", "existing file", "device (mknod)", "FIFO", "database", "database-wal", "symlink to db",
+             "hard link to db", "/dev/full", "folder"]
+    print("\nwriter          " + "".join(f"{c[:13]:>15}" for c in cases))
+    for kind in ["template", "resolve --svg", "show --svg", "refine", "export", "report"]:
+        row = []
+        for case in cases:
+            target = os.path.join(d, "t-" + case.replace(" ", "_").replace("/", "_").replace("(", "").replace(")", ""))
+            for p in [target, os.path.join(d, "link.sqlite"), os.path.join(d, "hard.sqlite")]:
+                if os.path.lexists(p) and not os.path.isdir(p): os.unlink(p)
+            reader = None
+            if case == "existing file": open(target, "w").write("old\n")
+            elif case == "device (mknod)":
+                if os.geteuid() != 0: row.append("(needs root)"); continue
+                os.mknod(target, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+            elif case == "FIFO":
+                os.mkfifo(target)
+                reader = subprocess.Popen(["timeout", "20", "cat", target], stdout=subprocess.DEVNULL)
+            elif case == "database": target = db
+            elif case == "database-wal": target = db + "-wal"
+            elif case == "symlink to db": target = os.path.join(d, "link.sqlite"); os.symlink(db, target)
+            elif case == "hard link to db": target = os.path.join(d, "hard.sqlite"); os.link(db, target)
+            elif case == "/dev/full": target = "/dev/full"
+            elif case == "folder": os.makedirs(target, exist_ok=True)
+            before = digest(db)
+            r = subprocess.run(writer(kind, target), capture_output=True, env=dict(os.environ, NFCBENCH_DB=db))
+            if reader: reader.wait()
+            mode = os.lstat(target).st_mode if os.path.lexists(target) else 0
+            ok = {
+                "new file": r.returncode == 0 and stat.S_ISREG(mode) and os.path.getsize(target) > 0,
+                "existing file": r.returncode == 0 and open(target, "rb").read() != b"old\n",
+                "device (mknod)": r.returncode == 0 and stat.S_ISCHR(mode),
+                "FIFO": r.returncode == 0 and stat.S_ISFIFO(mode),
+                "/dev/full": r.returncode == 1 and stat.S_ISCHR(mode),
+                "folder": r.returncode == 1 and stat.S_ISDIR(mode),
+            }.get(case, r.returncode == 1 and digest(db) == before)
+            if not ok:
+                stats["destinations harmed"] += 1
+                problems.append(f"{kind} -> {case}: exit {r.returncode} {r.stderr[-120:]}")
+            row.append(f"exit {r.returncode} {'ok' if ok else 'HARMED'}")
+        print(f"{kind:<16}" + "".join(f"{c:>15}" for c in row))
+
+KINDS = ["export", "refine", "template", "report", "resolve --svg"]
 for trial in range(n):
     stats["trials"] += 1
     choice = trial % 4
     if choice == 0: run_trial("libnfc", trial)
     elif choice == 1: run_trial("pcsc", trial)
-    elif choice == 2: file_trial("export", trial)
-    else: file_trial("refine", trial)
+    else: file_trial(KINDS[(trial // 2) % len(KINDS)], trial)
+destination_table()
 
 for key, value in stats.items():
     print(f"{key:<18} {value}")
 for p in problems[:10]:
     print("  " + p)
-bad = stats["lost"] + stats["duplicated"] + stats["corrupt"] + stats["partial files"] + stats["resume failures"]
-print("target met: 0 lost, 0 duplicated, 0 corrupt, no partial file, every killed run resumed" if bad == 0
+bad = (stats["lost"] + stats["duplicated"] + stats["corrupt"] + stats["partial files"] + stats["resume failures"]
+       + stats["destinations harmed"])
+print("target met: 0 lost, 0 duplicated, 0 corrupt, no partial file, every killed run resumed, no destination harmed"
+      if bad == 0
       else "TARGET MISSED")
