@@ -25,16 +25,7 @@ extension LibNFCReader: TagEmulating {
             // A chip waiting as a target says nothing until a phone comes, so a link that
             // garbles or crawls would pass for an empty field: the window starts with a
             // round of commands whose answers and timing prove the link.
-            let (status, checkTime) = self.timedLinkCheck()
-            if let status { return self.faultyWindow(status) }
-            if checkTime > Self.slowestCleanPoll {
-                return .success(
-                    .faulty(
-                        ReaderError(
-                            .failed,
-                            "Reader '\(self.info.name)' took \(Int(checkTime.seconds * 1000)) ms to answer a few commands it answers in milliseconds.",
-                            hint: "Check the cable and the serial speed; unplug and replug the reader.")))
-            }
+            if let fault = self.provenLink(within: Self.slowestCleanPoll, when: "") { return fault }
             if let status = self.device.targetInit(uid: uid) {
                 if self.cancelled.load(ordering: .relaxed) { return .failure(.cancelled(self.info.name)) }
                 guard status == .aborted else { return self.faultyWindow(status) }
@@ -42,17 +33,7 @@ extension LibNFCReader: TagEmulating {
                 // link worked to the end: a chip that went mute or started garbling after the
                 // opening check would pass for one (a MISS recorded inside a fault). The same
                 // check card mode makes after a slow round closes every silent window.
-                let (closing, closingTime) = self.timedLinkCheck()
-                if let closing { return self.faultyWindow(closing) }
-                if closingTime > Self.quickLinkCheck {
-                    return .success(
-                        .faulty(
-                            ReaderError(
-                                .failed,
-                                "Reader '\(self.info.name)' took \(Int(closingTime.seconds * 1000)) ms at the window's end to answer a few commands it answers in milliseconds.",
-                                hint: "Check the cable and the serial speed; unplug and replug the reader.")))
-                }
-                return .success(.clean)
+                return self.provenLink(within: Self.quickLinkCheck, when: " at the window's end") ?? .success(.clean)
             }
             activated.store(true, ordering: .relaxed)
             let activatedAt = ContinuousClock.now
@@ -88,6 +69,20 @@ extension LibNFCReader: TagEmulating {
                         progress: tag.progress, messageBytes: tag.messageBytesRead, activation: activatedAt - start,
                         readTime: lastRead.map { $0 - activatedAt })))
         }
+    }
+
+    /// The link check that brackets a tag window, or the window it makes faulty: an error,
+    /// or an answer slower than `bound` to commands the chip answers in milliseconds.
+    func provenLink(within bound: Duration, when: String) -> Result<TagWindow, ReaderError>? {
+        let (status, took) = timedLinkCheck()
+        if let status { return faultyWindow(status) }
+        guard took > bound else { return nil }
+        return .success(
+            .faulty(
+                ReaderError(
+                    .failed,
+                    "Reader '\(info.name)' took \(Int(took.seconds * 1000)) ms\(when) to answer a few commands it answers in milliseconds.",
+                    hint: "Check the cable and the serial speed; unplug and replug the reader.")))
     }
 
     /// A libnfc error in a tag window: a vanished reader is thrown (the run waits for it),

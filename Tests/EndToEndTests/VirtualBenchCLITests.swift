@@ -2,6 +2,24 @@ import Foundation
 import NFCTestSupport
 import Testing
 
+/// `nfcbench sim serve --dir DIR`, once it says it is ready (up to 20 s).
+func serveBench(in directory: String, environment: [String: String]) async throws -> Process {
+    let serve = Process()
+    serve.executableURL = URL(fileURLWithPath: BuiltBinary.path)
+    serve.arguments = ["sim", "serve", "--dir", directory]
+    serve.environment = environment
+    serve.standardOutput = FileHandle.nullDevice
+    serve.standardError = FileHandle.nullDevice
+    try serve.run()
+    let deadline = Date().addingTimeInterval(20)
+    while !FileManager.default.fileExists(atPath: directory + "/ready"), Date() < deadline {
+        try await Task.sleep(for: .milliseconds(50))
+    }
+    if !FileManager.default.fileExists(atPath: directory + "/ready") { kill(serve.processIdentifier, SIGKILL) }
+    try #require(FileManager.default.fileExists(atPath: directory + "/ready"), "the bench never became ready")
+    return serve
+}
+
 /// `nfcbench sim serve` as a lab runs it, and `nfcbench readers` finding it.
 @Suite("Virtual bench through the CLI")
 struct VirtualBenchCLITests {
@@ -16,19 +34,8 @@ struct VirtualBenchCLITests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var environment = ProcessInfo.processInfo.environment
         environment["NFCBENCH_STATE_DIR"] = scratch.file("state")
-        let serve = Process()
-        serve.executableURL = URL(fileURLWithPath: BuiltBinary.path)
-        serve.arguments = ["sim", "serve", "--dir", directory]
-        serve.environment = environment
-        serve.standardOutput = FileHandle.nullDevice
-        serve.standardError = FileHandle.nullDevice
-        try serve.run()
+        let serve = try await serveBench(in: directory, environment: environment)
         defer { if serve.isRunning { kill(serve.processIdentifier, SIGKILL) } }
-        let deadline = Date().addingTimeInterval(20)
-        while !FileManager.default.fileExists(atPath: directory + "/ready"), Date() < deadline {
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        try #require(FileManager.default.fileExists(atPath: directory + "/ready"), "the bench never became ready")
 
         let listed = try await BuiltBinary.run(["readers", "--json"], environment: environment)
         let rows = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as! [[String: Any]]
@@ -81,23 +88,15 @@ struct LibraryLogCLITests {
         let tmp = scratch.file("tmp")
         try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: false)
         var environment = ProcessInfo.processInfo.environment
-        environment.removeValue(forKey: "NFCBENCH_STATE_DIR")
-        environment.removeValue(forKey: "XDG_RUNTIME_DIR")
+        // Empty, not removed: BuiltBinary.run lays these over the test process's own
+        // environment, where scripts/test.sh sets NFCBENCH_STATE_DIR.
+        environment["NFCBENCH_STATE_DIR"] = ""
+        environment["XDG_RUNTIME_DIR"] = ""
         environment["TMPDIR"] = tmp
         let directory = "/tmp/nfcb-" + String(UUID().uuidString.prefix(8))
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let serve = Process()
-        serve.executableURL = URL(fileURLWithPath: BuiltBinary.path)
-        serve.arguments = ["sim", "serve", "--dir", directory]
-        serve.environment = environment
-        serve.standardOutput = FileHandle.nullDevice
-        serve.standardError = FileHandle.nullDevice
-        try serve.run()
+        let serve = try await serveBench(in: directory, environment: environment)
         defer { if serve.isRunning { kill(serve.processIdentifier, SIGKILL) } }
-        let deadline = Date().addingTimeInterval(20)
-        while !FileManager.default.fileExists(atPath: directory + "/ready"), Date() < deadline {
-            try await Task.sleep(for: .milliseconds(50))
-        }
         let folder = tmp + "/nfcbench-\(getuid())"
         for path in [folder, folder + "/benches"] {
             var info = stat()
