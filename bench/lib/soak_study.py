@@ -157,14 +157,15 @@ def destination_table():
             r = subprocess.run(writer(kind, target), capture_output=True, env=dict(os.environ, NFCBENCH_DB=db))
             if reader: reader.wait()
             mode = os.lstat(target).st_mode if os.path.lexists(target) else 0
+            # Lazily: opening the FIFO to check it would wait for a writer.
             ok = {
-                "new file": r.returncode == 0 and stat.S_ISREG(mode) and os.path.getsize(target) > 0,
-                "existing file": r.returncode == 0 and open(target, "rb").read() != b"old\n",
-                "device (mknod)": r.returncode == 0 and stat.S_ISCHR(mode),
-                "FIFO": r.returncode == 0 and stat.S_ISFIFO(mode),
-                "/dev/full": r.returncode == 1 and stat.S_ISCHR(mode),
-                "folder": r.returncode == 1 and stat.S_ISDIR(mode),
-            }.get(case, r.returncode == 1 and digest(db) == before)
+                "new file": lambda: r.returncode == 0 and stat.S_ISREG(mode) and os.path.getsize(target) > 0,
+                "existing file": lambda: r.returncode == 0 and open(target, "rb").read() != b"old\n",
+                "device (mknod)": lambda: r.returncode == 0 and stat.S_ISCHR(mode),
+                "FIFO": lambda: r.returncode == 0 and stat.S_ISFIFO(mode),
+                "/dev/full": lambda: r.returncode == 1 and stat.S_ISCHR(mode),
+                "folder": lambda: r.returncode == 1 and stat.S_ISDIR(mode),
+            }.get(case, lambda: r.returncode == 1 and digest(db) == before)()
             if not ok:
                 stats["destinations harmed"] += 1
                 problems.append(f"{kind} -> {case}: exit {r.returncode} {r.stderr[-120:]}")
