@@ -59,4 +59,28 @@ struct CSVTapExporterTests {
             try await CSVTapExporter().export([session], from: store, to: ExportSink(descriptor: full, name: "/dev/full"))
         }
     }
+
+    /// A unit held back in the sink (an export's session) is written whole or not at all,
+    /// even when it spans several 64 KiB flushes of what came before it.
+    @Test func aDroppedUnitLeavesNoByteAndAKeptOneSpansFlushes() throws {
+        let path = scratch.file("units.out")
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        #expect(fd >= 0)
+        let sink = ExportSink(descriptor: fd, name: path)
+        let kept = [UInt8](repeating: UInt8(ascii: "k"), count: 100_000)
+        let dropped = [UInt8](repeating: UInt8(ascii: "d"), count: 150_000)
+        try sink.append("head\n")
+        sink.startUnit()
+        for chunk in stride(from: 0, to: kept.count, by: 1000) { try sink.append(Array(kept[chunk..<chunk + 1000])) }
+        sink.endUnit(keep: true)
+        sink.startUnit()
+        for chunk in stride(from: 0, to: dropped.count, by: 1000) { try sink.append(Array(dropped[chunk..<chunk + 1000])) }
+        sink.endUnit(keep: false)
+        try sink.append("tail\n")
+        try sink.flush()
+        close(fd)
+        let written = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(written == Data("head\n".utf8) + Data(kept) + Data("tail\n".utf8))
+        #expect(sink.bytesWritten == written.count)
+    }
 }

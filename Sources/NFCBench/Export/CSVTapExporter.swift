@@ -31,24 +31,21 @@ public struct CSVTapExporter: SessionExporter {
             cells[s.reference] = formatted
         }
         let batches = try await store.tapBatches(sessions: page.map(\.reference))
-        // A session's rows are held until its last tap is read: a damaged tap (noted in the
-        // store's damage log as it is met) leaves out the whole session, never half of it.
-        let held = ExportSink.memory()
-        var heldSession: String?
-        func release() throws {
-            if let session = heldSession, !store.damage.contains(session) { try sink.append(held.bytes) }
-            held.clear()
-        }
+        // A session's rows are held back in the sink until its last tap is read: a damaged
+        // tap (noted in the store's damage log as it is met) drops the whole session, never
+        // half of it, at no copy of the rows.
+        var current: String?
         while case let batch = try await batches.next(), !batch.isEmpty {
             for tap in batch {
                 guard let session = cells[tap.sessionID] else { continue }
-                if tap.sessionID != heldSession {
-                    try release()
-                    heldSession = tap.sessionID
+                if tap.sessionID != current {
+                    if let current { sink.endUnit(keep: !store.damage.contains(current)) }
+                    current = tap.sessionID
+                    sink.startUnit()
                 }
-                try CSVFormat.appendRow(prefix: session.prefix, tap, suffix: session.suffix, to: held)
+                try CSVFormat.appendRow(prefix: session.prefix, tap, suffix: session.suffix, to: sink)
             }
         }
-        try release()
+        if let current { sink.endUnit(keep: !store.damage.contains(current)) }
     }
 }

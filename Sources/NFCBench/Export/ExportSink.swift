@@ -11,6 +11,9 @@ public final class ExportSink {
     private let descriptor: Int32?
     private let name: String
     private var buffer: [UInt8] = []
+    /// Where the unit being written began in `buffer`: bytes from there on are held back
+    /// from every flush until the unit ends, so a unit can still be dropped whole.
+    private var unitStart: Int?
     public private(set) var bytesWritten = 0
 
     /// `name` is how errors call the destination ("standard output", a path).
@@ -34,14 +37,25 @@ public final class ExportSink {
 
     private func flushIfFull() throws { if buffer.count >= 65_536 { try flush() } }
 
-    /// Empties a memory sink, keeping its capacity.
-    public func clear() { buffer.removeAll(keepingCapacity: true) }
+    /// Starts a unit (an export's session): what follows is written only if `endUnit`
+    /// keeps it. Ends the unit before, kept, if one is open.
+    public func startUnit() {
+        unitStart = buffer.count
+    }
+
+    /// Ends the unit: its bytes stay to be written, or are dropped as if never written.
+    public func endUnit(keep: Bool) {
+        if !keep, let start = unitStart { buffer.removeSubrange(start...) }
+        unitStart = nil
+    }
 
     public func flush() throws {
         guard let descriptor, !buffer.isEmpty else { return }
+        // An open unit is held back: only what precedes it is written.
+        let end = unitStart ?? buffer.count
         var offset = 0
-        while offset < buffer.count {
-            let n = buffer[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        while offset < end {
+            let n = buffer[offset..<end].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw ExportError.writeFailed(name, String(cString: strerror(errno)))
@@ -49,7 +63,8 @@ public final class ExportSink {
             offset += n
             bytesWritten += n
         }
-        buffer.removeAll(keepingCapacity: true)
+        buffer.removeSubrange(..<end)
+        if unitStart != nil { unitStart = 0 }
     }
 }
 
