@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Fetches through the `nfcbench-fetch` helper, so only processes that actually use a
 /// remote catalog pay for loading the HTTP/TLS stack.
 ///
@@ -44,7 +48,10 @@ public struct HelperProcessFetcher: CatalogFetching {
         // A few hundred bytes: far below a pipe's buffer, so this write never blocks.
         try? input.fileHandleForWriting.write(contentsOf: request.line())
         try? input.fileHandleForWriting.close()
-        let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        // SIGKILL, not terminate(): Foundation's Process on Linux spawns from a thread that
+        // blocks most signals, and the helper inherits that mask, so a SIGTERM would wait
+        // unseen while a hung helper held `resolve` past its bound.
+        let watchdog = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         DispatchQueue.global().asyncAfter(deadline: .now() + limits.totalTimeout + 0.2, execute: watchdog)
         // Reading to the end and reaping both block, so both happen on a queue of their
         // own; the awaiting task holds no cooperative thread meanwhile.

@@ -46,6 +46,23 @@ struct RemoteCatalogTests {
         #expect(!argv.contains("127.0.0.1"))
     }
 
+    /// A helper that hangs is killed at the total timeout and resolve falls back at once:
+    /// the helper inherits Foundation's blocked signal mask, so only SIGKILL reaches it.
+    @Test func aHungHelperIsKilledAtItsBound() async throws {
+        let server = try await CatalogServer.start()
+        let scratch = try TemporaryDirectory("hung")
+        let helper = scratch.file("fetch")
+        try Data("#!/bin/sh\nexec sleep 60\n".utf8).write(to: URL(fileURLWithPath: helper))
+        chmod(helper, 0o755)
+        let started = ContinuousClock.now
+        let r = try await BuiltBinary.run(
+            ["resolve", "--model", "SM-S921B", "--catalog-url", server.url("ok"), "--json"],
+            environment: server.environment.merging(["NFCBENCH_FETCH_HELPER": helper]) { $1 })
+        let took = ContinuousClock.now - started
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(took < .seconds(15), "resolve waited \(took) for a hung helper")
+    }
+
     @Test func syncReportsAddedChangedRemoved() async throws {
         let server = try await CatalogServer.start()
         _ = try await BuiltBinary.run(["catalog", "sync", "--catalog-url", server.url("ok")], environment: server.environment)
