@@ -35,7 +35,7 @@ public final class PostgresConnection {
         let redacted = ConnectionString.redacted(connectionString)
         let milliseconds = String(timeoutSeconds * 1000)
         let settings = [
-            ("connect_timeout", String(min(timeoutSeconds, 10))), ("application_name", applicationName),
+            ("connect_timeout", String(min(timeoutSeconds, 5))), ("application_name", applicationName),
             (
                 "options",
                 "-c lock_timeout=\(milliseconds) -c statement_timeout=\(milliseconds) "
@@ -130,8 +130,10 @@ public final class PostgresConnection {
         while PQisBusy(handle) == 1 {
             let left = deadline - ContinuousClock.now
             guard left > .zero else {
+                // No cancel request: it connects anew, without a bound, to a server that may
+                // be just as silent. The connection is dropped instead (its server backend
+                // rolls the transaction back when it runs again or the link closes).
                 abandoned = true
-                _ = PQrequestCancel(handle)
                 throw PostgresError(
                     kind: .connection, sqlState: nil,
                     message: "no answer within \(timeout.components.seconds) s (the server may be stopped or locked)",

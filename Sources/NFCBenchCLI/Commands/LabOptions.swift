@@ -114,7 +114,8 @@ enum LabOptions {
 
     /// Opens the lab store, turning libpq's and the schema's errors into what to do.
     static func open(_ url: String, migrate: Bool = false, _ context: CommandContext) async throws -> PostgresLabStore {
-        let timeout = try timeoutSeconds(context)
+        // The administrator's migrate may build indexes on a large store: it gets ten minutes.
+        let timeout = migrate ? max(try timeoutSeconds(context), 600) : try timeoutSeconds(context)
         do { return try await PostgresLabStore.open(url, migrate: migrate, timeoutSeconds: timeout) } catch let error
             as PostgresError
         {
