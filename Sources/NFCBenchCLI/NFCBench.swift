@@ -48,16 +48,11 @@ public enum NFCBench {
         } catch let damaged as RecordDecodingError {
             // A value the store cannot hold, or one altered after it was written: the file
             // is damaged there, and the command stopped at it.
-            let holder = damaged.table.hasPrefix("lab_") ? "lab store" : "session database"
+            let holder = DamageWarning.isLabRow(damaged) ? "lab store" : "session database"
             context.errors.line(
                 "Error: The \(holder) holds a damaged row: \(TerminalSafeText.neutralise(damaged.description)). "
                     + "The command stopped there.")
-            context.errors.line(
-                damaged.table.hasPrefix("lab_")
-                    ? "Hint: The bench that pushed this session still has it. Ask the lab store's administrator to correct "
-                        + "or delete the row (psql)."
-                    : "Hint: Only this session is affected: lists, exports and refine leave it out. Void it with "
-                        + "'nfcbench void ID --reason TEXT', or mend the value with sqlite3.")
+            context.errors.line("Hint: \(DamageWarning.hint(for: damaged))")
             return ExitCode.damagedStore
         } catch let unstorable as UnstorableRecord {
             context.errors.line("Error: \(TerminalSafeText.neutralise(unstorable.description)).")

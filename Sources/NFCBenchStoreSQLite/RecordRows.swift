@@ -60,7 +60,8 @@ enum RecordRows {
             iou: try v.optionalNumber((30, "iou"), in: StoredRanges.fraction),
             bodyHeightMm: try v.optionalNumber((33, "body_height_mm"), in: StoredRanges.bodyHeightMm),
             simulated: try v.bool((32, "simulated")),
-            verdictReason: try v.optionalText((34, "verdict_reason")), voidReason: try v.optionalText((35, "void_reason")),
+            verdictReason: try v.optionalText((34, "verdict_reason")),
+            voidReason: try v.optionalText((voidReasonColumn, "void_reason")),
             voidedAt: try v.optionalDate((36, "voided_at")), planFocus: focus, station: try station(v),
             mode: try v.optionalName((modeColumn, "mode"), as: TapMode.self) ?? .card)
         // Values in range can still be altered ones.
@@ -72,6 +73,7 @@ enum RecordRows {
     /// it, and the station after it when there is one (rows from before migration 008
     /// have none, so their checksums still hold).
     static let sessionChecksummed: Int32 = 38
+    static let voidReasonColumn: Int32 = 35
     static let stationColumn: Int32 = 39
     static let modeColumn: Int32 = 40
 
@@ -81,7 +83,7 @@ enum RecordRows {
     /// (even when the id itself is what is wrong) and whether it is marked void.
     static func damaged(_ s: SQLiteStatement, _ problem: RecordDecodingError) -> DamagedSession {
         let id = s.type(0) == .text ? (s.text(0) ?? "?") : "rowid ?"
-        return DamagedSession(reference: id, problem: problem, isVoid: s.type(35) != .null)
+        return DamagedSession(reference: id, problem: problem, isVoid: s.type(voidReasonColumn) != .null)
     }
 
     static func checksummedValues(_ s: SQLiteStatement) -> [SQLiteStatement.Value] {

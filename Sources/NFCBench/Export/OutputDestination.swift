@@ -78,11 +78,6 @@ public struct OutputDestination: Sendable {
             try sink.flush()
         }
     }
-
-    /// Writes one text.
-    public func write(text: String) async throws {
-        try await write { try $0.write(text) }
-    }
 }
 
 /// Why a destination was refused or could not be written; each names the fix.

@@ -11,13 +11,9 @@ enum SecretFileCheck {
         var problems: [String] = []
         var fixes: [String] = []
         let lab = LabOptions.filePath(context)
-        if let text = try? String(contentsOfFile: lab, encoding: .utf8), text.contains("="),
-            text.split(separator: "\n").contains(where: { line in
-                line.trimmingCharacters(in: .whitespaces).hasPrefix("lab-store")
-                    && ConnectionString.password(in: String(line.split(separator: "=", maxSplits: 1).last ?? "")).map {
-                        !$0.isEmpty
-                    } == true
-            }), let mode = othersCanRead(lab)
+        // A malformed lab.conf is doctor's lab check's to report (LabOptions.file throws there).
+        if let url = (try? LabOptions.file(context))?["lab-store"], ConnectionString.password(in: url)?.isEmpty == false,
+            let mode = othersCanRead(lab)
         {
             problems.append("\(lab) holds a password and is readable by others (mode \(mode))")
             fixes.append("chmod 600 \(lab), or move the password to ~/.pgpass")

@@ -80,7 +80,7 @@ enum SessionCommands {
                     + TerminalSafeText.neutralise(damaged.problem.description))
         }
         if let first = store.damage.sessions.first {
-            context.errors.line("Hint: \(DamageWarning.hint(for: first.problem, store: store))")
+            context.errors.line("Hint: \(DamageWarning.hint(for: first.problem, database: store.location))")
         }
         return ExitCode.success
     }

@@ -13,16 +13,21 @@ enum DamageWarning {
         for session in damaged {
             context.errors.line("  \(TerminalSafeText.neutralise(session.description))")
         }
-        context.errors.line("Hint: \(hint(for: damaged[0].problem, store: store))")
+        context.errors.line("Hint: \(hint(for: damaged[0].problem, database: store.location))")
     }
 
-    /// How to mend a damaged row, for the store it is in.
-    static func hint(for problem: RecordDecodingError, store: any BenchStoring) -> String {
-        if problem.table.hasPrefix("lab_") {
+    /// Whether the row is the lab store's (PostgreSQL) rather than a bench database's.
+    static func isLabRow(_ problem: RecordDecodingError) -> Bool { problem.table.hasPrefix("lab_") }
+
+    /// How to mend a damaged row, for the store it is in; `database`: the bench database,
+    /// when the command knows it.
+    static func hint(for problem: RecordDecodingError, database: String? = nil) -> String {
+        if isLabRow(problem) {
             return "The lab store's row is wrong, not the bench's: the bench that pushed it still has the session. "
                 + "Ask the lab store's administrator to correct or delete that row (psql), or void the session there."
         }
-        return "The rest is intact. Void a damaged session to keep it out of lists ('nfcbench void ID --reason TEXT "
-            + "--db \(store.location)'), or mend the row with sqlite3; 'nfcbench show ID' names the bad value."
+        return "Only this session is affected: lists, exports and refine leave it out. Void it with 'nfcbench void ID "
+            + "--reason TEXT" + (database.map { " --db \($0)" } ?? "") + "', or mend the value with sqlite3; "
+            + "'nfcbench show ID' names the bad value."
     }
 }
