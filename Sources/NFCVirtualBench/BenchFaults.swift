@@ -36,6 +36,7 @@ public final class BenchControls: Sendable {
     private let firmwareState = Mutex(ReaderFirmwareState())
     private let pullState = Mutex<Int?>(nil)
     private let stallState = Mutex<Duration?>(nil)
+    private let targetInitFaultState = Mutex<BenchFault?>(nil)
 
     public init() {}
 
@@ -53,6 +54,21 @@ public final class BenchControls: Sendable {
     public var stallNextPollAnswer: Duration? {
         get { stallState.withLock { $0 } }
         set { stallState.withLock { $0 = newValue } }
+    }
+
+    /// Turns this fault on as the chip starts waiting as a target (TgInitAsTarget), once:
+    /// a fault that begins inside a tag window, after its opening link check, which no
+    /// timer from outside can place reliably on a loaded machine.
+    public var faultAtTargetInit: BenchFault? {
+        get { targetInitFaultState.withLock { $0 } }
+        set { targetInitFaultState.withLock { $0 = newValue } }
+    }
+
+    /// The fault to turn on at this TgInitAsTarget, once.
+    func takeFaultAtTargetInit() -> BenchFault? {
+        targetInitFaultState.withLock { fault in
+            defer { fault = nil }; return fault
+        }
     }
 
     /// The stall to apply to this poll answer, once.

@@ -106,13 +106,10 @@ struct TagEmulationTests {
         let bench = try TestBench()
         let reader = try await LibNFCReader.open(connstring: bench.connstring)
         defer { Task { await reader.close() } }
-        let controls = bench.bench.controls
-        let injected = Task {
-            try await Task.sleep(for: .milliseconds(400))
-            controls.fault = fault
-        }
+        // Injected by the emulated chip as it starts waiting as a target: after the opening
+        // check, whatever the machine's load.
+        bench.bench.controls.faultAtTargetInit = fault
         let window = try await reader.emulateTag(message, window: .milliseconds(1200))
-        try await injected.value
         guard case .faulty = window else {
             Issue.record("\(fault): \(window)")
             return
