@@ -7,8 +7,8 @@ Serves GET /<mode>/v1/catalog, where <mode> is one of:
   ok          200, a catalog derived from the seed (version remote-1), ETag, 304 on a match
   v2          the same catalog one revision later: one entry added, one changed, one removed
   500         HTTP 500
-  slow        waits 10 s before answering
-  trickle     sends a valid header, then one byte every 0.5 s
+  slow        waits 30 s before answering
+  trickle     sends a valid header, then one byte every 0.5 s for 60 s
   truncated   a catalog cut off mid-JSON
   wrongtypes  JSON, but "entries" is not an array
   notjson     text/plain garbage
@@ -98,14 +98,14 @@ class Handler(BaseHTTPRequestHandler):
         if mode == "500":
             return self.send(500, b'{"error":"boom"}')
         if mode == "slow":
-            time.sleep(10)
+            time.sleep(30)
             return self.send(200, BODIES["ok"])
         if mode == "trickle":
             self.send_response(200)
             self.send_header("Content-Length", str(len(BODIES["ok"])))
             self.end_headers()
             try:
-                for b in BODIES["ok"][:40]:
+                for b in BODIES["ok"][:120]:
                     self.wfile.write(bytes([b]))
                     self.wfile.flush()
                     time.sleep(0.5)
