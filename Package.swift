@@ -53,9 +53,11 @@ let package = Package(
         // Typed session and tap records, and the store seam every backend implements.
         .target(name: "NFCBenchRecords", dependencies: ["NFCLocatorCore", "NFCReaders"]),
         // The SQLite backend of the bench store, with its ordered migrations.
-        .target(name: "NFCBenchStoreSQLite", dependencies: ["NFCBenchRecords", "NFCStore"]),
+        .target(name: "NFCBenchStoreSQLite", dependencies: ["NFCBenchRecords", "NFCStore", "NFCLocatorCore", "NFCReaders"]),
         // The lab store several benches share (PostgreSQL), read as a BenchStoring, and the sync that fills it.
-        .target(name: "NFCBenchStorePostgres", dependencies: ["NFCBenchRecords", "NFCPostgres", "NFCStore", "NFCReaders"]),
+        .target(
+            name: "NFCBenchStorePostgres",
+            dependencies: ["NFCBenchRecords", "NFCPostgres", "NFCStore", "NFCReaders", "NFCLocatorCore"]),
         // The bench runner: reader selection, guided runs, plans, scoring, exports, refine, doctor.
         .target(
             name: "NFCBench",
@@ -65,12 +67,18 @@ let package = Package(
         // Emulated PN532 on a pty and a virtual card for vpcd, driving the real stacks, and
         // the positioner that moves its phone.
         .target(name: "NFCVirtualBench", dependencies: ["NFCReaders", "NFCBench", "NFCBenchRecords"]),
+        // The use cases under the CLI: validated requests in, results out (start or resume a
+        // run, run it), readers opened in a scope that closes them, positioners by scheme.
+        .target(
+            name: "NFCBenchUseCases",
+            dependencies: ["NFCBench", "NFCBenchRecords", "NFCLocatorCore", "NFCReaders", "NFCVirtualBench"]),
         // Argument parsing, help and printing only; a library so tests call it.
         .target(
             name: "NFCBenchCLI",
             dependencies: [
-                "NFCBench", "NFCBenchRecords", "NFCBenchStoreSQLite", "NFCBenchStorePostgres", "NFCLocatorCore", "NFCReaders",
-                "NFCVirtualBench", "NFCCatalogRemote", "NFCStore", "NFCHost",
+                "NFCBenchUseCases", "NFCBench", "NFCBenchRecords", "NFCBenchStoreSQLite", "NFCBenchStorePostgres",
+                "NFCLocatorCore", "NFCReaders", "NFCVirtualBench", "NFCCatalogRemote", "NFCStore", "NFCHost", "NFCPostgres",
+                "NFCReaderLibNFC",
             ]),
         .executableTarget(name: "nfcbench", dependencies: ["NFCBenchCLI"]),
         .executableTarget(name: "ResolveBenchmark", dependencies: ["NFCLocatorCore"], path: "Benchmarks/ResolveBenchmark"),
@@ -144,6 +152,12 @@ let package = Package(
                 "NFCBenchStorePostgres", "NFCPostgres", "NFCBenchStoreSQLite", "NFCBenchRecords", "NFCBench", "NFCLocatorCore",
                 "NFCReaders", "NFCTestSupport", "NFCLabTestSupport",
             ]),
+        .testTarget(
+            name: "NFCBenchUseCasesTests",
+            dependencies: [
+                "NFCBenchUseCases", "NFCBench", "NFCBenchRecords", "NFCBenchStoreSQLite", "NFCLocatorCore", "NFCReaders",
+                "NFCTestSupport",
+            ]),
         .testTarget(name: "NFCBenchCLITests", dependencies: ["NFCBenchCLI", "NFCBenchRecords", "NFCReaders", "NFCTestSupport"]),
         .testTarget(
             name: "EndToEndTests",
@@ -151,7 +165,7 @@ let package = Package(
                 "nfcbench", "nfcbench-fetch", "NFCLocatorCore", "NFCReaders", "NFCReaderLibNFC", "NFCReaderPCSC",
                 "NFCVirtualBench",
                 "NFCBenchRecords", "NFCBenchStoreSQLite", "NFCStore", "NFCCatalogRemote", "NFCBench", "NFCTestSupport",
-                "NFCBenchStorePostgres", "NFCPostgres", "NFCLabTestSupport",
+                "NFCBenchStorePostgres", "NFCPostgres", "NFCLabTestSupport", "NFCHost",
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -32,6 +32,7 @@ public struct AdaptivePlan: ProbeStrategy {
     public let budget: Int
     let fallback: GridPlan
     public var kind: PlanKind { .adaptive }
+    public var shape: PlanShape { PlanShape(plannedLength: nil, maximumPositions: maximumPositions, cells: nil) }
 
     public init(
         around zone: NormalizedRect?, aspectRatio: Double = 0.48, focus: PlanFocus? = nil, tolerance: Double = 0.06,

@@ -122,7 +122,7 @@ public struct GuidedRun: Sendable {
                 let attempt = taps.filter { $0.step == step }.count
                 events(
                     .position(
-                        step: step, total: strategy.kind == .grid ? GridPlanLength.of(strategy) : nil,
+                        step: step, total: strategy.shape.plannedLength,
                         probe: probe, attempt: attempt))
                 switch try await tapOrRecover(at: probe, step: step, attempt: attempt, inbox: inbox, events: events) {
                 case .recorded(let record):
@@ -368,7 +368,7 @@ public struct GuidedRun: Sendable {
     /// (card mode), or emulating a tag for the phone to read (tag mode).
     private func observe(_ reader: any Reader, window: Duration, step: Int) async throws -> WaitResult {
         guard session.mode == .tag else { return .window(try await reader.pollWindow(window)) }
-        guard let emulator = reader as? any TagEmulating else {
+        guard let emulator = reader.capabilities.tagEmulator else {
             throw ReaderError(.unsupported, "Reader '\(reader.info.name)' cannot emulate a tag (tag mode).")
         }
         switch try await emulator.emulateTag(tagMessage(step), window: window) {
@@ -404,11 +404,6 @@ public struct GuidedRun: Sendable {
             return first
         }
     }
-}
-
-/// Grid plans have a known length; adaptive ones do not.
-enum GridPlanLength {
-    static func of(_ strategy: any ProbeStrategy) -> Int? { (strategy as? GridPlan)?.order.count }
 }
 
 /// Operator commands, delivered one at a time to whichever wait is current.

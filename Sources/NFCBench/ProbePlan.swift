@@ -6,6 +6,8 @@ import NFCLocatorCore
 /// gives the same next probe, which is what lets `--resume` continue a killed session.
 public protocol ProbeStrategy: Sendable {
     var kind: PlanKind { get }
+    /// What the runner and the printer need to know of the plan, so neither downcasts it.
+    var shape: PlanShape { get }
     /// `history`: each probe tapped so far, with whether any attempt there hit.
     func next(after history: [(probe: Probe, hit: Bool)]) -> Probe?
     /// The zone the hits say, or `nil` when nothing hit.
@@ -38,6 +40,9 @@ public struct GridPlan: ProbeStrategy {
     public let pass: Int
     public let order: [Probe]
     public var kind: PlanKind { .grid }
+    public var shape: PlanShape {
+        PlanShape(plannedLength: order.count, maximumPositions: order.count, cells: PlanShape.Cells(columns: columns, rows: rows))
+    }
 
     public init(columns: Int = 3, rows: Int = 5, around zone: NormalizedRect?, aspectRatio: Double = 0.48, pass: Int = 0) {
         precondition(columns > 0 && rows > 0, "a grid needs cells")
@@ -114,15 +119,37 @@ public enum ProbePlans {
         return (dx * dx + dy * dy).squareRoot()
     }
 
+    /// Every plan a session can follow, registered once: its name, its help, whether it
+    /// learns a focus from earlier sessions, and how to build it. A new plan is one file and
+    /// one line here (and its case in `PlanKind`, the stored name).
+    public static let registered: [PlanRegistration] = [
+        PlanRegistration(
+            .adaptive, summary: "bounds each edge from the prediction and learns from earlier sessions", usesFocus: true
+        ) { zone, aspectRatio, _, focus in AdaptivePlan(around: zone, aspectRatio: aspectRatio, focus: focus) },
+        PlanRegistration(.grid, summary: "3x5 cells over the whole back", usesFocus: false) { zone, aspectRatio, pass, _ in
+            GridPlan(around: zone, aspectRatio: aspectRatio, pass: pass)
+        },
+    ]
+
+    public static func registration(_ kind: PlanKind) -> PlanRegistration {
+        guard let found = registered.first(where: { $0.kind == kind }) else {
+            preconditionFailure("plan '\(kind.rawValue)' has a stored name but no registration in ProbePlans.registered")
+        }
+        return found
+    }
+
+    /// `grid|adaptive`, for an option's value placeholder.
+    public static var choices: String { PlanKind.allCases.map(\.rawValue).joined(separator: "|") }
+    /// `grid or adaptive`, for an option's error.
+    public static var expectedChoices: String { PlanKind.allCases.map(\.rawValue).joined(separator: " or ") }
+
     /// `pass`: how many sessions of this model came before (grid plans interleave by it).
-    /// `focus`: where those sessions left the edges uncertain (adaptive plans learn from it).
+    /// `focus`: where those sessions left the edges uncertain (plans that use one learn from it).
     public static func make(
         _ kind: PlanKind, around zone: NormalizedRect?, aspectRatio: Double,
         pass: Int = 0, focus: PlanFocus? = nil
     ) -> any ProbeStrategy {
-        switch kind {
-        case .grid: GridPlan(around: zone, aspectRatio: aspectRatio, pass: pass)
-        case .adaptive: AdaptivePlan(around: zone, aspectRatio: aspectRatio, focus: focus)
-        }
+        let plan = registration(kind)
+        return plan.build(zone, aspectRatio, pass, plan.usesFocus ? focus : nil)
     }
 }

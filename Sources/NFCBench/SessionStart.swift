@@ -14,7 +14,7 @@ extension SessionRecord {
         repeats: Int, tapTimeout: Double, startedAt: Date, defaultAspectRatio: Double = 0.48
     ) {
         let aspectRatio = r.profile?.aspectRatio ?? defaultAspectRatio
-        let focus = plan == .adaptive ? planFocus : nil
+        let focus = ProbePlans.registration(plan).usesFocus ? planFocus : nil
         let strategy = ProbePlans.make(plan, around: r.zone, aspectRatio: aspectRatio, pass: planPass, focus: focus)
         self.init(
             id: id, modelInput: model, lookupKey: r.lookupKey, displayName: r.profile?.displayName, predicted: r.zone,

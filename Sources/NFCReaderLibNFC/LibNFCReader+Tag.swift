@@ -12,6 +12,7 @@ extension LibNFCReader: TagEmulating {
     static let exchangeGrace = Duration.seconds(3)
 
     public var tagEmulation: TagEmulationSupport { .forLibNFC(firmware: info.firmware, name: info.name) }
+    public var capabilities: ReaderCapabilities { ReaderCapabilities(tagEmulator: self, tagEmulation: tagEmulation) }
 
     public func emulateTag(_ message: NDEFMessage, window: Duration) async throws(ReaderError) -> TagWindow {
         if case .unsupported(let reason) = tagEmulation { throw ReaderError(.unsupported, "Reader '\(info.name)': \(reason)") }

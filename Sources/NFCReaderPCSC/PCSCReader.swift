@@ -254,6 +254,10 @@ public final class PCSCReader: Reader, @unchecked Sendable {
     /// The PICC parameter the reader had at open, and whether it is back.
     public var piccReport: PICCParameterGuard.Report { reportSnapshot.withLock { $0 } }
 
+    public var capabilities: ReaderCapabilities {
+        .pollingOnly("'\(info.name)' is reached through PC/SC, which has no target mode")
+    }
+
     public var closingWarnings: [String] {
         let report = piccReport
         guard let original = report.original, report.applied != nil, !report.restored else { return [] }

@@ -69,6 +69,30 @@ public protocol Reader: AnyObject, Sendable {
     func close() async
     /// After `close()`: what could not be put back, for the operator.
     var closingWarnings: [String] { get }
+    /// What the reader can do beyond polling for a card, asked of the reader itself so that
+    /// no caller downcasts to a backend to find out.
+    var capabilities: ReaderCapabilities { get }
+}
+
+/// A reader's optional abilities. Each is `nil` or `.unsupported` with the reason unless the
+/// backend offers it; the next ones (identity probes, analog settings) join here.
+public struct ReaderCapabilities: Sendable {
+    /// Tag mode's emulator, when the reader has a target mode at all.
+    public let tagEmulator: (any TagEmulating)?
+    /// Whether tag mode works on this particular reader (its chip, its controller), and why not.
+    public let tagEmulation: TagEmulationSupport
+
+    public init(tagEmulator: (any TagEmulating)?, tagEmulation: TagEmulationSupport) {
+        precondition(
+            tagEmulator != nil || tagEmulation != .supported, "a reader that supports tag mode must offer its emulator")
+        self.tagEmulator = tagEmulator
+        self.tagEmulation = tagEmulation
+    }
+
+    /// Card polling only, for `reason` (the reader's stack has no target mode).
+    public static func pollingOnly(_ reason: String) -> ReaderCapabilities {
+        ReaderCapabilities(tagEmulator: nil, tagEmulation: .unsupported(reason))
+    }
 }
 
 extension Reader {
@@ -87,4 +111,5 @@ extension Reader {
 
     public func signal(_ feedback: TapFeedback) async {}
     public var closingWarnings: [String] { [] }
+    public var capabilities: ReaderCapabilities { .pollingOnly("'\(info.name)' has no target mode") }
 }

@@ -50,6 +50,8 @@ public final class SimulatedReader: Reader {
 extension SimulatedReader: TagEmulating {
     static let commandTime = Duration.milliseconds(4)
 
+    public var capabilities: ReaderCapabilities { ReaderCapabilities(tagEmulator: self, tagEmulation: .supported) }
+
     public func emulateTag(_ message: NDEFMessage, window: Duration) async throws(ReaderError) -> TagWindow {
         let clock = bench.clock
         let start = clock.now

@@ -1,7 +1,7 @@
 import Foundation
 import NFCBench
 import NFCBenchRecords
-import NFCBenchStoreSQLite
+import NFCBenchUseCases
 import NFCLocatorCore
 import NFCReaders
 
@@ -30,107 +30,100 @@ enum RunCommand {
         // A report path that could never be written is refused before the session starts.
         if let path = invocation[RunOptions.report] { _ = try OutputPath.check(path, invocation, context) }
         let store = try await StoreOptions.open(options.databasePath)
+        let request = try await RunRequestOptions.request(invocation, context, options: options)
         var started = false
         let outcome: Result<Int32, any Error>
         do {
-            outcome = .success(try await guided(invocation, context, options: options, store: store, started: &started))
+            outcome = .success(
+                try await guided(invocation, context, options: options, request: request, store: store, started: &started))
         } catch { outcome = .failure(error) }
         // Whatever way the session ended, the lab store gets it (the bench database already has it).
-        if started, let labStore, let local = store as? SQLiteBenchStore {
-            await LabPush.afterRun(local, to: labStore, station: options.station ?? LabOptions.hostStation(), context)
+        if started, let labStore {
+            await LabPush.afterRun(store, to: labStore, station: options.station ?? LabOptions.hostStation(), context)
         }
         return try outcome.get()
     }
 
     static func guided(
-        _ invocation: ParsedInvocation, _ context: CommandContext, options: RunOptions, store: any BenchStoring,
-        started: inout Bool
+        _ invocation: ParsedInvocation, _ context: CommandContext, options: RunOptions, request: RunRequest,
+        store: any BenchStoring, started: inout Bool
     ) async throws -> Int32 {
-        var prepared = try await RunSession.prepare(invocation, context, options: options, store: store)
-        let readers = prepared.readers
-        let positioner: any Positioner
+        var sessionID: String?
+        var execution = RunExecution()
+        execution.confirmEach = options.confirmEach
+        execution.faultPolicy = FaultPolicy(patience: options.faultTimeout)
+        execution.tagMessage = options.tagMessage
+        let outcome: RunOutcome
+        let readerClosed: @Sendable ([String]) -> Void = { warnings in
+            for warning in warnings { context.errors.line("Warning: \(warning)") }
+        }
         do {
-            positioner = try options.positioner(reader: readers.current, simBench: prepared.phone, invocation: invocation)
-        } catch {
-            await readers.current.close()
-            throw error
-        }
-        if options.auto && positioner.needsOperator {
-            await readers.current.close()
-            throw UsageError(
-                "'--auto' needs a positioner that moves the phone (sim or exec:...), not manual.", path: invocation.path)
-        }
-        if prepared.session.mode == .tag {
-            do { try TagModeCheck.require(readers.current, context) } catch {
-                await readers.current.close()
-                throw error
+            outcome = try await RunStart.prepare(request, store: store, readerClosed: readerClosed) { prepared in
+                started = true
+                sessionID = prepared.session.id
+                announce(prepared, context)
+                let printer = RunPrinter(
+                    context: context, invocation: invocation, json: options.json, strategy: prepared.session.strategy,
+                    databasePath: options.databasePath, resolution: prepared.resolution,
+                    aspectRatio: prepared.session.aspectRatio, session: prepared.session,
+                    keysAvailable: !(options.auto || options.json))
+                return try await execution.run(
+                    prepared, store: store, commands: operatorCommands(options, context), events: { printer.handle($0) })
             }
+        } catch let refusal as RunRefusal {
+            throw RunRequestOptions.words(refusal, invocation, options: options)
+        } catch let error as ReaderError {
+            throw ReaderFailure.commandFailure(error)
+        } catch let stop as RunStop {
+            throw words(stop, sessionID: sessionID ?? "", databasePath: options.databasePath)
         }
-        if prepared.isResumed, let asked = options.invocationMode, asked != prepared.session.mode {
-            await readers.current.close()
-            throw UsageError(
-                "Session \(prepared.session.id) was recorded in \(prepared.session.mode.rawValue) mode; a session keeps its mode "
-                    + "(leave out --mode, or start a new session).", path: invocation.path)
-        }
-        if !prepared.isResumed { try await store.insert(prepared.session) }
-        started = true
-        let session = prepared.session
-        prepared.session = session
-        let strategy = session.strategy
-        let printer = RunPrinter(
-            context: context, invocation: invocation, json: options.json, strategy: strategy,
-            databasePath: options.databasePath, resolution: prepared.resolution, aspectRatio: session.aspectRatio,
-            session: session, keysAvailable: !(options.auto || options.json))
-        var tagMessage: (@Sendable (Int) -> NDEFMessage)?
-        if let chosen = options.tagMessage { tagMessage = { _ in chosen } }
-        let run = GuidedRun(
-            session: session, strategy: strategy, readers: readers, positioner: positioner, store: store,
-            confirmEach: options.confirmEach, faultPolicy: FaultPolicy(patience: options.faultTimeout),
-            tagMessage: tagMessage)
-        let commands =
-            options.auto || options.json
-            ? nil
-            : RawKeys.isAvailable && context.output.isTerminal ? RawKeys.stream(feedback: context.output) : OperatorKeys.stream()
-        let resume = "nfcbench run --resume \(session.id) --db \(options.databasePath)"
-        do {
-            let score = try await run.run(commands: commands) { printer.handle($0) }
-            await close(readers, context)
-            guard let score else { return ExitCode.unfinished }  // quit: saved and resumable
-            if let url = options.reportURL(session.id) {
-                await ReportCommand.writeSessionReport(session.id, store: store, to: url, options.databasePath, context)
+        switch outcome {
+        case .quit: return ExitCode.unfinished  // saved and resumable
+        case .interrupted: return ExitCode.interrupted  // the runner said so, with the resume line
+        case .completed(let final, let score):
+            if let url = options.reportURL(final.id) {
+                await ReportCommand.writeSessionReport(final.id, store: store, to: url, options.databasePath, context)
             }
             if options.json {
-                let final = try await store.session(session.id) ?? session
                 context.output.line(
                     RunPrinter.summary(final, score: score, databasePath: options.databasePath).serialized(pretty: true))
             }
             return ExitCode.success
-        } catch let error as PositionerError where !error.isInterruption {
-            await close(readers, context)
-            throw CommandFailure(
-                "Positioner failed: \(error.message). Session \(session.id) is saved.",
-                hint: "Fix the positioner, then: \(resume)")
-        } catch let error as ReaderStayedFaulty {
-            await close(readers, context)
-            throw CommandFailure(
-                "Stopped: \(error.description). Session \(session.id) is saved; nothing was recorded while the reader was faulty.",
-                hint: (error.last.hint.map { $0 + " " } ?? "") + "Then continue with: \(resume)")
-        } catch let error as ReaderError where error.code != .cancelled {
-            await close(readers, context)
-            throw CommandFailure(
-                error.description + " Session \(session.id) is saved.",
-                hint: (error.hint.map { $0 + " " } ?? "") + "Continue with: \(resume)")
-        } catch {
-            // Ctrl-C in any wait: the session is saved (the runner said so, with the resume line).
-            await close(readers, context)
-            return ExitCode.interrupted
         }
     }
 
-    static func close(_ readers: ReaderHolder, _ context: CommandContext) async {
-        let reader = readers.current
-        await reader.close()
-        for warning in reader.closingWarnings { context.errors.line("Warning: \(warning)") }
+    /// What the operator must know before position 1: a limited reader, a changed tap window.
+    static func announce(_ prepared: PreparedRun, _ context: CommandContext) {
+        for warning in prepared.warnings { context.errors.line("Warning: \(TerminalSafeText.neutralise(warning))") }
+        if let change = prepared.tapWindowChange {
+            context.errors.line(
+                "Tap window changed from \(ReaderCommands.format(change.from)) s to \(ReaderCommands.format(change.to)) s "
+                    + "for the positions still to come (recorded with the session).")
+        }
+    }
+
+    /// The operator's keys: single presses on a terminal, lines from a pipe, none unattended.
+    static func operatorCommands(_ options: RunOptions, _ context: CommandContext) -> AsyncStream<OperatorCommand>? {
+        if options.auto || options.json { return nil }
+        return RawKeys.isAvailable && context.output.isTerminal ? RawKeys.stream(feedback: context.output) : OperatorKeys.stream()
+    }
+
+    /// A run that stopped early, in words that say how to continue.
+    static func words(_ stop: RunStop, sessionID id: String, databasePath: String) -> CommandFailure {
+        let resume = "nfcbench run --resume \(id) --db \(databasePath)"
+        switch stop {
+        case .positionerFailed(let message):
+            return CommandFailure(
+                "Positioner failed: \(message). Session \(id) is saved.", hint: "Fix the positioner, then: \(resume)")
+        case .readerStayedFaulty(let error):
+            return CommandFailure(
+                "Stopped: \(error.description). Session \(id) is saved; nothing was recorded while the reader was faulty.",
+                hint: (error.last.hint.map { $0 + " " } ?? "") + "Then continue with: \(resume)")
+        case .readerFailed(let error):
+            return CommandFailure(
+                error.description + " Session \(id) is saved.",
+                hint: (error.hint.map { $0 + " " } ?? "") + "Continue with: \(resume)")
+        }
     }
 }
 

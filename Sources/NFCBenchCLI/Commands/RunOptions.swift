@@ -1,9 +1,9 @@
 import Foundation
 import NFCBench
 import NFCBenchRecords
+import NFCBenchUseCases
 import NFCLocatorCore
 import NFCReaders
-import NFCVirtualBench
 
 /// `run`'s options, declared once, and their values for one invocation.
 struct RunOptions {
@@ -13,10 +13,10 @@ struct RunOptions {
         "--allow-unknown", help: "Record a session for a model the catalog does not know, without asking (scripts).")
     static let reader = ReaderCommands.reader
     static let plan = Option<PlanKind>(
-        "--plan", value: "grid|adaptive",
-        help:
-            "Probe plan (default adaptive: bounds each edge from the prediction and learns from earlier sessions; grid: 3x5 cells over the whole back).",
-        expected: "grid or adaptive", convert: OptionValue.choice(PlanKind.self))
+        "--plan", value: ProbePlans.choices,
+        help: "Probe plan (default "
+            + ProbePlans.registered.map { "\($0.kind.rawValue): \($0.summary)" }.joined(separator: "; ") + ").",
+        expected: ProbePlans.expectedChoices, convert: OptionValue.choice(PlanKind.self))
     static let unit = Option<String>("--unit", value: "label", help: "Which physical unit of the model (serial, asset tag).")
     static let operatorName = Option<String>("--operator", value: "name", help: "Who runs the session.")
     static let tapTimeout = Option<Double>(
@@ -27,10 +27,9 @@ struct RunOptions {
         "--repeats", value: "n", help: "Taps per position (default 1).",
         expected: "a whole number in \(SessionRecord.repeatCounts.lowerBound)...\(SessionRecord.repeatCounts.upperBound)",
         convert: OptionValue.whole(in: SessionRecord.repeatCounts))
-    static let positioner = Option<String>(
-        "--positioner", value: "manual|sim|exec:TEMPLATE", help: "Who moves the phone (default manual; sim with --reader sim).",
-        expected: "manual, sim or exec:TEMPLATE",
-        convert: { $0 == "manual" || $0 == "sim" || ($0.hasPrefix("exec:") && $0.count > 5) ? $0 : nil })
+    static let positioner = Option<PositionerChoice>(
+        "--positioner", value: Positioners.syntax, help: "Who moves the phone (default manual; sim with --reader sim).",
+        expected: Positioners.expectedChoices, convert: Positioners.parse)
     static let positionerTimeouts: ClosedRange<Double> = 1...3600
     static let positionerTimeout = Option<Double>(
         "--positioner-timeout", value: "seconds", help: "How long an exec: positioner command may take (default 60).",
@@ -86,7 +85,7 @@ struct RunOptions {
     let databasePath: String
     let simAntenna: SimOptions.Rect?
     let simSeed: UInt64
-    let positionerText: String?
+    let positioner: PositionerChoice?
     let positionerTimeout: Duration
     let confirmEach: Bool
     let faultTimeout: Duration
@@ -119,7 +118,7 @@ struct RunOptions {
         databasePath = StoreOptions.path(invocation, context)
         simAntenna = invocation[Self.simAntenna]
         simSeed = invocation[Self.simSeed] ?? 1
-        positionerText = invocation[Self.positioner]
+        positioner = invocation[Self.positioner]
         positionerTimeout = .milliseconds(Int64((invocation[Self.positionerTimeout] ?? 60) * 1000))
         confirmEach = invocation[Self.confirmEach]
         faultTimeout = .milliseconds(Int64((invocation[Self.faultTimeout] ?? 600) * 1000))
@@ -128,42 +127,5 @@ struct RunOptions {
         let folder = URL(fileURLWithPath: databasePath).deletingLastPathComponent()
         let noReport = invocation[Self.noReport]
         reportURL = { id in noReport ? nil : chosen ?? folder.appendingPathComponent(id + ".html") }
-    }
-
-    func positioner(reader: any Reader, simBench: PhoneOnBench, invocation: ParsedInvocation) throws -> any Positioner {
-        let text = positionerText ?? (reader.info.backend == .sim ? "sim" : "manual")
-        if text == "manual" { return ManualPositioner() }
-        if text.hasPrefix("exec:") { return ExecPositioner(template: String(text.dropFirst(5)), timeout: positionerTimeout) }
-        if reader.info.backend == .sim { return SimulatedPositioner(bench: simBench) }
-        // A virtual bench: --sim-bench, or the folder of an emulated PN532's pty.
-        var directory = simBenchDirectory
-        if directory == nil, reader.info.spec.hasPrefix("libnfc:pn532_uart:") {
-            let path = String(reader.info.spec.dropFirst("libnfc:pn532_uart:".count))
-            directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        }
-        guard let directory, FileManager.default.fileExists(atPath: directory + "/control.sock") else {
-            throw UsageError(
-                "'--positioner sim' needs --reader sim or a virtual bench (give --sim-bench DIR).", path: invocation.path)
-        }
-        return VirtualBenchPositioner(directory: directory)
-    }
-}
-
-/// Builds new sessions and the simulated phone behind `--reader sim`.
-enum SessionFactory {
-    /// `S-20261129-161633-4f2a`: sortable, and unique enough for one lab.
-    static func sessionID(now: Date = Date()) -> String {
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.timeZone = TimeZone(identifier: "UTC")
-        f.dateFormat = "yyyyMMdd-HHmmss"
-        return "S-\(f.string(from: now))-\(String(UInt16.random(in: 0...UInt16.max), radix: 16))"
-    }
-
-    /// The simulated phone behind `--reader sim`: its antenna is `--sim-antenna`, else
-    /// the predicted zone, else a broad default.
-    static func simulatedPhone(predicted: NormalizedRect?, aspectRatio: Double, options: RunOptions) -> PhoneOnBench {
-        let antenna = options.simAntenna ?? predicted.map { ($0.x, $0.y, $0.width, $0.height) } ?? (0.1, 0.1, 0.8, 0.4)
-        return PhoneOnBench(phone: SimulatedPhone(antenna: antenna, aspectRatio: aspectRatio), seed: options.simSeed)
     }
 }

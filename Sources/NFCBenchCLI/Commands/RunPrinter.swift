@@ -13,8 +13,7 @@ final class RunPrinter: Sendable {
     let interactive: Bool
     let useColor: Bool
     let databasePath: String
-    let strategyKind: PlanKind
-    let gridSize: (columns: Int, rows: Int)?
+    let cells: PlanShape.Cells?
     let strings: StringCatalog
     let resolutionHint: String?
     let aspectRatio: Double
@@ -41,8 +40,9 @@ final class RunPrinter: Sendable {
         self.context = context
         self.keysAvailable = keysAvailable
         self.predicted = session.predicted
-        expectedPositions = strategy.kind == .adaptive ? strategy.expectedProbes(for: session.predicted).count : nil
-        maximumPositions = (strategy as? AdaptivePlan)?.maximumPositions
+        let shape = strategy.shape
+        expectedPositions = shape.plannedLength == nil ? strategy.expectedProbes(for: session.predicted).count : nil
+        maximumPositions = shape.plannedLength == nil ? shape.maximumPositions : nil
         isIPhone = session.lookupKey.hasPrefix("iphone") && session.mode == .card
         positionWords = PositionWords(body: BodyMillimetres(session))
         self.aspectRatio = aspectRatio
@@ -51,8 +51,7 @@ final class RunPrinter: Sendable {
         interactive = context.output.isTerminal
         useColor = context.useColor(invocation)
         self.databasePath = databasePath
-        strategyKind = strategy.kind
-        gridSize = (strategy as? GridPlan).map { ($0.columns, $0.rows) }
+        cells = shape.cells
         strings = context.strings()
         resolutionHint = resolution.map { context.strings().string($0.hintKey) }
     }
@@ -199,7 +198,7 @@ final class RunPrinter: Sendable {
     }
 
     func highlight(_ p: Probe) -> NormalizedRect? {
-        let (w, h) = gridSize.map { (1 / Double($0.columns), 1 / Double($0.rows)) } ?? (0.12, 0.06)
+        let (w, h) = cells.map { (1 / Double($0.columns), 1 / Double($0.rows)) } ?? (0.12, 0.06)
         let x = max(0, min(1 - w, p.x - w / 2)), y = max(0, min(1 - h, p.y - h / 2))
         return try? NormalizedRect(x: x, y: y, width: w, height: h)
     }

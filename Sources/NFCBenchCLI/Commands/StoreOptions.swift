@@ -87,7 +87,7 @@ enum StoreOptions {
     }
 
     /// The bench store at `path`, created (with its folder) when missing: for runs.
-    static func open(_ path: String) async throws -> any BenchStoring {
+    static func open(_ path: String) async throws -> SQLiteBenchStore {
         do { return try await SQLiteBenchStore.open(path: path) } catch BenchStoreError.unexpectedSchema(let names, _) {
             throw damaged(path, what: "its tables are not as nfcbench writes them: \(names.joined(separator: ", ")) differ")
         } catch {

@@ -19,8 +19,8 @@ enum TemplateCommand {
     static let model = Option<String>(
         "--model", short: "m", value: "id|name", help: "Model identifier or marketing name.", required: true)
     static let plan = Option<PlanKind>(
-        "--plan", value: "grid|adaptive", help: "Whose positions to number (default adaptive).",
-        expected: "grid or adaptive", convert: OptionValue.choice(PlanKind.self))
+        "--plan", value: ProbePlans.choices, help: "Whose positions to number (default adaptive).",
+        expected: ProbePlans.expectedChoices, convert: OptionValue.choice(PlanKind.self))
     static let output = Option<String>("--output", short: "o", value: "file.svg", help: "Write here instead of standard output.")
 
     static func run(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {

@@ -1,0 +1,52 @@
+import NFCBenchRecords
+import NFCLocatorCore
+
+/// What a plan tells the runner and the printer about itself: how many positions it will
+/// take when that is fixed, the most it can take, and the cells it divides the back into.
+public struct PlanShape: Sendable, Equatable {
+    public struct Cells: Sendable, Equatable {
+        public let columns: Int
+        public let rows: Int
+
+        public init(columns: Int, rows: Int) {
+            precondition(columns > 0 && rows > 0, "a plan's cells need at least one column and one row")
+            self.columns = columns
+            self.rows = rows
+        }
+    }
+
+    /// Known before the first tap (a grid); `nil` when the plan adapts to the taps.
+    public let plannedLength: Int?
+    /// No session of the plan taps more positions than this; the run shows the bound.
+    public let maximumPositions: Int
+    /// The cells the plan's positions stand for, drawn as such; `nil` for free points.
+    public let cells: Cells?
+
+    public init(plannedLength: Int?, maximumPositions: Int, cells: Cells?) {
+        precondition(maximumPositions > 0, "a plan takes at least one position")
+        self.plannedLength = plannedLength
+        self.maximumPositions = maximumPositions
+        self.cells = cells
+    }
+}
+
+/// One plan in `ProbePlans.registered`.
+public struct PlanRegistration: Sendable {
+    public typealias Build =
+        @Sendable (_ zone: NormalizedRect?, _ aspectRatio: Double, _ pass: Int, _ focus: PlanFocus?) -> any ProbeStrategy
+
+    public let kind: PlanKind
+    /// One line for `--plan`'s help.
+    public let summary: String
+    /// Whether the plan learns where to look harder from the model's earlier sessions; the
+    /// run reads those sessions only for such a plan.
+    public let usesFocus: Bool
+    let build: Build
+
+    public init(_ kind: PlanKind, summary: String, usesFocus: Bool, build: @escaping Build) {
+        self.kind = kind
+        self.summary = summary
+        self.usesFocus = usesFocus
+        self.build = build
+    }
+}

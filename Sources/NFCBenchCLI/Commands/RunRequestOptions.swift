@@ -1,0 +1,112 @@
+import Foundation
+import NFCBench
+import NFCBenchUseCases
+import NFCLocatorCore
+
+/// Turns `run`'s arguments into a `RunRequest`: the model chosen and, when the catalog does
+/// not know it, confirmed by the operator; the rest as given. The rules the request must
+/// meet are the use case's (`RunStart`).
+enum RunRequestOptions {
+    /// Options that would change what a resumed session measures; refused with `--resume`.
+    static let fixedOnResume = [
+        RunOptions.model.spec, RunOptions.plan.spec, RunOptions.repeats.spec, RunOptions.unit.spec,
+        RunOptions.operatorName.spec,
+    ]
+
+    static func request(_ invocation: ParsedInvocation, _ context: CommandContext, options: RunOptions) async throws
+        -> RunRequest
+    {
+        var request = RunRequest(subject: try await subject(invocation, context, options: options))
+        request.reader = options.readerSpec
+        request.plan = options.plan
+        request.repeats = options.repeats
+        request.tapTimeout = invocation[RunOptions.tapTimeout]
+        request.unit = options.unit
+        request.operatorName = options.operatorName
+        request.station = options.station
+        request.mode = options.invocationMode
+        request.positioner = options.positioner
+        request.positionerTimeout = options.positionerTimeout
+        request.unattended = options.auto
+        request.readerFeedback = options.feedback
+        request.simulatedPhone = RunRequest.SimulatedPhoneSettings(antenna: options.simAntenna, seed: options.simSeed)
+        request.virtualBenchDirectory = options.simBenchDirectory
+        request.givenFixedSettings = fixedOnResume.filter { invocation.values[$0.name] != nil }.map(\.name)
+        request.environment = context.environment
+        return request
+    }
+
+    static func subject(_ invocation: ParsedInvocation, _ context: CommandContext, options: RunOptions) async throws
+        -> RunRequest.Subject
+    {
+        if let id = invocation[RunOptions.resume] { return .resume(sessionID: id) }
+        guard let given = invocation[RunOptions.model] else {
+            throw UsageError("Missing expected argument '--model <id>' (or --resume <session>).", path: invocation.path)
+        }
+        let loaded = try await CatalogOptions.loadResolver(invocation, context)
+        for warning in CatalogOptions.warnings(for: loaded) { context.errors.line(warning) }
+        let chosen = try ModelChoice.choose(given, resolver: loaded.resolver, context: context, usagePath: invocation.path)
+        let model = chosen.identifier
+        if chosen.match == nil { try confirmUnknown(model, invocation, context, options: options) }
+        let fingerprint = ModelIdentifierFingerprintProvider(modelIdentifier: model).fingerprint()
+        let resolution = loaded.resolver.resolve(fingerprint, signals: .inferred(from: fingerprint, model: model))
+        return .model(identifier: model, resolution: resolution, resolver: loaded.resolver)
+    }
+
+    /// A model no catalog entry knows gives a session only the heuristic can judge and
+    /// refine can never use: the operator confirms it, or a script says `--allow-unknown`.
+    static func confirmUnknown(
+        _ model: String, _ invocation: ParsedInvocation, _ context: CommandContext, options: RunOptions
+    ) throws {
+        if invocation[RunOptions.allowUnknown] { return }
+        let refusal = UsageError(
+            "'\(TerminalSafeText.neutralise(model))' is not in the catalog: the session would be judged by the heuristic only, "
+                + "and refine could never use it. Check the model (nfcbench catalog search TEXT), or pass --allow-unknown.",
+            path: invocation.path)
+        guard !options.auto, !options.json, isatty(0) == 1, context.output.isTerminal else { throw refusal }
+        context.output.line(
+            "Record a session for '\(TerminalSafeText.neutralise(model))', which the catalog does not know? [y/N]")
+        guard let answer = readLine(), ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased()) else {
+            throw refusal
+        }
+    }
+
+    /// `RunStart`'s refusals in the command line's words.
+    static func words(_ refusal: RunRefusal, _ invocation: ParsedInvocation, options: RunOptions) -> any Error {
+        switch refusal {
+        case .noSuchSession(let id):
+            return CommandFailure("No session '\(id)' in \(options.databasePath).", hint: "List them with 'nfcbench sessions'.")
+        case .notResumable(let id, let status):
+            return CommandFailure("Session '\(id)' is \(status.rawValue); only unfinished sessions resume.")
+        case .voidSession(let id, let reason):
+            return CommandFailure("Session '\(id)' is void (\(reason)); start a new one.")
+        case .fixedOnResume(let id, let settings):
+            return UsageError(
+                "\(settings.joined(separator: ", ")) cannot change when resuming: session \(id) keeps what it started with. "
+                    + "Start a new session to change \(settings.count == 1 ? "it" : "them").", path: invocation.path)
+        case .modeFixedOnResume(let id, let mode):
+            return UsageError(
+                "Session \(id) was recorded in \(mode.rawValue) mode; a session keeps its mode "
+                    + "(leave out --mode, or start a new session).", path: invocation.path)
+        case .unattendedNeedsMachine:
+            return UsageError(
+                "'--auto' needs a positioner that moves the phone (sim or exec:...), not manual.", path: invocation.path)
+        case .simPositionerNeedsBench:
+            return UsageError(
+                "'--positioner sim' needs --reader sim or a virtual bench (give --sim-bench DIR).", path: invocation.path)
+        case .tagModeUnsupported(let reader, let reason, hasTargetMode: false):
+            _ = reader
+            return CommandFailure(
+                "Tag mode needs a reader that can emulate a tag; \(TerminalSafeText.neutralise(reason)).",
+                hint:
+                    "Use a PN532 board through libnfc, e.g. --reader libnfc:pn532_uart:/dev/ttyUSB0 ('nfcbench readers' lists them)."
+            )
+        case .tagModeUnsupported(let reader, let reason, hasTargetMode: true):
+            return CommandFailure(
+                "Tag mode: '\(TerminalSafeText.neutralise(reader))' cannot emulate a tag: \(TerminalSafeText.neutralise(reason))")
+        case .readerSpecUnreadable(let spec):
+            return CommandFailure(
+                "The reader names itself '\(TerminalSafeText.neutralise(spec))', which is not a reader spec.")
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import NFCBench
+import NFCReaders
+import NFCVirtualBench
+
+/// Who moves the phone, chosen by scheme: `manual`, `sim`, `exec:TEMPLATE`. Each backend
+/// registers once in `Positioners.registered` with its syntax, its help and whether a
+/// person must be there; a new positioner is one file and one line there.
+public struct PositionerBackend: Sendable {
+    /// What a positioner can be built from once the reader is open.
+    public struct Setup: Sendable {
+        public let reader: ReaderInfo
+        public let phone: PhoneOnBench
+        public let virtualBenchDirectory: String?
+        public let timeout: Duration
+    }
+
+    /// `manual`, `sim`, or a prefix ending in ':' (`exec:`) that takes an argument.
+    public let scheme: String
+    /// How the operator writes it: `exec:TEMPLATE`.
+    public let syntax: String
+    public let needsOperator: Bool
+    let build: @Sendable (_ argument: String, _ setup: Setup) throws(RunRefusal) -> any Positioner
+
+    public var takesArgument: Bool { scheme.hasSuffix(":") }
+}
+
+/// A registered positioner and its argument (`exec:`'s template).
+public struct PositionerChoice: Sendable {
+    public let backend: PositionerBackend
+    public let argument: String
+
+    public var needsOperator: Bool { backend.needsOperator }
+    public var description: String { backend.scheme + argument }
+}
+
+public enum Positioners {
+    public static let registered: [PositionerBackend] = [
+        PositionerBackend(scheme: "manual", syntax: "manual", needsOperator: true) { _, _ in ManualPositioner() },
+        PositionerBackend(scheme: "sim", syntax: "sim", needsOperator: false) { _, setup throws(RunRefusal) in
+            try simulated(setup)
+        },
+        PositionerBackend(scheme: "exec:", syntax: "exec:TEMPLATE", needsOperator: false) { template, setup in
+            ExecPositioner(template: template, timeout: setup.timeout)
+        },
+    ]
+
+    /// `manual|sim|exec:TEMPLATE`, for an option's value placeholder.
+    public static var syntax: String { registered.map(\.syntax).joined(separator: "|") }
+    /// `manual, sim or exec:TEMPLATE`, for an option's error.
+    public static var expectedChoices: String {
+        let names = registered.map(\.syntax)
+        return names.dropLast().joined(separator: ", ") + (names.count > 1 ? " or " : "") + (names.last ?? "")
+    }
+
+    /// The positioner `text` names, or `nil` (a scheme that takes an argument needs one).
+    public static func parse(_ text: String) -> PositionerChoice? {
+        for backend in registered {
+            if backend.takesArgument, text.hasPrefix(backend.scheme), text.count > backend.scheme.count {
+                return PositionerChoice(backend: backend, argument: String(text.dropFirst(backend.scheme.count)))
+            }
+            if !backend.takesArgument, text == backend.scheme { return PositionerChoice(backend: backend, argument: "") }
+        }
+        return nil
+    }
+
+    /// With no choice: the simulated reader moves its own phone; any other reader has a person.
+    static func defaultChoice(for reader: ReaderSpec?) -> PositionerChoice {
+        guard let choice = parse(reader == .sim ? "sim" : "manual") else {
+            preconditionFailure("the default positioners are registered")
+        }
+        return choice
+    }
+
+    /// The sim reader's own phone, or a virtual bench: `--sim-bench`, or the folder of an
+    /// emulated PN532's pty.
+    private static func simulated(_ setup: PositionerBackend.Setup) throws(RunRefusal) -> any Positioner {
+        if setup.reader.backend == .sim { return SimulatedPositioner(bench: setup.phone) }
+        var directory = setup.virtualBenchDirectory
+        let prefix = "libnfc:pn532_uart:"
+        if directory == nil, setup.reader.spec.hasPrefix(prefix) {
+            directory = URL(fileURLWithPath: String(setup.reader.spec.dropFirst(prefix.count))).deletingLastPathComponent().path
+        }
+        guard let directory, FileManager.default.fileExists(atPath: directory + "/control.sock") else {
+            throw .simPositionerNeedsBench
+        }
+        return VirtualBenchPositioner(directory: directory)
+    }
+}

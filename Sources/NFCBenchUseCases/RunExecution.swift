@@ -1,0 +1,64 @@
+import NFCBench
+import NFCBenchRecords
+import NFCReaders
+import Synchronization
+
+/// How a run that started ended, short of a failure.
+public enum RunOutcome: Sendable {
+    /// Every position done; the finished session as stored, and its score.
+    case completed(SessionRecord, SessionScore)
+    /// The operator quit: saved and resumable.
+    case quit
+    /// Ctrl-C in a wait: saved and resumable (the runner said so).
+    case interrupted
+}
+
+/// Why a started run stopped early. The session is saved and resumable in every case; the
+/// caller tells the operator how to continue.
+public enum RunStop: Error, Sendable {
+    case positionerFailed(String)
+    case readerStayedFaulty(ReaderStayedFaulty)
+    case readerFailed(ReaderError)
+}
+
+/// Runs a prepared session through its plan. Operator commands come from `commands`
+/// (`nil`: no one to ask, as with an unattended run); every event goes to `events`.
+public struct RunExecution: Sendable {
+    public var confirmEach = false
+    public var faultPolicy = FaultPolicy()
+    /// Tag mode's message for each position; `nil`: the session's default URI.
+    public var tagMessage: NDEFMessage?
+
+    public init() {}
+
+    public func run(
+        _ prepared: PreparedRun, store: any BenchStoring, commands: AsyncStream<OperatorCommand>?,
+        events: @escaping @Sendable (RunEvent) -> Void
+    ) async throws(RunStop) -> RunOutcome {
+        let session = prepared.session
+        var messages: (@Sendable (Int) -> NDEFMessage)?
+        if let chosen = tagMessage { messages = { _ in chosen } }
+        let run = GuidedRun(
+            session: session, strategy: session.strategy, readers: prepared.readers, positioner: prepared.positioner,
+            store: store, confirmEach: confirmEach, faultPolicy: faultPolicy, tagMessage: messages)
+        // The finished record as the runner stored it, taken from its own event rather than
+        // read back, so a completed run is never mistaken for an interrupted one.
+        let finished = Mutex<SessionRecord?>(nil)
+        do {
+            let score = try await run.run(commands: commands) { event in
+                if case .finished(let record, _) = event { finished.withLock { $0 = record } }
+                events(event)
+            }
+            guard let score else { return .quit }
+            return .completed(finished.withLock { $0 } ?? session, score)
+        } catch let error as PositionerError where !error.isInterruption {
+            throw .positionerFailed(error.message)
+        } catch let error as ReaderStayedFaulty {
+            throw .readerStayedFaulty(error)
+        } catch let error as ReaderError where error.code != .cancelled {
+            throw .readerFailed(error)
+        } catch {
+            return .interrupted
+        }
+    }
+}

@@ -1,0 +1,21 @@
+import NFCBenchRecords
+
+/// Why a run request cannot start. Raised before any reader opens, except
+/// `tagModeUnsupported`, which only the open reader can tell. The caller words each case
+/// in its own terms (option names, exit codes); nothing here knows the command line.
+public enum RunRefusal: Error, Sendable, Equatable {
+    case noSuchSession(id: String)
+    case notResumable(id: String, status: SessionRecord.Status)
+    case voidSession(id: String, reason: String)
+    /// `settings`: the caller's names for what was given (`RunRequest.givenFixedSettings`).
+    case fixedOnResume(id: String, settings: [String])
+    case modeFixedOnResume(id: String, mode: TapMode)
+    /// An unattended run with a positioner that needs a person.
+    case unattendedNeedsMachine
+    /// The sim positioner with a reader that is neither simulated nor a virtual bench.
+    case simPositionerNeedsBench
+    /// `hasTargetMode`: whether the reader's stack can emulate a tag at all.
+    case tagModeUnsupported(reader: String, reason: String, hasTargetMode: Bool)
+    /// The reader reports a spec that cannot be parsed back (a backend bug).
+    case readerSpecUnreadable(String)
+}

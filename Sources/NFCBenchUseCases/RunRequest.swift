@@ -1,0 +1,61 @@
+import Foundation
+import NFCBench
+import NFCBenchRecords
+import NFCLocatorCore
+import NFCReaders
+
+/// Everything a run needs to start, as the operator asked for it. `RunStart.prepare`
+/// checks all of it against the store before any reader opens, so a request that cannot
+/// run is refused with nothing open and nothing written.
+public struct RunRequest: Sendable {
+    /// A new session of a resolved model, or a saved session continued.
+    public enum Subject: Sendable {
+        /// `identifier`: what the session records as typed (resolved by the caller, and
+        /// confirmed by the operator when the catalog does not know it).
+        case model(identifier: String, resolution: AntennaResolution, resolver: AntennaZoneResolver)
+        case resume(sessionID: String)
+    }
+
+    /// The simulated phone behind the `sim` reader and the virtual bench's positioner.
+    public struct SimulatedPhoneSettings: Sendable {
+        /// The phone's true antenna; `nil`: the predicted zone, else a broad default.
+        public var antenna: (x: Double, y: Double, width: Double, height: Double)?
+        public var seed: UInt64
+
+        public init(antenna: (x: Double, y: Double, width: Double, height: Double)? = nil, seed: UInt64 = 1) {
+            self.antenna = antenna
+            self.seed = seed
+        }
+    }
+
+    public var subject: Subject
+    /// `nil`: a resumed session's own reader, else the only one present.
+    public var reader: ReaderSpec?
+    public var plan: PlanKind = .adaptive
+    public var repeats = 1
+    /// `nil`: 5 s for a new session; a resumed one keeps its own.
+    public var tapTimeout: Double?
+    public var unit: String?
+    public var operatorName: String?
+    public var station: String?
+    /// `nil`: card mode for a new session; a resumed one keeps its own.
+    public var mode: TapMode?
+    /// `nil`: the sim positioner with the sim reader, else a person (manual).
+    public var positioner: PositionerChoice?
+    public var positionerTimeout: Duration = .seconds(60)
+    /// No one at the bench to answer prompts: the phone must be moved by a machine.
+    public var unattended = false
+    public var readerFeedback = true
+    public var simulatedPhone = SimulatedPhoneSettings()
+    /// A virtual bench's folder for the sim positioner; `nil`: beside an emulated PN532's pty.
+    public var virtualBenchDirectory: String?
+    /// Settings given that would change what a resumed session measures, by the caller's
+    /// names for them: a resumed session refuses them (`RunRefusal.fixedOnResume`).
+    public var givenFixedSettings: [String] = []
+    /// The reader's own diagnosis of a failed open (udev, kernel modules) reads these.
+    public var environment: [String: String] = [:]
+
+    public init(subject: Subject) {
+        self.subject = subject
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import NFCBench
+import NFCBenchRecords
+import NFCLocatorCore
+import NFCReaders
+
+/// A run ready to go: its session in the store, its reader open, its positioner built.
+public struct PreparedRun: Sendable {
+    public let session: SessionRecord
+    /// A new session's resolution; `nil` when resumed (the session stored its prediction).
+    public let resolution: AntennaResolution?
+    public let isResumed: Bool
+    public let readers: ReaderHolder
+    public let positioner: any Positioner
+    /// What a person must be told before the first position (tag mode on a limited reader).
+    public let warnings: [String]
+    /// A resumed session's tap window, when the request changed it: (before, after) seconds.
+    public let tapWindowChange: (from: Double, to: Double)?
+}
+
+/// Starts a new session or resumes a saved one. Every rule that needs no reader is checked
+/// first; the reader opens only then, and closes on every way out of `body`.
+public enum RunStart {
+    public static func prepare<Result: Sendable>(
+        _ request: RunRequest, store: any BenchStoring, readerClosed: @Sendable ([String]) -> Void = { _ in },
+        _ body: (PreparedRun) async throws -> Result
+    ) async throws -> Result {
+        let saved = try await resumable(request, store: store)
+        let readerSpec = request.reader ?? saved?.reader
+        let positioner = request.positioner ?? Positioners.defaultChoice(for: readerSpec)
+        if request.unattended && positioner.needsOperator { throw RunRefusal.unattendedNeedsMachine }
+        let phone = simulatedPhone(request, saved: saved)
+        let selection = ReaderSelection(diagnosis: .fromEnvironment(request.environment), feedback: request.readerFeedback)
+        let reader = try await selection.open(readerSpec, simBench: phone)
+        // A reader unplugged mid-run is reopened with the spec it was opened with.
+        let openedSpec = try? ReaderSpec.parse(reader.info.spec)
+        let readers = ReaderHolder(reader) { () throws(ReaderError) in try await selection.open(openedSpec, simBench: phone) }
+        return try await ReaderScope.using(readers, closed: readerClosed) { readers in
+            let reader = readers.current
+            let warnings = try TagModeReadiness.check(reader, mode: saved?.mode ?? request.mode ?? .card)
+            var change: (from: Double, to: Double)?
+            let session: SessionRecord
+            if var saved {
+                saved.readerFirmware = reader.info.firmware
+                if let seconds = request.tapTimeout, seconds != saved.tapTimeout {
+                    try await store.setTapTimeout(saved.id, seconds: seconds)
+                    change = (saved.tapTimeout, seconds)
+                    saved.tapTimeout = seconds
+                }
+                session = saved
+            } else {
+                guard let openedSpec else { throw RunRefusal.readerSpecUnreadable(reader.info.spec) }
+                session = try await newSession(request, reader: reader, spec: openedSpec, store: store)
+            }
+            let setup = PositionerBackend.Setup(
+                reader: reader.info, phone: phone, virtualBenchDirectory: request.virtualBenchDirectory,
+                timeout: request.positionerTimeout)
+            let built = try positioner.backend.build(positioner.argument, setup)
+            if saved == nil { try await store.insert(session) }
+            return try await body(
+                PreparedRun(
+                    session: session, resolution: request.resolution, isResumed: saved != nil, readers: readers,
+                    positioner: built, warnings: warnings, tapWindowChange: change))
+        }
+    }
+
+    /// The saved session a resume names, if every resume rule allows it; `nil` for a new session.
+    static func resumable(_ request: RunRequest, store: any BenchStoring) async throws -> SessionRecord? {
+        guard case .resume(let id) = request.subject else { return nil }
+        guard let found = try await store.session(id) else { throw RunRefusal.noSuchSession(id: id) }
+        guard found.status == .inProgress else { throw RunRefusal.notResumable(id: id, status: found.status) }
+        guard !found.isVoid else { throw RunRefusal.voidSession(id: id, reason: found.voidReason ?? "") }
+        guard request.givenFixedSettings.isEmpty else {
+            throw RunRefusal.fixedOnResume(id: id, settings: request.givenFixedSettings)
+        }
+        if let asked = request.mode, asked != found.mode { throw RunRefusal.modeFixedOnResume(id: id, mode: found.mode) }
+        return found
+    }
+
+    /// A new session as the resolution predicts it. The model's earlier sessions are read
+    /// once: their number is the grid pass this session takes (consecutive grid sessions
+    /// interleave, `GridPlan`), their taps the focus of a plan that learns one.
+    static func newSession(
+        _ request: RunRequest, reader: any Reader, spec: ReaderSpec, store: any BenchStoring
+    ) async throws -> SessionRecord {
+        guard case .model(let model, let resolution, let resolver) = request.subject else {
+            preconditionFailure("a new session starts from a resolved model")
+        }
+        let earlier = SessionSelection.sessions(of: model, in: try await store.sessions())
+        var focus: PlanFocus?
+        if ProbePlans.registration(request.plan).usesFocus {
+            focus = try await PlanLearning.focus(
+                for: model, earlier: earlier, resolver: resolver, store: store, simulated: reader.info.isSimulated)
+        }
+        var session = SessionRecord(
+            id: SessionIdentifier.make(), model: model, resolution: resolution, plan: request.plan,
+            planPass: earlier.count, planFocus: focus, reader: spec, readerFirmware: reader.info.firmware,
+            simulated: reader.info.isSimulated, unit: request.unit, operatorName: request.operatorName,
+            repeats: request.repeats, tapTimeout: request.tapTimeout ?? 5, startedAt: Date())
+        session.station = request.station
+        session.mode = request.mode ?? .card
+        return session
+    }
+
+    /// The simulated phone behind the `sim` reader: its antenna is the one asked for, else
+    /// the predicted zone, else a broad default.
+    static func simulatedPhone(_ request: RunRequest, saved: SessionRecord?) -> PhoneOnBench {
+        let predicted = saved?.predicted ?? request.resolution?.zone
+        let aspectRatio = saved?.aspectRatio ?? request.resolution?.profile?.aspectRatio ?? 0.48
+        let antenna =
+            request.simulatedPhone.antenna
+            ?? predicted.map { ($0.x, $0.y, $0.width, $0.height) } ?? (0.1, 0.1, 0.8, 0.4)
+        return PhoneOnBench(
+            phone: SimulatedPhone(antenna: antenna, aspectRatio: aspectRatio), seed: request.simulatedPhone.seed)
+    }
+}
+
+extension RunRequest {
+    var resolution: AntennaResolution? {
+        if case .model(_, let resolution, _) = subject { return resolution }
+        return nil
+    }
+}
+
+/// `S-20261129-161633-4f2a`: sortable, and unique enough for one lab.
+public enum SessionIdentifier {
+    public static func make(now: Date = Date()) -> String {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.dateFormat = "yyyyMMdd-HHmmss"
+        return "S-\(f.string(from: now))-\(String(UInt16.random(in: 0...UInt16.max), radix: 16))"
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import NFCBench
+import NFCBenchRecords
+import NFCBenchStoreSQLite
+import NFCBenchUseCases
+import NFCLocatorCore
+import NFCReaders
+import NFCTestSupport
+import Synchronization
+import Testing
+
+/// A reader spec that cannot open: a refusal instead of its error proves the rule was
+/// checked before any reader was opened.
+let unopenableReader = ReaderSpec.libnfc(connstring: "pn532_uart:/nonexistent/nfcbench-no-such-port")
+
+func request(model: String, reader: ReaderSpec? = .sim) throws -> RunRequest {
+    let resolver = AntennaZoneResolver(
+        remote: nil, seed: Catalog(document: try CatalogDocumentDecoder.load(contentsOf: Checkout.seedCatalog)))
+    let fingerprint = ModelIdentifierFingerprintProvider(modelIdentifier: model).fingerprint()
+    var request = RunRequest(
+        subject: .model(
+            identifier: model, resolution: resolver.resolve(fingerprint, signals: .inferred(from: fingerprint, model: model)),
+            resolver: resolver))
+    request.reader = reader
+    request.tapTimeout = 0.25
+    request.plan = .grid
+    return request
+}
+
+@Suite("Starting a run: every rule before the reader opens")
+struct RunStartTests {
+    let scratch: TemporaryDirectory
+    init() throws { scratch = try TemporaryDirectory("runstart") }
+
+    func store() async throws -> SQLiteBenchStore { try await SQLiteBenchStore.open(path: scratch.database()) }
+
+    /// Starts `request` and returns what it was refused with, failing if it was not.
+    func refusal(_ request: RunRequest, store: any BenchStoring) async throws -> RunRefusal? {
+        do {
+            try await RunStart.prepare(request, store: store) { _ in Issue.record("the run started") }
+            return nil
+        } catch let refusal as RunRefusal {
+            return refusal
+        }
+    }
+
+    @Test func anUnattendedRunWithAPersonToMoveThePhoneIsRefusedFirst() async throws {
+        var asked = try request(model: "SM-S921B", reader: unopenableReader)
+        asked.unattended = true
+        #expect(try await refusal(asked, store: store()) == .unattendedNeedsMachine)
+        // A machine to move the phone lets it through to the reader, which then fails to open.
+        asked.positioner = Positioners.parse("exec:true")
+        await #expect(throws: ReaderError.self) { try await RunStart.prepare(asked, store: try await store()) { _ in } }
+    }
+
+    @Test func resumeRulesAreCheckedAgainstTheStoreBeforeTheReader() async throws {
+        let store = try await store()
+        var resume = RunRequest(subject: .resume(sessionID: "S-none"))
+        resume.reader = unopenableReader
+        #expect(try await refusal(resume, store: store) == .noSuchSession(id: "S-none"))
+
+        // A session that started (and is saved) on the simulated reader.
+        let started = try await RunStart.prepare(try request(model: "SM-S921B"), store: store) { $0.session }
+        resume = RunRequest(subject: .resume(sessionID: started.id))
+        resume.reader = unopenableReader
+        resume.givenFixedSettings = ["--plan"]
+        #expect(try await refusal(resume, store: store) == .fixedOnResume(id: started.id, settings: ["--plan"]))
+        resume.givenFixedSettings = []
+        resume.mode = .tag
+        #expect(try await refusal(resume, store: store) == .modeFixedOnResume(id: started.id, mode: .card))
+        try await store.void(started.id, reason: "dropped phone", at: Date())
+        resume.mode = nil
+        #expect(try await refusal(resume, store: store) == .voidSession(id: started.id, reason: "dropped phone"))
+    }
+
+    @Test func aNewSessionIsStoredWithWhatWasAskedAndItsReaderClosesAfterwards() async throws {
+        let store = try await store()
+        var asked = try request(model: "SM-S921B")
+        asked.station = "bench-7"
+        asked.unit = "unit-A"
+        asked.repeats = 2
+        let closed = ClosedReaders()
+        let counting: @Sendable ([String]) -> Void = { _ in closed.count() }
+        let prepared = try await RunStart.prepare(asked, store: store, readerClosed: counting) { prepared in
+            #expect(closed.value == 0, "the reader is open inside the run")
+            return prepared
+        }
+        #expect(closed.value == 1)
+        let stored = try #require(try await store.session(prepared.session.id))
+        #expect(stored.station == "bench-7" && stored.unit == "unit-A" && stored.repeats == 2 && stored.tapTimeout == 0.25)
+        #expect(stored.simulated && stored.reader == .sim && stored.plan == .grid && !prepared.isResumed)
+        #expect(prepared.positioner.needsOperator == false, "the simulated reader moves its own phone")
+    }
+
+    @Test func aFailureInsideTheRunStillClosesTheReader() async throws {
+        struct Boom: Error {}
+        let closed = ClosedReaders()
+        let counting: @Sendable ([String]) -> Void = { _ in closed.count() }
+        await #expect(throws: Boom.self) {
+            try await RunStart.prepare(try request(model: "SM-S921B"), store: try await store(), readerClosed: counting) {
+                _ in throw Boom()
+            }
+        }
+        #expect(closed.value == 1)
+    }
+
+    @Test func aCompletedSimulatedRunReturnsItsFinishedRecord() async throws {
+        let store = try await store()
+        let outcome = try await RunStart.prepare(try request(model: "SM-S921B"), store: store) { prepared in
+            try await RunExecution().run(prepared, store: store, commands: nil, events: { _ in })
+        }
+        guard case .completed(let finished, let score) = outcome else {
+            Issue.record("expected a completed run, got \(outcome)")
+            return
+        }
+        #expect(
+            finished.status == .completed && finished.verdict != nil && score.taps == finished.strategy.shape.plannedLength,
+            "\(score)")
+        #expect(try await store.session(finished.id)?.status == .completed)
+    }
+}
+
+/// Counts the closes `RunStart` reports.
+final class ClosedReaders: Sendable {
+    private let closes = Mutex(0)
+    func count() { closes.withLock { $0 += 1 } }
+    var value: Int { closes.withLock { $0 } }
+}
