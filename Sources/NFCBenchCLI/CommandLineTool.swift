@@ -5,7 +5,7 @@ import NFCLocatorCore
 import NFCPostgres
 
 /// The `nfcbench` command tree and its entry point.
-public enum NFCBench {
+public enum CommandLineTool {
     public static let version = "0.1.0"
 
     public static let root = CommandSpec(

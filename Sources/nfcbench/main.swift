@@ -7,5 +7,5 @@ LibraryLog.divert(arguments: CommandLine.arguments, environment: environment)
 let context = CommandContext(
     environment: environment,
     output: StandardStream.output, errors: StandardStream.error)
-let status = await NFCBench.main(arguments: Array(CommandLine.arguments.dropFirst()), context: context)
+let status = await CommandLineTool.main(arguments: Array(CommandLine.arguments.dropFirst()), context: context)
 exit(status)

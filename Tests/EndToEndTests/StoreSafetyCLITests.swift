@@ -21,10 +21,29 @@ struct StoreSafetyCLITests {
     }
 
     /// Runs the binary as a user who cannot write the archive: `nobody` when the tests run
-    /// as root (root writes anywhere), else the current user.
+    /// as root (root writes anywhere), else the current user. `nobody` may not reach the
+    /// checkout (a clone under a 0700 folder), so it runs a copy of the binary and its
+    /// resources in a folder anyone can read.
     func runAsReader(_ arguments: [String]) async throws -> BuiltBinary.Result {
         guard getuid() == 0 else { return try await BuiltBinary.run(arguments) }
-        return try await BuiltBinary.run(["-u", "nobody", "--", BuiltBinary.path] + arguments, binary: "/usr/sbin/runuser")
+        let reachable = "/tmp/nfcbench-reachable-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: reachable) }
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: reachable, withIntermediateDirectories: false)
+        try fm.copyItem(atPath: BuiltBinary.path, toPath: reachable + "/nfcbench")
+        try fm.copyItem(atPath: Checkout.resources.path, toPath: reachable + "/Resources")
+        for path in [reachable, reachable + "/Resources"]
+            + (try fm.subpathsOfDirectory(atPath: reachable + "/Resources")).map({
+                reachable + "/Resources/" + $0
+            })
+        {
+            var isFolder: ObjCBool = false
+            _ = fm.fileExists(atPath: path, isDirectory: &isFolder)
+            chmod(path, isFolder.boolValue ? 0o755 : 0o644)
+        }
+        chmod(reachable + "/nfcbench", 0o755)
+        return try await BuiltBinary.run(
+            ["-u", "nobody", "--", reachable + "/nfcbench"] + arguments, binary: "/usr/sbin/runuser")
     }
 
     @Test func anArchivedCopyInAReadOnlyFolderIsReadAndNeverWritten() async throws {

@@ -6,7 +6,7 @@ import Testing
 
 @Suite("Argument parsing")
 struct ArgumentParserTests {
-    let parser = ArgumentParser(root: NFCBench.root)
+    let parser = ArgumentParser(root: CommandLineTool.root)
 
     func run(_ args: [String]) throws -> ParsedInvocation {
         guard case .run(let invocation) = try parser.parse(args) else {
@@ -149,11 +149,11 @@ struct ArgumentParserTests {
     }
 
     @Test func helpHasEverySection() {
-        let text = HelpFormatter(path: ["nfcbench"], command: NFCBench.root).render()
+        let text = HelpFormatter(path: ["nfcbench"], command: CommandLineTool.root).render()
         for section in ["OVERVIEW:", "USAGE: nfcbench <subcommand>", "OPTIONS:", "SUBCOMMANDS:", "--version", "resolve"] {
             #expect(text.contains(section), "\(section)")
         }
-        let spec = NFCBench.root.subcommands.first { $0.name == "resolve" }!
+        let spec = CommandLineTool.root.subcommands.first { $0.name == "resolve" }!
         let resolve = HelpFormatter(path: ["nfcbench", "resolve"], command: spec).render()
         #expect(resolve.contains("USAGE: nfcbench resolve --model <id|name> [--manufacturer <name>]"))
         #expect(resolve.contains("-m, --model <id|name>"))

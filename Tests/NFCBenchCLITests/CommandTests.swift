@@ -14,7 +14,7 @@ struct Harness {
     init(terminal: Bool = false) { output = CapturedOutput(isTerminal: terminal) }
 
     func run(_ args: String...) async -> Int32 {
-        await NFCBench.main(
+        await CommandLineTool.main(
             arguments: args,
             context: CommandContext(
                 environment: environment, output: output, errors: errors))

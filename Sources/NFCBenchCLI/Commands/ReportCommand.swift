@@ -56,7 +56,7 @@ enum ReportCommand {
             ids: ids, model: invocation[model], includeVoid: invocation[includeVoid],
             includeSimulated: invocation[includeSimulated], from: store, path: path)
         let summary: ReportOptions.Summary = invocation[all] ? .all : invocation[model] != nil ? .model : .none
-        var options = ReportOptions(summary: summary, toolVersion: NFCBench.version, storeLocation: path)
+        var options = ReportOptions(summary: summary, toolVersion: CommandLineTool.version, storeLocation: path)
         if format == .html && summary == .model {
             let loaded = try await CatalogOptions.loadResolver(invocation, context)
             for warning in CatalogOptions.warnings(for: loaded) { context.errors.line(warning) }
@@ -91,7 +91,7 @@ enum ReportCommand {
         do {
             let destination = try OutputPath.check(url.path, protecting: databasePath, context)
             guard let session = try await store.session(id) else { return }
-            let options = ReportOptions(toolVersion: NFCBench.version, storeLocation: databasePath)
+            let options = ReportOptions(toolVersion: CommandLineTool.version, storeLocation: databasePath)
             try await ExportOutput.write(
                 HTMLReportExporter(options: options), sessions: [session], from: store, to: destination)
             context.errors.line("Report: \(url.path)")
