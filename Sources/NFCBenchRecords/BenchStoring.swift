@@ -1,11 +1,11 @@
 import Foundation
 import NFCLocatorCore
 
-/// Where sessions and taps live. The runner and the `sessions`, `show`, `export`,
-/// `refine` and report paths see only this, so another backend (a lab's PostgreSQL)
-/// plugs in without touching them. Implementations do their blocking I/O on their own
-/// threads, never on Swift's cooperative pool.
-public protocol BenchStoring: Sendable {
+/// What every store can be asked: sessions and their taps. The `sessions`, `show`,
+/// `export`, `refine` and report paths see only this, so a lab's PostgreSQL store, which
+/// benches only read, plugs in without touching them. Implementations do their blocking
+/// I/O on their own threads, never on Swift's cooperative pool.
+public protocol BenchReading: Sendable {
     /// Where the store is, for messages ("no session 'X' in <location>").
     var location: String { get }
     /// The damaged sessions this store's reads have left out so far. Listings
@@ -13,6 +13,22 @@ public protocol BenchStoring: Sendable {
     /// and note it here; reading one session by id (`session`, `taps`) still throws.
     var damage: DamageLog { get }
 
+    func session(_ id: String) async throws -> SessionRecord?
+    /// Every session, oldest first.
+    func sessions() async throws -> [SessionRecord]
+    /// At most `limit` sessions after `cursor`, oldest first, of the catalog keys
+    /// `lookupKeys` only when given: a listing of a whole lab (a report) reads a page at a
+    /// time, so its memory does not grow with the number of sessions.
+    func sessions(after cursor: SessionCursor?, limit: Int, lookupKeys: Set<String>?) async throws -> [SessionRecord]
+    func taps(_ sessionID: String) async throws -> [TapRecord]
+    /// Streams the taps of `sessions` (all when `nil`) in session, step, attempt order,
+    /// a batch at a time, so exports stay flat in memory however many taps there are.
+    func tapBatches(sessions: [String]?) async throws -> any TapBatches
+}
+
+/// A store a bench records into: its own database. The runner, `void` and resume need it;
+/// a store that is only read (the lab's) never claims it.
+public protocol BenchStoring: BenchReading {
     func insert(_ session: SessionRecord) async throws
     /// Ends a session with its outcome.
     func finish(
@@ -26,26 +42,15 @@ public protocol BenchStoring: Sendable {
     func setTapTimeout(_ id: String, seconds: Double) async throws
     /// Marks a session resumable again (after Ctrl-C, a positioner failure, a lost reader).
     func suspend(_ id: String) async throws
-    func session(_ id: String) async throws -> SessionRecord?
-    /// Every session, oldest first.
-    func sessions() async throws -> [SessionRecord]
-    /// At most `limit` sessions after `cursor`, oldest first, of the catalog keys
-    /// `lookupKeys` only when given: a listing of a whole lab (a report) reads a page at a
-    /// time, so its memory does not grow with the number of sessions.
-    func sessions(after cursor: SessionCursor?, limit: Int, lookupKeys: Set<String>?) async throws -> [SessionRecord]
 
     /// Durable when it returns. A tap already recorded at the same step and attempt is
     /// an error, never a silent duplicate.
     func record(_ tap: TapRecord) async throws
     /// Removes the most recent tap of a session (operator "undo") and returns it.
     func undoLastTap(_ sessionID: String) async throws -> TapRecord?
-    func taps(_ sessionID: String) async throws -> [TapRecord]
-    /// Streams the taps of `sessions` (all when `nil`) in session, step, attempt order,
-    /// a batch at a time, so exports stay flat in memory however many taps there are.
-    func tapBatches(sessions: [String]?) async throws -> any TapBatches
 }
 
-extension BenchStoring {
+extension BenchReading {
     /// A session's taps, or `nil` (noted in `damage`) when one of them does not decode:
     /// for reads over many sessions, which leave a damaged one out rather than stop.
     public func intactTaps(of session: SessionRecord) async throws -> [TapRecord]? {

@@ -2,8 +2,6 @@
 public enum LabStoreError: Error, Sendable, CustomStringConvertible {
     case newerSchema(migration: String, server: String)
     case needsMigration(missing: [String], server: String)
-    /// Runs record to the bench's own database; the lab store only receives pushes.
-    case readOnly(action: String, server: String)
     /// The station is not registered to the connected role.
     case unregisteredStation(station: String, role: String, server: String)
     /// A bare session id names sessions of several stations.
@@ -18,8 +16,6 @@ public enum LabStoreError: Error, Sendable, CustomStringConvertible {
         case .needsMigration(let missing, let server):
             "the lab store at \(server) lacks migration \(missing.joined(separator: ", ")); the lab's administrator runs"
                 + " `nfcbench labstore migrate --store URL` as the store's owner (docs/lab-store.md)"
-        case .readOnly(let action, let server):
-            "the lab store at \(server) is read here: \(action) on the bench that took the session, then `nfcbench sync`"
         case .unregisteredStation(let station, let role, let server):
             "station '\(station)' is not registered to role '\(role)' in the lab store at \(server); the lab's administrator"
                 + " registers it (docs/lab-store.md, \"Add a bench\")"

@@ -5,15 +5,15 @@ import NFCPostgres
 import NFCStore
 
 /// The lab store: sessions and taps of every bench of a lab in PostgreSQL, read through
-/// the same `BenchStoring` seam as a bench's own database, so `sessions`, `show`,
+/// the same `BenchReading` seam as a bench's own database, so `sessions`, `show`,
 /// `export`, `report` and `refine` pool every bench's evidence with `--store URL`.
 ///
 /// Runs never write here: they commit each tap to the bench's SQLite first, and
-/// `LabSync` pushes finished work (`push`). The write half of `BenchStoring` is refused
-/// with a message saying where to make the change. The connection lives on a serial
+/// `LabSync` pushes finished work (`push`). It is no `BenchStoring`, so nothing can ask it
+/// to record, void or resume: those happen on the bench that took the session. The connection lives on a serial
 /// queue of its own, like the SQLite store's, so a slow network never blocks a
 /// cooperative thread.
-public actor PostgresLabStore: BenchStoring {
+public actor PostgresLabStore: BenchReading {
     /// Rows the lab's CHECK constraints (migration 004) admit always decode. What reads over
     /// many sessions (`intactTaps`) meet of rows stored before them is noted here; the
     /// listings themselves do not skip a damaged row yet.
@@ -119,30 +119,5 @@ public actor PostgresLabStore: BenchStoring {
                 "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
             }
             .joined(separator: ",") + "}"
-    }
-
-    // MARK: - Writing happens on the bench
-
-    public func insert(_ session: SessionRecord) throws { throw LabStoreError.readOnly(action: "run", server: location) }
-
-    public func finish(
-        _ id: String, status: SessionRecord.Status, at: Date, verdict: SessionVerdict?, verdictReason: String?,
-        measured: NormalizedRect?, iou: Double?
-    ) throws { throw LabStoreError.readOnly(action: "finish the session", server: location) }
-
-    public func void(_ id: String, reason: String, at: Date) throws {
-        throw LabStoreError.readOnly(action: "`nfcbench void`", server: location)
-    }
-
-    public func setTapTimeout(_ id: String, seconds: Double) throws {
-        throw LabStoreError.readOnly(action: "resume", server: location)
-    }
-
-    public func suspend(_ id: String) throws { throw LabStoreError.readOnly(action: "resume", server: location) }
-
-    public func record(_ tap: TapRecord) throws { throw LabStoreError.readOnly(action: "run", server: location) }
-
-    public func undoLastTap(_ sessionID: String) throws -> TapRecord? {
-        throw LabStoreError.readOnly(action: "undo", server: location)
     }
 }

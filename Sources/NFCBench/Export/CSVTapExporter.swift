@@ -4,7 +4,7 @@ import NFCBenchRecords
 public struct CSVTapExporter: SessionExporter {
     public init() {}
 
-    public func export(_ sessions: SessionSource, from store: any BenchStoring, to sink: ExportSink) async throws {
+    public func export(_ sessions: SessionSource, from store: any BenchReading, to sink: ExportSink) async throws {
         try sink.write(CSVFormat.header)
         var page: [SessionRecord] = []
         try await sessions.forEach(in: store) { session in
@@ -19,7 +19,7 @@ public struct CSVTapExporter: SessionExporter {
     }
 
     /// The taps of one page of sessions, streamed in batches.
-    private func write(_ page: [SessionRecord], from store: any BenchStoring, to sink: ExportSink) async throws {
+    private func write(_ page: [SessionRecord], from store: any BenchReading, to sink: ExportSink) async throws {
         guard !page.isEmpty else { return }
         // Session cells are the same on every row of a session: format them once.
         var cells: [String: (prefix: [UInt8], suffix: [UInt8])] = [:]

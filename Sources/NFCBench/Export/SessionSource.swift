@@ -25,27 +25,27 @@ public struct SessionSource: Sendable {
     /// Calls `body` with each session in order (oldest first for stored sessions), of the
     /// catalog keys `lookupKeys` only when given.
     public func forEach(
-        in store: any BenchStoring, lookupKeys: Set<String>? = nil, _ body: (SessionRecord) async throws -> Void
+        in store: any BenchReading, lookupKeys: Set<String>? = nil, _ body: (SessionRecord) async throws -> Void
     ) async throws {
         var pages = pager(in: store, lookupKeys: lookupKeys)
         while let session = try await pages.next() { try await body(session) }
     }
 
     /// A pull-style reader of the same sessions, for loops that take one at a time.
-    public func pager(in store: any BenchStoring, lookupKeys: Set<String>? = nil) -> Pager {
+    public func pager(in store: any BenchReading, lookupKeys: Set<String>? = nil) -> Pager {
         Pager(source: self, store: store, lookupKeys: lookupKeys)
     }
 
     public struct Pager {
         let source: SessionSource
-        let store: any BenchStoring
+        let store: any BenchReading
         let lookupKeys: Set<String>?
         private var page: [SessionRecord] = []
         private var index = 0
         private var cursor: SessionCursor?
         private var exhausted = false
 
-        init(source: SessionSource, store: any BenchStoring, lookupKeys: Set<String>?) {
+        init(source: SessionSource, store: any BenchReading, lookupKeys: Set<String>?) {
             self.source = source
             self.store = store
             self.lookupKeys = lookupKeys

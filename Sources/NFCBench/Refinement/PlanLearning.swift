@@ -10,7 +10,7 @@ public enum PlanLearning {
     /// `earlier`: the model's sessions (`SessionSelection.sessions(of:in:)`); taps are
     /// read only for those that count.
     public static func focus(
-        for model: String, earlier: [SessionRecord], resolver: AntennaZoneResolver, store: any BenchStoring,
+        for model: String, earlier: [SessionRecord], resolver: AntennaZoneResolver, store: any BenchReading,
         simulated: Bool
     ) async throws -> PlanFocus? {
         let refiner = CatalogRefiner(resolver: resolver, includeSimulated: simulated)

@@ -19,7 +19,7 @@ public struct CSVSessionExporter: SessionExporter {
         "session_started_at", "session_ended_at", "station", "mode",
     ]
 
-    public func export(_ sessions: SessionSource, from store: any BenchStoring, to sink: ExportSink) async throws {
+    public func export(_ sessions: SessionSource, from store: any BenchReading, to sink: ExportSink) async throws {
         try sink.write(Self.columns.joined(separator: ",") + "\r\n")
         try await sessions.forEach(in: store) { session in
             guard let taps = try await store.intactTaps(of: session) else { return }

@@ -12,7 +12,7 @@ public struct HTMLReportExporter: SessionExporter {
 
     public init(options: ReportOptions) { self.options = options }
 
-    public func export(_ sessions: SessionSource, from store: any BenchStoring, to sink: ExportSink) async throws {
+    public func export(_ sessions: SessionSource, from store: any BenchReading, to sink: ExportSink) async throws {
         var summaries: [ModelSummary] = []
         if options.summary != .none { summaries = try await ModelSummary.build(sessions, from: store) }
         let count: (all: Int, simulated: Int)
@@ -48,7 +48,7 @@ public struct HTMLReportExporter: SessionExporter {
     /// The sessions (of `lookupKeys` only, when given), rendered a few at a time on both
     /// cores and written in order.
     private func writeSessions(
-        _ sessions: SessionSource, lookupKeys: Set<String>?, store: any BenchStoring, numberedFrom written: inout Int,
+        _ sessions: SessionSource, lookupKeys: Set<String>?, store: any BenchReading, numberedFrom written: inout Int,
         to sink: ExportSink
     ) async throws {
         let toolVersion = options.toolVersion
@@ -75,7 +75,7 @@ public struct HTMLReportExporter: SessionExporter {
     }
 
     private func head(
-        _ count: (all: Int, simulated: Int), firstModel: String?, sessions: SessionSource, store: any BenchStoring,
+        _ count: (all: Int, simulated: Int), firstModel: String?, sessions: SessionSource, store: any BenchReading,
         to sink: ExportSink
     ) throws {
         let title: String
@@ -112,7 +112,7 @@ public struct HTMLReportExporter: SessionExporter {
     /// Refine's view of the model, for a `--model` report only: it needs the model's taps
     /// in memory, which `--all` over a whole store must not.
     private func refinement(
-        of lookupKey: String, in sessions: SessionSource, store: any BenchStoring
+        of lookupKey: String, in sessions: SessionSource, store: any BenchReading
     ) async throws -> EntryRefinement? {
         guard options.summary == .model, let refiner = options.refiner else { return nil }
         var evidence: [SessionEvidence] = []

@@ -15,7 +15,7 @@ public struct JUnitReportExporter: SessionExporter {
 
     public init(options: ReportOptions) { self.options = options }
 
-    public func export(_ sessions: SessionSource, from store: any BenchStoring, to sink: ExportSink) async throws {
+    public func export(_ sessions: SessionSource, from store: any BenchReading, to sink: ExportSink) async throws {
         try sink.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
         // The root carries no totals (Ant's schema allows none; CI servers add up the
         // suites), so each session's suite is written as soon as it is read.

@@ -78,7 +78,7 @@ public struct ModelSummary: Sendable {
 
     /// One summary per model, in the order models first appear in `sessions`, reading
     /// each session's taps once; memory is one session's taps and the summaries.
-    public static func build(_ sessions: SessionSource, from store: any BenchStoring) async throws -> [ModelSummary] {
+    public static func build(_ sessions: SessionSource, from store: any BenchReading) async throws -> [ModelSummary] {
         var order: [String] = []
         var summaries: [String: ModelSummary] = [:]
         try await sessions.forEach(in: store) { s in
@@ -93,7 +93,7 @@ public struct ModelSummary: Sendable {
         return order.map { summaries[$0]! }
     }
 
-    public static func build(_ sessions: [SessionRecord], from store: any BenchStoring) async throws -> [ModelSummary] {
+    public static func build(_ sessions: [SessionRecord], from store: any BenchReading) async throws -> [ModelSummary] {
         try await build(.listed(sessions), from: store)
     }
 }

@@ -9,7 +9,7 @@ public struct SVGReportExporter: SessionExporter {
 
     public init(summary: Bool) { self.summary = summary }
 
-    public func export(_ sessions: SessionSource, from store: any BenchStoring, to sink: ExportSink) async throws {
+    public func export(_ sessions: SessionSource, from store: any BenchReading, to sink: ExportSink) async throws {
         if summary, let model = try await ModelSummary.build(sessions, from: store).first {
             try sink.write(
                 SVGSilhouetteRenderer().render(model.drawing, title: "\(model.name): read rates of \(model.taps) pooled taps"))

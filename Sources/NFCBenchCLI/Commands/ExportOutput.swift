@@ -6,14 +6,14 @@ import NFCBenchRecords
 /// one policy every writer follows (`OutputDestination`).
 enum ExportOutput {
     static func write(
-        _ exporter: any SessionExporter, sessions: [SessionRecord], from store: any BenchStoring,
+        _ exporter: any SessionExporter, sessions: [SessionRecord], from store: any BenchReading,
         to destination: OutputDestination?
     ) async throws {
         try await write(exporter, sessions: .listed(sessions), from: store, to: destination)
     }
 
     static func write(
-        _ exporter: any SessionExporter, sessions: SessionSource, from store: any BenchStoring,
+        _ exporter: any SessionExporter, sessions: SessionSource, from store: any BenchReading,
         to destination: OutputDestination?
     ) async throws {
         guard let destination else {
@@ -36,7 +36,7 @@ enum ExportOutput {
     /// always included; a model's or the whole store's leave out void sessions and, when
     /// asked, simulated ones, and are read from the store a page at a time.
     static func sessions(
-        ids: [String], model: String?, includeVoid: Bool, includeSimulated: Bool, from store: any BenchStoring, path: String
+        ids: [String], model: String?, includeVoid: Bool, includeSimulated: Bool, from store: any BenchReading, path: String
     ) async throws -> SessionSource {
         var seen = Set<String>()
         let ids = ids.filter { seen.insert($0).inserted }

@@ -86,7 +86,7 @@ enum ReportCommand {
     /// The end of `run`: the finished session's HTML report. The session is already safe
     /// in the store, so a report that cannot be written is a warning, not a failure.
     static func writeSessionReport(
-        _ id: String, store: any BenchStoring, to url: URL, _ databasePath: String, _ context: CommandContext
+        _ id: String, store: any BenchReading, to url: URL, _ databasePath: String, _ context: CommandContext
     ) async {
         do {
             let destination = try OutputPath.check(url.path, protecting: databasePath, context)

@@ -86,7 +86,7 @@ enum SessionCommands {
     }
 
     /// Sessions of `model` (all when `nil`), regional variants included.
-    static func sessions(of model: String?, in store: any BenchStoring) async throws -> [SessionRecord] {
+    static func sessions(of model: String?, in store: any BenchReading) async throws -> [SessionRecord] {
         let all = try await store.sessions()
         guard let model else { return all }
         return SessionSelection.sessions(of: model, in: all)

@@ -15,7 +15,7 @@ enum StoreOptions {
     /// The store a reading command reads: the lab store with `--store URL`, else the
     /// bench database (`openForReading`). `location` names it in messages.
     static func reading(_ invocation: ParsedInvocation, _ context: CommandContext, checked: Bool) async throws -> (
-        store: any BenchStoring, location: String
+        store: any BenchReading, location: String
     ) {
         if let url = invocation[LabOptions.readStore] {
             if invocation[database] != nil {
@@ -29,7 +29,7 @@ enum StoreOptions {
     }
 
     /// Session `id`, or a failure that says how to list the ones there are.
-    static func session(_ id: String, in store: any BenchStoring, path: String) async throws -> SessionRecord {
+    static func session(_ id: String, in store: any BenchReading, path: String) async throws -> SessionRecord {
         guard let session = try await store.session(id) else {
             throw CommandFailure("No session '\(id)' in \(path).", hint: "List them with 'nfcbench sessions --db \(path)'.")
         }
@@ -48,7 +48,7 @@ enum StoreOptions {
     /// `checked`: SQLite's integrity_check runs first, so a damaged file is refused
     /// instead of giving a partial or altered export (0.42 s for a million taps, a tenth
     /// of exporting them: `bench/store`).
-    static func openForReading(_ path: String, checked: Bool) async throws -> any BenchStoring {
+    static func openForReading(_ path: String, checked: Bool) async throws -> any BenchReading {
         try requireFile(path)
         let store: SQLiteBenchStore
         do { store = try await SQLiteBenchStore.openForReading(path: path) } catch let error as SQLiteError {

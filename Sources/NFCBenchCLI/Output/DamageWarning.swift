@@ -6,7 +6,7 @@ import NFCBenchRecords
 enum DamageWarning {
     /// `includeVoid`: void sessions are left out by default anyway and are named only when
     /// asked for.
-    static func print(_ store: any BenchStoring, leftOutOf what: String, includeVoid: Bool = false, _ context: CommandContext) {
+    static func print(_ store: any BenchReading, leftOutOf what: String, includeVoid: Bool = false, _ context: CommandContext) {
         let damaged = store.damage.sessions.filter { includeVoid || !$0.isVoid }
         guard !damaged.isEmpty else { return }
         context.errors.line("Warning: \(damaged.count) damaged session(s) left out of \(what):")
