@@ -56,6 +56,23 @@ struct TagModeCLITests {
         let taps = try await store.taps(try #require(try await store.sessions().first).id)
         #expect(!taps.isEmpty && !taps.contains { $0.result == .hit })
         #expect(taps.filter { $0.result == .partial }.allSatisfy { $0.tagProgress == .capabilitiesRead })
+        // One count everywhere: a partial read is a read, never a hit, in `sessions` and `show` alike.
+        let partial = taps.filter { $0.result == .partial }.count
+        let observed = taps.filter { $0.result != .skipped }.count
+        #expect(partial > 0)
+        let id = taps[0].sessionID
+        let listed =
+            try jsonObject(
+                "{\"s\":" + (try await BuiltBinary.run(["sessions", "--db", db, "--json"])).stdout + "}")["s"] as? [[String: Any]]
+        let shown = try jsonObject(try await BuiltBinary.run(["show", id, "--db", db, "--json"]).stdout)
+        for counts in [try #require(listed?.first), shown] {
+            #expect(counts["hits"] as? Int == 0 && counts["partialReads"] as? Int == partial, "\(counts)")
+            #expect(counts["reads"] as? Int == partial && counts["taps"] as? Int == observed, "\(counts)")
+        }
+        let table = try await BuiltBinary.run(["sessions", "--db", db])
+        #expect(table.stdout.contains("0/\(observed) +\(partial) partial"), "\(table.stdout)")
+        let text = try await BuiltBinary.run(["show", id, "--db", db])
+        #expect(text.stdout.contains("taps \(observed), hits 0, partial reads \(partial)"), "\(text.stdout)")
     }
 
     /// Refine pools both modes by default; --mode takes one.

@@ -86,7 +86,10 @@ enum RunCommand {
             }
             if options.json {
                 context.output.line(
-                    RunPrinter.summary(final, score: score, databasePath: options.databasePath).serialized(pretty: true))
+                    RunPrinter.summary(
+                        final, score: score, taps: TapSummary(try await store.taps(final.id)),
+                        databasePath: options.databasePath
+                    ).serialized(pretty: true))
             }
             return ExitCode.success
         }

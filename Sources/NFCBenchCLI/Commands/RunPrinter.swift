@@ -206,7 +206,15 @@ final class RunPrinter: Sendable {
     func format(_ v: Double, _ digits: Int = 2) -> String { FixedPoint.format(v, digits) }
 
     /// `run --json`: the session summary.
-    static func summary(_ s: SessionRecord, score: SessionScore?, databasePath: String) -> JSONValue {
+    /// The tap counts every JSON output gives, from the one `TapSummary`.
+    static func counts(_ summary: TapSummary) -> [(String, JSONValue)] {
+        [
+            ("taps", .int(summary.taps)), ("hits", .int(summary.hits)), ("partialReads", .int(summary.partialReads)),
+            ("reads", .int(summary.reads)), ("skipped", .int(summary.skips)),
+        ]
+    }
+
+    static func summary(_ s: SessionRecord, score: SessionScore?, taps: TapSummary, databasePath: String) -> JSONValue {
         func rect(_ r: NormalizedRect?) -> JSONValue {
             guard let r else { return .null }
             func round(_ v: Double) -> JSONValue { .number((v * 10_000).rounded() / 10_000) }
@@ -216,9 +224,6 @@ final class RunPrinter: Sendable {
         let iou: JSONValue = (score?.iou ?? s.iou).map { JSONValue.number(($0 * 1000).rounded() / 1000) } ?? .null
         let centreHit: JSONValue = score?.centreHit.map(JSONValue.bool) ?? .null
         let offset: JSONValue = score?.centreOffset.map { JSONValue.number(($0 * 1000).rounded() / 1000) } ?? .null
-        let taps: JSONValue = score.map { JSONValue.int($0.taps) } ?? .null
-        let hits: JSONValue = score.map { JSONValue.int($0.hits) } ?? .null
-        let skipped: JSONValue = score.map { JSONValue.int($0.skipped) } ?? .null
         var members: [(String, JSONValue)] = [
             ("sessionId", .string(s.id)), ("station", .optional(s.station)), ("mode", .string(s.mode.rawValue)),
             ("model", .string(s.modelInput)),
@@ -227,10 +232,11 @@ final class RunPrinter: Sendable {
             ("verdictReason", .optional(score?.reason ?? s.verdictReason)), ("simulated", .bool(s.simulated)),
             ("void", .bool(s.isVoid)), ("voidReason", .optional(s.voidReason)),
         ]
-        members += [
-            ("predictedZone", rect(s.predicted)), ("measuredZone", rect(measured)), ("iou", iou),
-            ("centreHit", centreHit), ("centreOffset", offset), ("taps", taps), ("hits", hits), ("skipped", skipped),
-        ]
+        members +=
+            [
+                ("predictedZone", rect(s.predicted)), ("measuredZone", rect(measured)), ("iou", iou),
+                ("centreHit", centreHit), ("centreOffset", offset),
+            ] + counts(taps)
         members += [
             ("plan", .string(s.plan.rawValue)), ("planFocus", .optional(s.planFocus?.stored)),
             ("reader", .string(s.reader.description)),

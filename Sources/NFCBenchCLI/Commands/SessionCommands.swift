@@ -30,16 +30,17 @@ enum SessionCommands {
             for s in sessions {
                 guard let taps = try await store.intactTaps(of: s) else { continue }
                 rows.append(
-                    .object([
-                        ("id", .string(s.id)), ("station", .optional(s.station)), ("reference", .string(s.reference)),
-                        ("status", .string(s.status.rawValue)), ("mode", .string(s.mode.rawValue)),
-                        ("model", .string(s.modelInput)),
-                        ("lookupKey", .string(s.lookupKey)), ("verdict", .optional(s.verdict?.rawValue)),
-                        ("unit", .optional(s.unit)), ("simulated", .bool(s.simulated)),
-                        ("void", .bool(s.isVoid)), ("voidReason", .optional(s.voidReason)),
-                        ("taps", .int(taps.count)), ("hits", .int(taps.filter { $0.result.read }.count)),
-                        ("startedAt", .string(s.startedAt.formatted(.iso8601))),
-                    ]))
+                    .object(
+                        [
+                            ("id", .string(s.id)), ("station", .optional(s.station)), ("reference", .string(s.reference)),
+                            ("status", .string(s.status.rawValue)), ("mode", .string(s.mode.rawValue)),
+                            ("model", .string(s.modelInput)),
+                            ("lookupKey", .string(s.lookupKey)), ("verdict", .optional(s.verdict?.rawValue)),
+                            ("unit", .optional(s.unit)), ("simulated", .bool(s.simulated)),
+                            ("void", .bool(s.isVoid)), ("voidReason", .optional(s.voidReason)),
+                        ] + RunPrinter.counts(TapSummary(taps)) + [
+                            ("startedAt", .string(s.startedAt.formatted(.iso8601)))
+                        ]))
             }
             for damaged in store.damage.sessions {
                 rows.append(
@@ -63,8 +64,8 @@ enum SessionCommands {
                 + pad("VERDICT", 12)
                 + "STARTED")
         for s in sessions {
-            guard let taps = try await store.intactTaps(of: s)?.filter({ $0.result != .skipped }) else { continue }
-            let hits = "\(taps.filter { $0.result.read }.count)/\(taps.count)"
+            guard let taps = try await store.intactTaps(of: s) else { continue }
+            let hits = TapSummary(taps).hitsOfTaps
             let safe = TerminalSafeText.neutralise
             context.output.line(
                 pad(s.id, 22) + pad(safe(s.station ?? "-"), 12) + pad(s.status.rawValue, 11) + pad(safe(s.modelInput), 16)
@@ -102,7 +103,7 @@ enum SessionCommands {
             try await ExportOutput.write(SVGReportExporter(summary: false), sessions: [s], from: store, to: destination)
         }
         if invocation[showJSON] {
-            let summary = RunPrinter.summary(s, score: nil, databasePath: path)
+            let summary = RunPrinter.summary(s, score: nil, taps: TapSummary(taps), databasePath: path)
             guard case .object(var members) = summary else { return ExitCode.failure }
             members.append(
                 (
@@ -141,9 +142,11 @@ enum SessionCommands {
             measured: report.score.measured)
         for line in TerminalSilhouetteRenderer(rows: 15, useColor: useColor).render(drawing) { context.output.line("  " + line) }
         context.output.line("  " + TerminalSilhouetteRenderer.legend)
-        let hits = taps.filter { $0.result == .hit }.count
+        let counted = TapSummary(taps)
         context.output.line(
-            "taps \(taps.count), hits \(hits)" + (s.iou.map { String(format: ", IoU %.2f", $0) } ?? "")
+            "taps \(counted.taps), hits \(counted.hits)"
+                + (counted.partialReads > 0 ? ", partial reads \(counted.partialReads)" : "")
+                + (counted.skips > 0 ? ", skipped \(counted.skips)" : "") + (s.iou.map { String(format: ", IoU %.2f", $0) } ?? "")
                 + "  reader \(safe(s.reader.description))  unit \(safe(s.unit ?? "-"))  operator \(safe(s.operatorName ?? "-"))")
         return ExitCode.success
     }
