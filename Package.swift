@@ -124,6 +124,10 @@ let package = Package(
         // One test target per module; EndToEndTests keeps what needs the built binary.
         .testTarget(name: "NFCLocatorCoreTests", dependencies: ["NFCLocatorCore"]),
         .testTarget(name: "NFCReadersTests", dependencies: ["NFCReaders", "NFCTestSupport"]),
+        .testTarget(name: "NFCStoreTests", dependencies: ["NFCStore", "NFCTestSupport"]),
+        .testTarget(name: "NFCPostgresTests", dependencies: ["NFCPostgres"]),
+        .testTarget(name: "NFCBenchRecordsTests", dependencies: ["NFCBenchRecords"]),
+        .testTarget(name: "NFCHostTests", dependencies: ["NFCHost", "NFCTestSupport"]),
         .testTarget(
             name: "NFCBenchStoreSQLiteTests",
             dependencies: [

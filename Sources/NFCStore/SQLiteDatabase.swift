@@ -116,7 +116,16 @@ public final class SQLiteStatement {
             case .null: result = sqlite3_bind_null(statement, index)
             case .integer(let v): result = sqlite3_bind_int64(statement, index, v)
             case .real(let v): result = sqlite3_bind_double(statement, index, v)
-            case .text(let v): result = sqlite3_bind_text(statement, index, v, -1, nfcbench_sqlite_transient())
+            case .text(let v):
+                // By byte count, never as a C string: a NUL inside the text (a catalog's
+                // "\u0000") would otherwise end it there and store a shorter value silently.
+                // A terminator too, so even the empty text has an address (a null one binds NULL).
+                let bytes = Array(v.utf8) + [0]
+                result = bytes.withUnsafeBufferPointer { buffer in
+                    buffer.withMemoryRebound(to: CChar.self) {
+                        sqlite3_bind_text(statement, index, $0.baseAddress, Int32($0.count - 1), nfcbench_sqlite_transient())
+                    }
+                }
             case .blob(let v):
                 result = v.withUnsafeBytes {
                     sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), nfcbench_sqlite_transient())
@@ -158,7 +167,8 @@ public final class SQLiteStatement {
     public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
     public func text(_ column: Int32) -> String? {
         guard let c = sqlite3_column_text(statement, column) else { return nil }
-        return String(cString: c)
+        // Its bytes as stored (after `sqlite3_column_text`, as SQLite asks), NULs included.
+        return String(decoding: UnsafeBufferPointer(start: c, count: Int(sqlite3_column_bytes(statement, column))), as: UTF8.self)
     }
     public func blob(_ column: Int32) -> Data {
         let count = Int(sqlite3_column_bytes(statement, column))
