@@ -78,7 +78,6 @@ let package = Package(
             dependencies: [
                 "NFCBenchUseCases", "NFCBench", "NFCBenchRecords", "NFCBenchStoreSQLite", "NFCBenchStorePostgres",
                 "NFCLocatorCore", "NFCReaders", "NFCVirtualBench", "NFCCatalogRemote", "NFCStore", "NFCHost", "NFCPostgres",
-                "NFCReaderLibNFC",
             ]),
         .executableTarget(name: "nfcbench", dependencies: ["NFCBenchCLI"]),
         .executableTarget(name: "ResolveBenchmark", dependencies: ["NFCLocatorCore"], path: "Benchmarks/ResolveBenchmark"),
@@ -132,11 +131,13 @@ let package = Package(
             name: "NFCBenchStoreSQLiteTests",
             dependencies: [
                 "NFCBenchStoreSQLite", "NFCBenchRecords", "NFCStore", "NFCLocatorCore", "NFCReaders", "NFCTestSupport",
+                "NFCReaderLibNFC",
             ]),
         .testTarget(
             name: "NFCBenchTests",
             dependencies: [
                 "NFCBench", "NFCBenchRecords", "NFCBenchStoreSQLite", "NFCLocatorCore", "NFCReaders", "NFCTestSupport",
+                "NFCReaderLibNFC", "NFCReaderPCSC",
             ]),
         .testTarget(
             name: "NFCReaderLibNFCTests",
@@ -160,9 +161,11 @@ let package = Package(
             name: "NFCBenchUseCasesTests",
             dependencies: [
                 "NFCBenchUseCases", "NFCBench", "NFCBenchRecords", "NFCBenchStoreSQLite", "NFCLocatorCore", "NFCReaders",
-                "NFCTestSupport",
+                "NFCTestSupport", "NFCReaderLibNFC",
             ]),
-        .testTarget(name: "NFCBenchCLITests", dependencies: ["NFCBenchCLI", "NFCBenchRecords", "NFCReaders", "NFCTestSupport"]),
+        .testTarget(
+            name: "NFCBenchCLITests",
+            dependencies: ["NFCBenchCLI", "NFCBenchRecords", "NFCReaders", "NFCTestSupport", "NFCReaderLibNFC"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [

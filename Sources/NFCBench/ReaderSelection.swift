@@ -1,6 +1,5 @@
 import Foundation
 import NFCReaderLibNFC
-import NFCReaderPCSC
 import NFCReaders
 
 /// Turns what the operator typed (`--reader SPEC`, or nothing) into an open reader.
@@ -11,30 +10,22 @@ public struct ReaderSelection: Sendable {
         LibNFCLog.configure(verbose: verbose, environment: environment)
     }
 
-    public var diagnosis: LibNFCDiagnosis
-    public var feedback: Bool
+    public var opening: ReaderBackendRegistration.Opening
 
-    public init(diagnosis: LibNFCDiagnosis = LibNFCDiagnosis(), feedback: Bool = true) {
-        self.diagnosis = diagnosis
-        self.feedback = feedback
+    public init(environment: [String: String] = [:], feedback: Bool = true) {
+        opening = ReaderBackendRegistration.Opening(environment: environment, feedback: feedback)
     }
 
-    /// Opens `spec`; with no spec, the only reader present, else an error listing them.
-    /// `.sim` needs `simBench`.
+    /// Opens `spec` through its backend; with no spec, the only reader present, else an
+    /// error listing them. The simulated reader needs `simBench`.
     public func open(_ spec: ReaderSpec?, simBench: PhoneOnBench? = nil) async throws(ReaderError) -> any Reader {
-        switch spec {
-        case .libnfc(let connstring)?:
-            return try await LibNFCReader.open(connstring: connstring, diagnosis: diagnosis)
-        case .pcsc(let name)?:
-            return try await PCSCReader.open(name, feedback: feedback)
-        case .sim?:
-            guard let simBench else { throw ReaderError(.invalidSpec, "The simulated reader needs a simulated phone.") }
-            return SimulatedReader(bench: simBench)
-        case nil:
+        var opening = opening
+        opening.simulatedPhone = simBench
+        guard let spec else {
             let found = await available()
             switch found.readers.count {
             case 1:
-                return try await open(try ReaderSpec.parse(found.readers[0].spec), simBench: simBench)
+                return try await open(try ReaderSpec(recorded: found.readers[0].spec), simBench: simBench)
             case 0:
                 throw ReaderError(
                     .noReader, "No reader found.",
@@ -47,9 +38,23 @@ public struct ReaderSelection: Sendable {
                     hint: found.readers.map(\.spec).joined(separator: ", "))
             }
         }
+        guard let backend = ReaderBackends.registration(spec.backend) else {
+            throw ReaderError(
+                .invalidSpec, "No reader backend '\(spec.scheme)' in this nfcbench.", hint: "Use \(ReaderBackends.syntax).")
+        }
+        return try await backend.open(spec, opening)
     }
 
-    /// Readers visible through both stacks, and why a stack could not be asked. Listing
+    /// What `nfcbench readers` shows of a listed reader, asked of its backend (blocking
+    /// calls in the C libraries, so on a queue of their own).
+    public func describe(_ info: ReaderInfo) async -> ReaderBackendRegistration.Listing {
+        guard let backend = ReaderBackends.registration(info.backend) else { return .init(firmware: info.firmware, inUse: nil) }
+        return await withCheckedContinuation { continuation in
+            DispatchQueue(label: "nfcbench.reader-describe").async { continuation.resume(returning: backend.describe(info)) }
+        }
+    }
+
+    /// Readers every backend can see now, and why a stack could not be asked. Listing
     /// blocks in the C libraries (`nfc_list_devices` probes every port), so it runs on a
     /// queue of its own, never on a cooperative thread.
     public func available() async -> (readers: [ReaderInfo], problems: [ReaderError]) {
@@ -60,36 +65,13 @@ public struct ReaderSelection: Sendable {
         }
     }
 
-    /// A libnfc device's firmware, and whether another process holds it (`nil`: unknown).
-    public func describe(libnfc connstring: String) async -> (firmware: String?, inUse: Bool?) {
-        await withCheckedContinuation { continuation in
-            DispatchQueue(label: "nfcbench.reader-describe").async {
-                continuation.resume(returning: LibNFCReader.describe(connstring: connstring))
-            }
-        }
-    }
-
-    /// Whether another program holds the card in a PC/SC reader (`nil`: pcscd cannot say).
-    public func isInUse(pcsc name: String) async -> Bool? {
-        await withCheckedContinuation { continuation in
-            DispatchQueue(label: "nfcbench.reader-describe").async {
-                continuation.resume(returning: PCSCReader.isInUse(name))
-            }
-        }
-    }
-
     static func listReaders() -> (readers: [ReaderInfo], problems: [ReaderError]) {
         var readers: [ReaderInfo] = []
         var problems: [ReaderError] = []
-        for connstring in LibNFCReader.connstrings() {
-            readers.append(ReaderInfo(backend: .libnfc, name: connstring, spec: "libnfc:\(connstring)", firmware: nil))
-        }
-        do {
-            for name in try PCSCReader.readerNames() {
-                readers.append(ReaderInfo(backend: .pcsc, name: name, spec: "pcsc:\(name)", firmware: nil))
-            }
-        } catch {
-            problems.append(error)
+        for backend in ReaderBackends.registered {
+            guard let found = backend.discover?() else { continue }
+            readers += found.readers
+            problems += found.problems
         }
         return (readers, problems)
     }

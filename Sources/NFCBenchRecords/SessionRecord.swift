@@ -107,11 +107,5 @@ public struct SessionRecord: Sendable, Equatable {
     public var isVoid: Bool { voidReason != nil }
 
     /// The backend the reader spec names.
-    public var readerBackend: ReaderBackend {
-        switch reader {
-        case .libnfc: .libnfc
-        case .pcsc: .pcsc
-        case .sim: .sim
-        }
-    }
+    public var readerBackend: ReaderBackend { reader.backend }
 }

@@ -68,7 +68,7 @@ enum LabRows {
         let id = try v.text(1)
         v.row = "\(station)/\(id)"
         let readerText = try v.text(14)
-        guard let reader = try? ReaderSpec.parse(readerText) else {
+        guard let reader = try? ReaderSpec(recorded: readerText) else {
             throw v.fail(14, expected: "a reader spec (libnfc:..., pcsc:... or sim)")
         }
         guard let planned = PlannedProbes.parse(try v.text(19)) else {

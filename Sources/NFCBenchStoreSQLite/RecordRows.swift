@@ -26,7 +26,7 @@ enum RecordRows {
         v.row = id
         let readerText = try v.text((14, "reader_name"))
         let reader: ReaderSpec
-        do { reader = try ReaderSpec.parse(readerText) } catch {
+        do { reader = try ReaderSpec(recorded: readerText) } catch {
             throw v.fail((14, "reader_name"), expected: "a reader spec (libnfc:..., pcsc:... or sim)")
         }
         guard let planned = PlannedProbes.parse(try v.text((19, "plan_json"))) else {

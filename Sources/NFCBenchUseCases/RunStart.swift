@@ -30,10 +30,10 @@ public enum RunStart {
         let positioner = request.positioner ?? Positioners.defaultChoice(for: readerSpec)
         if request.unattended && positioner.needsOperator { throw RunRefusal.unattendedNeedsMachine }
         let phone = simulatedPhone(request, saved: saved)
-        let selection = ReaderSelection(diagnosis: .fromEnvironment(request.environment), feedback: request.readerFeedback)
+        let selection = ReaderSelection(environment: request.environment, feedback: request.readerFeedback)
         let reader = try await selection.open(readerSpec, simBench: phone)
         // A reader unplugged mid-run is reopened with the spec it was opened with.
-        let openedSpec = try? ReaderSpec.parse(reader.info.spec)
+        let openedSpec = try? ReaderSpec(recorded: reader.info.spec)
         let readers = ReaderHolder(reader) { () throws(ReaderError) in try await selection.open(openedSpec, simBench: phone) }
         return try await ReaderScope.using(readers, closed: readerClosed) { readers in
             let reader = readers.current

@@ -1,8 +1,14 @@
-/// Which stack a reader is reached through.
-public enum ReaderBackend: String, Sendable, Codable {
-    case libnfc
-    case pcsc
-    case sim
+/// Which stack a reader is reached through, by its spec's scheme. An open set: each backend
+/// module names its own (`libnfc`, `pcsc`, `replay`) and registers it once
+/// (`ReaderBackendRegistration`).
+public struct ReaderBackend: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// The in-process simulated phone.
+    public static let sim = ReaderBackend(rawValue: "sim")
+
+    public var description: String { rawValue }
 }
 
 /// What `nfcbench readers` lists and sessions record.

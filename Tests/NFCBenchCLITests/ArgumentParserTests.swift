@@ -1,4 +1,5 @@
 import NFCBenchRecords
+import NFCReaderLibNFC
 import NFCReaders
 import Testing
 

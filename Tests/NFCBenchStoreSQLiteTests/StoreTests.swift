@@ -1,6 +1,7 @@
 import Foundation
 import NFCBenchRecords
 import NFCLocatorCore
+import NFCReaderLibNFC
 import NFCReaders
 import NFCStore
 import NFCTestSupport

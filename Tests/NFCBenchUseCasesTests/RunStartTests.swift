@@ -4,6 +4,7 @@ import NFCBenchRecords
 import NFCBenchStoreSQLite
 import NFCBenchUseCases
 import NFCLocatorCore
+import NFCReaderLibNFC
 import NFCReaders
 import NFCTestSupport
 import Synchronization

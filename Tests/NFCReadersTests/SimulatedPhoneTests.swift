@@ -72,26 +72,14 @@ struct SimulatedPhoneTests {
             of: SimulatedReader(bench: PhoneOnBench(phone: phone, seed: 1)), after: .milliseconds(20))
     }
 
-    @Test(arguments: [
-        ("libnfc:pn532_uart:/dev/ttyUSB0", ReaderSpec.libnfc(connstring: "pn532_uart:/dev/ttyUSB0")),
-        ("libnfc:acr122_usb:", .libnfc(connstring: "acr122_usb:")),
-        // A bare connstring, as nfc-list users write it.
-        ("pn532_uart:/dev/ttyUSB0", .libnfc(connstring: "pn532_uart:/dev/ttyUSB0")),
-        ("acr122_usb", .libnfc(connstring: "acr122_usb")),
-        ("pcsc:ACR122", .pcsc(name: "ACR122")),
-        ("sim", .sim),
-    ])
-    func parsesSpecs(text: String, spec: ReaderSpec) throws {
-        #expect(try ReaderSpec.parse(text) == spec)
+    @Test(arguments: ["libnfc:pn532_uart:/dev/ttyUSB0", "libnfc:acr122_usb:", "pcsc:ACS ACR122U 00 00", "sim", "replay:/a:b"])
+    func aRecordedSpecReadsBackAsItWasWritten(text: String) throws {
+        let spec = try ReaderSpec(recorded: text)
+        #expect(spec.description == text && spec.scheme == String(text.prefix { $0 != ":" }))
     }
 
-    @Test(arguments: ["libnfc:acr122_pcsc:", "libnfc:foo:", "pcsc:", "usb", ""])
-    func rejectsBadSpecsWithHints(text: String) {
-        do {
-            _ = try ReaderSpec.parse(text)
-            Issue.record("accepted \(text)")
-        } catch {
-            #expect(error.code == .invalidSpec && error.hint != nil)
-        }
+    @Test(arguments: ["", ":x", "LIBNFC:x", "lib nfc:x", "\u{1B}[2J:x"])
+    func aRecordedSpecNeedsASchemeOfItsOwnForm(text: String) {
+        #expect(throws: ReaderError.self) { try ReaderSpec(recorded: text) }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import NFCBench
+import NFCBenchUseCases
 import NFCReaders
-import NFCVirtualBench
 
 /// `nfcbench readers` and `nfcbench poll`.
 enum ReaderCommands {
@@ -22,14 +22,14 @@ enum ReaderCommands {
 
     static let readersJSON = Flag("--json", help: "Print a JSON array.")
     static let reader = Option<ReaderSpec>(
-        "--reader", value: "spec", help: "libnfc:<connstring>, pcsc:<name> or sim (default: the only reader).",
-        expected: "libnfc:<connstring>, pcsc:<name> or sim", convert: { try? ReaderSpec.parse($0) },
+        "--reader", value: "spec", help: "\(ReaderBackends.syntax) (default: the only reader).",
+        expected: ReaderBackends.syntax, convert: { try? ReaderBackends.parse($0) },
         explain: readerProblem)
 
     /// What is wrong with a reader spec, in the spec parser's own words and hint.
     @Sendable static func readerProblem(_ text: String) -> String? {
         do throws(ReaderError) {
-            _ = try ReaderSpec.parse(text)
+            _ = try ReaderBackends.parse(text)
             return nil
         } catch {
             return error.message + (error.hint.map { " " + $0 } ?? "")
@@ -54,87 +54,48 @@ enum ReaderCommands {
     }
 
     static func listReaders(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
-        let selection = ReaderSelection()
-        let found = await selection.available()
-        let benches = BenchRegistry.running(environment: context.environment)
-        if let problem = BenchRegistry.untrusted(environment: context.environment) {
+        let inventory = await ReaderInventory.gather(environment: context.environment)
+        if let problem = inventory.untrustedRegistry {
             context.errors.line(
                 "Warning: virtual benches not listed: \(TerminalSafeText.neutralise(problem)). "
                     + "Remove that folder, or set XDG_RUNTIME_DIR or NFCBENCH_STATE_DIR to a private one.")
         }
-        struct Row {
-            let backend: String, spec: String, firmware: String?, inUse: Bool?, bench: String?
-            /// Card polling always; tag emulation as the chip allows (`TagEmulationSupport`).
-            var tagMode: TagEmulationSupport {
-                switch backend {
-                case "libnfc": .forLibNFC(firmware: firmware, name: spec)
-                case "sim": .supported
-                default: .unsupported("PC/SC has no target mode")
-                }
-            }
-            var modeNames: [String] {
-                if case .unsupported = tagMode { return ["card"] }
-                return ["card", "tag"]
-            }
-            var modes: String {
-                if case .limited = tagMode { return "modes: card, tag (limited)" }
-                return "modes: " + modeNames.joined(separator: ", ")
-            }
-        }
-        var rows: [Row] = []
-        for r in found.readers {
-            var state: (firmware: String?, inUse: Bool?) = (nil, nil)
-            if r.backend == .libnfc { state = await selection.describe(libnfc: String(r.spec.dropFirst("libnfc:".count))) }
-            if r.backend == .pcsc { state.inUse = await selection.isInUse(pcsc: r.name) }
-            rows.append(
-                Row(
-                    backend: r.backend.rawValue, spec: r.spec, firmware: state.firmware ?? r.firmware, inUse: state.inUse,
-                    bench: nil))
-        }
-        // libnfc's autoscan never finds a pseudo-terminal: a running virtual bench's PN532 is
-        // listed from the bench registry.
-        for bench in benches {
-            guard let connstring = bench.connstring, !rows.contains(where: { $0.spec == "libnfc:" + connstring }) else {
-                continue
-            }
-            let state = await selection.describe(libnfc: connstring)
-            rows.append(
-                Row(
-                    backend: "libnfc", spec: "libnfc:" + connstring, firmware: state.firmware, inUse: state.inUse,
-                    bench: bench.directory))
-        }
         if invocation[readersJSON] {
-            context.output.line(
-                JSONValue.array(
-                    rows.map { r in
-                        .object([
-                            ("backend", .string(r.backend)), ("name", .string(String(r.spec.drop { $0 != ":" }.dropFirst()))),
-                            ("spec", .string(r.spec)), ("firmware", .optional(r.firmware)),
-                            ("inUse", r.inUse.map(JSONValue.bool) ?? .null), ("virtualBench", .optional(r.bench)),
-                            ("modes", .array(r.modeNames.map(JSONValue.string))),
-                            ("tagMode", .string(Self.describe(r.tagMode))),
-                        ])
-                    }
-                ).serialized(pretty: true))
+            context.output.line(JSONValue.array(inventory.rows.map(json)).serialized(pretty: true))
         } else {
-            if rows.isEmpty { context.output.line("No readers found.") }
-            for r in rows {
-                let use = r.inUse.map { $0 ? "in use" : "free" } ?? "state unknown"
-                context.output.line(
-                    "\(r.backend)\t\(r.spec)\t\(r.firmware ?? "firmware unknown")\t\(use)\t\(r.modes)"
-                        + (r.bench.map { "\tvirtual bench in \($0) (simulated: never bench evidence)" } ?? ""))
-            }
-            for bench in benches {
-                context.output.line(
-                    "Virtual bench running in \(bench.directory) (pid \(bench.pid)): "
-                        + (bench.connstring.map { "run --reader libnfc:\($0)" } ?? "no emulated PN532")
-                        + (bench.vpcdPort.map {
-                            "; its card is behind vpcd on port \($0) (a pcscd with vpcd lists it as a PC/SC reader)"
-                        } ?? ""))
-            }
+            printText(inventory, context)
         }
-        for problem in found.problems { context.errors.line("Note: \(problem.message) \(problem.hint ?? "")") }
+        for problem in inventory.problems { context.errors.line("Note: \(problem.message) \(problem.hint ?? "")") }
         return ExitCode.success
+    }
+
+    static func json(_ r: ReaderInventory.Row) -> JSONValue {
+        .object([
+            ("backend", .string(r.info.backend.rawValue)), ("name", .string(String(r.info.spec.drop { $0 != ":" }.dropFirst()))),
+            ("spec", .string(r.info.spec)), ("firmware", .optional(r.firmware)),
+            ("inUse", r.inUse.map(JSONValue.bool) ?? .null), ("virtualBench", .optional(r.virtualBench)),
+            ("modes", .array(r.modeNames.map(JSONValue.string))), ("tagMode", .string(Self.describe(r.tagMode))),
+        ])
+    }
+
+    static func printText(_ inventory: ReaderInventory, _ context: CommandContext) {
+        if inventory.rows.isEmpty { context.output.line("No readers found.") }
+        for r in inventory.rows {
+            let use = r.inUse.map { $0 ? "in use" : "free" } ?? "state unknown"
+            var modes = "modes: " + r.modeNames.joined(separator: ", ")
+            if case .limited = r.tagMode { modes = "modes: card, tag (limited)" }
+            context.output.line(
+                "\(r.info.backend.rawValue)\t\(r.info.spec)\t\(r.firmware ?? "firmware unknown")\t\(use)\t\(modes)"
+                    + (r.virtualBench.map { "\tvirtual bench in \($0) (simulated: never bench evidence)" } ?? ""))
+        }
+        for bench in inventory.benches {
+            context.output.line(
+                "Virtual bench running in \(bench.directory) (pid \(bench.pid)): "
+                    + (bench.connstring.map { "run --reader libnfc:\($0)" } ?? "no emulated PN532")
+                    + (bench.vpcdPort.map {
+                        "; its card is behind vpcd on port \($0) (a pcscd with vpcd lists it as a PC/SC reader)"
+                    } ?? ""))
+        }
     }
 
     static func poll(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
@@ -143,43 +104,50 @@ enum ReaderCommands {
         let spec = invocation[Self.reader]
         let json = invocation[pollJSON]
         let reader = try await ReaderFailure.wrap { () throws(ReaderError) in
-            try await ReaderSelection(diagnosis: .fromEnvironment(context.environment), feedback: !invocation[noFeedback])
-                .open(spec, simBench: nil)
+            try await ReaderSelection(environment: context.environment, feedback: !invocation[noFeedback]).open(spec)
         }
-        let progress = WaitProgress(output: context.errors, interactive: context.errors.isTerminal && !json)
-        var seen = 0
+        let closed: @Sendable ([String]) -> Void = { for warning in $0 { context.errors.line("Warning: \(warning)") } }
+        let seen: Int
         do {
-            while seen < count {
-                progress.start("Waiting for a target on \(reader.info.name)", timeout: timeout)
-                let target = try await reader.waitForTarget(timeout: .milliseconds(Int64(timeout * 1000)))
-                progress.stop()
-                guard let target else { break }
-                seen += 1
-                await reader.signal(TapFeedback.hit)
-                context.output.line(json ? TargetJSON.line(target) : TargetJSON.human(target))
-                if seen < count {
-                    progress.start("Lift the phone", timeout: timeout)
-                    _ = try await reader.waitForRemoval(timeout: .milliseconds(Int64(timeout * 1000)))
-                    progress.stop()
-                }
+            seen = try await ReaderScope.using(ReaderHolder(reader), closed: closed) { readers in
+                try await pollTargets(readers.current, count: count, timeout: timeout, json: json, context)
             }
-        } catch {
-            progress.stop()
-            await reader.close()
-            for warning in reader.closingWarnings { context.errors.line("Warning: \(warning)") }
+        } catch let error as ReaderError {
             if error.code == .cancelled {
                 context.errors.line("Interrupted; the reader was closed and restored.")
                 return 130
             }
             throw ReaderFailure.commandFailure(error)
         }
-        await reader.close()
-        for warning in reader.closingWarnings { context.errors.line("Warning: \(warning)") }
         if seen == 0 {
             context.errors.line("No target within \(Self.format(timeout)) s.")
             return ExitCode.noTarget
         }
         return ExitCode.success
+    }
+
+    /// Up to `count` targets, each printed as it comes; the number seen.
+    static func pollTargets(
+        _ reader: any Reader, count: Int, timeout: Double, json: Bool, _ context: CommandContext
+    ) async throws(ReaderError) -> Int {
+        let progress = WaitProgress(output: context.errors, interactive: context.errors.isTerminal && !json)
+        defer { progress.stop() }
+        var seen = 0
+        while seen < count {
+            progress.start("Waiting for a target on \(reader.info.name)", timeout: timeout)
+            let target = try await reader.waitForTarget(timeout: .milliseconds(Int64(timeout * 1000)))
+            progress.stop()
+            guard let target else { break }
+            seen += 1
+            await reader.signal(TapFeedback.hit)
+            context.output.line(json ? TargetJSON.line(target) : TargetJSON.human(target))
+            if seen < count {
+                progress.start("Lift the phone", timeout: timeout)
+                _ = try await reader.waitForRemoval(timeout: .milliseconds(Int64(timeout * 1000)))
+                progress.stop()
+            }
+        }
+        return seen
     }
 
     static func format(_ seconds: Double) -> String {

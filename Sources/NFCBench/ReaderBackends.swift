@@ -1,0 +1,32 @@
+import NFCReaderLibNFC
+import NFCReaderPCSC
+import NFCReaders
+
+/// Every reader backend nfcbench can open, registered once. A new backend is one module
+/// with its `Reader` and `ReaderBackendRegistration`, and one line here.
+public enum ReaderBackends {
+    public static let registered: [ReaderBackendRegistration] = [
+        LibNFCReader.registration, PCSCReader.registration, SimulatedReader.registration,
+    ]
+
+    public static func registration(_ backend: ReaderBackend) -> ReaderBackendRegistration? {
+        registered.first { $0.backend == backend }
+    }
+
+    /// `libnfc:<connstring>, pcsc:<name> or sim`, for help and errors.
+    public static var syntax: String {
+        let names = registered.map(\.syntax)
+        return names.dropLast().joined(separator: ", ") + (names.count > 1 ? " or " : "") + (names.last ?? "")
+    }
+
+    /// What the operator typed, checked by the backend it names (or claims without a scheme).
+    public static func parse(_ text: String) throws(ReaderError) -> ReaderSpec {
+        for backend in registered {
+            if let full = backend.shorthand(text) { return try backend.check(text, try ReaderSpec(recorded: full)) }
+        }
+        let notASpec = ReaderError(
+            .invalidSpec, "'\(text)' is not a reader spec.", hint: "Use \(syntax); 'nfcbench readers' lists them.")
+        guard let spec = try? ReaderSpec(recorded: text), let backend = registration(spec.backend) else { throw notASpec }
+        return try backend.check(text, spec)
+    }
+}
