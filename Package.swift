@@ -50,6 +50,8 @@ let package = Package(
         // The only importer of CLibNFC / CPCSCLite.
         .target(name: "NFCReaderLibNFC", dependencies: ["CLibNFC", "NFCReaders", "NFCHost"]),
         .target(name: "NFCReaderPCSC", dependencies: ["CPCSCLite", "NFCReaders"]),
+        // A reader that answers as a recorded session's reader did (no C library).
+        .target(name: "NFCReaderReplay", dependencies: ["NFCReaders"]),
         // Typed session and tap records, and the store seam every backend implements.
         .target(name: "NFCBenchRecords", dependencies: ["NFCLocatorCore", "NFCReaders"]),
         // The SQLite backend of the bench store, with its ordered migrations.
@@ -62,7 +64,8 @@ let package = Package(
         .target(
             name: "NFCBench",
             dependencies: [
-                "NFCBenchRecords", "NFCLocatorCore", "NFCReaders", "NFCReaderLibNFC", "NFCReaderPCSC", "NFCHost",
+                "NFCBenchRecords", "NFCLocatorCore", "NFCReaders", "NFCReaderLibNFC", "NFCReaderPCSC", "NFCReaderReplay",
+                "NFCHost",
             ]),
         // Emulated PN532 on a pty and a virtual card for vpcd, driving the real stacks, and
         // the positioner that moves its phone.
@@ -127,6 +130,7 @@ let package = Package(
         .testTarget(name: "NFCPostgresTests", dependencies: ["NFCPostgres"]),
         .testTarget(name: "NFCBenchRecordsTests", dependencies: ["NFCBenchRecords"]),
         .testTarget(name: "NFCHostTests", dependencies: ["NFCHost", "NFCTestSupport"]),
+        .testTarget(name: "NFCReaderReplayTests", dependencies: ["NFCReaderReplay", "NFCReaders", "NFCTestSupport"]),
         .testTarget(
             name: "NFCBenchStoreSQLiteTests",
             dependencies: [

@@ -1,12 +1,13 @@
 import NFCReaderLibNFC
 import NFCReaderPCSC
+import NFCReaderReplay
 import NFCReaders
 
 /// Every reader backend nfcbench can open, registered once. A new backend is one module
 /// with its `Reader` and `ReaderBackendRegistration`, and one line here.
 public enum ReaderBackends {
     public static let registered: [ReaderBackendRegistration] = [
-        LibNFCReader.registration, PCSCReader.registration, SimulatedReader.registration,
+        LibNFCReader.registration, PCSCReader.registration, SimulatedReader.registration, ReplayReader.registration,
     ]
 
     public static func registration(_ backend: ReaderBackend) -> ReaderBackendRegistration? {

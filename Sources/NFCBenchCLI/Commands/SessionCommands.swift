@@ -114,7 +114,7 @@ enum SessionCommands {
                                 ("step", .int(t.step)), ("attempt", .int(t.attempt)), ("x", .number(t.probeX)),
                                 ("y", .number(t.probeY)),
                                 ("result", .string(t.result.rawValue)), ("latencyMs", t.latencyMs.map(JSONValue.number) ?? .null),
-                                ("uid", .optional(t.uid)),
+                                ("uid", .optional(t.uid)), ("technology", .optional(t.technology)),
                             ])
                         })
                 ))
