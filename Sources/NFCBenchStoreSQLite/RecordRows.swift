@@ -25,9 +25,12 @@ enum RecordRows {
         let id = try v.text((0, "id"))
         v.row = id
         let readerText = try v.text((14, "reader_name"))
-        let reader: ReaderSpec
-        do { reader = try ReaderSpec(recorded: readerText) } catch {
-            throw v.fail((14, "reader_name"), expected: "a reader spec (libnfc:..., pcsc:... or sim)")
+        let backend = try v.text((13, "reader_backend"))
+        // The spec's form, and its scheme the backend recorded beside it: a value altered
+        // on disk rarely keeps both.
+        guard let reader = try? ReaderSpec(recorded: readerText), reader.scheme == backend else {
+            throw v.fail(
+                (14, "reader_name"), expected: "a reader spec of the recorded backend '\(backend)' (libnfc:..., pcsc:... or sim)")
         }
         guard let planned = PlannedProbes.parse(try v.text((19, "plan_json"))) else {
             throw v.fail((19, "plan_json"), expected: "a JSON list of [x, y] fractions")
