@@ -74,7 +74,10 @@ let package = Package(
         // run, run it), readers opened in a scope that closes them, positioners by scheme.
         .target(
             name: "NFCBenchUseCases",
-            dependencies: ["NFCBench", "NFCBenchRecords", "NFCLocatorCore", "NFCReaders", "NFCVirtualBench"]),
+            dependencies: [
+                "NFCBench", "NFCBenchRecords", "NFCLocatorCore", "NFCReaders", "NFCVirtualBench", "NFCBenchStoreSQLite",
+                "NFCBenchStorePostgres", "NFCPostgres", "NFCStore",
+            ]),
         // Argument parsing, help and printing only; a library so tests call it.
         .target(
             name: "NFCBenchCLI",
@@ -102,7 +105,7 @@ let package = Package(
             name: "LabStoreBenchmark",
             dependencies: [
                 "NFCBenchStorePostgres", "NFCBenchStoreSQLite", "NFCBenchRecords", "NFCLabTestSupport", "NFCPostgres",
-                "NFCReaders",
+                "NFCReaders", "NFCBenchUseCases",
             ],
             path: "Benchmarks/LabStoreBenchmark"),
         .executableTarget(
@@ -159,7 +162,7 @@ let package = Package(
             name: "NFCLabStoreTests",
             dependencies: [
                 "NFCBenchStorePostgres", "NFCPostgres", "NFCBenchStoreSQLite", "NFCBenchRecords", "NFCBench", "NFCLocatorCore",
-                "NFCReaders", "NFCTestSupport", "NFCLabTestSupport",
+                "NFCReaders", "NFCTestSupport", "NFCLabTestSupport", "NFCBenchUseCases",
             ]),
         .testTarget(
             name: "NFCBenchUseCasesTests",

@@ -14,6 +14,7 @@ import Glibc
 import NFCBenchRecords
 import NFCBenchStorePostgres
 import NFCBenchStoreSQLite
+import NFCBenchUseCases
 import NFCLabTestSupport
 import NFCPostgres
 import NFCReaders

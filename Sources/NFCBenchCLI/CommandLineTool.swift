@@ -2,7 +2,6 @@ import Foundation
 import NFCBench
 import NFCBenchRecords
 import NFCLocatorCore
-import NFCPostgres
 
 /// The `nfcbench` command tree and its entry point.
 public enum CommandLineTool {
@@ -60,7 +59,7 @@ public enum CommandLineTool {
                 "Hint: Check the catalog the value came from with 'nfcbench catalog validate FILE'; "
                     + "a value outside these bounds is not a real phone.")
             return ExitCode.failure
-        } catch let error as PostgresError {
+        } catch let error as any TransientFailure {
             // A lab store read that could not finish in time, or a link that broke: try again.
             context.errors.line("Error: \(TerminalSafeText.neutralise(error.description)).")
             if error.isTransient {

@@ -1,29 +1,24 @@
 import Foundation
+import NFCBenchRecords
 import NFCPostgres
 
 /// Which machines push as a station (migration 003). A station name names one bench; two
 /// machines configured with the same one would pool their sessions, and their readers'
 /// different reach, under one name that no report can pull apart again.
 extension PostgresLabStore {
-    /// Another machine that pushed as the same station, and when it last did.
-    public struct StationMachine: Sendable, Equatable, CustomStringConvertible {
-        public let machine: String
-        public let lastPush: Date
-
-        /// As warnings and doctor name it: "lab-pc-2 (last 2026-12-01T03:10:00Z)".
-        public var description: String { "\(machine) (last \(lastPush.formatted(.iso8601)))" }
-    }
-
     /// Notes that `machine` pushes as `station` now.
     public func recordMachine(_ machine: String, station: String) throws {
         try connection.execute(
             "SELECT nfcbench_record_machine($1, $2)", [.text(station), .text(String(machine.prefix(255)))])
     }
 
+    /// The machines other than `machine` that pushed as `station` in the last 30 days.
+    public func otherMachines(of station: String, than machine: String) throws -> [StationMachine] {
+        try otherMachines(of: station, than: machine, within: 30)
+    }
+
     /// The machines other than `machine` that pushed as `station` within `days`, newest first.
-    public func otherMachines(of station: String, than machine: String, withinDays days: Int = 30) throws
-        -> [StationMachine]
-    {
+    public func otherMachines(of station: String, than machine: String, within days: Int) throws -> [StationMachine] {
         let rows = try connection.execute(
             """
             SELECT machine, extract(epoch FROM last_push)::double precision FROM lab_station_machine

@@ -3,14 +3,7 @@ import NFCBenchRecords
 import NFCPostgres
 
 /// The write side a bench uses: pushing a whole session in one transaction.
-extension PostgresLabStore {
-    /// What a push did with a session.
-    public enum PushOutcome: Sendable, Equatable {
-        case stored
-        /// The lab store already holds this revision or a newer one (another sync got there first).
-        case alreadyCurrent
-    }
-
+extension PostgresLabStore: LabSyncDestination {
     /// The lab store's identity, which a bench's receipts are kept under: pointing a
     /// bench at another lab store pushes everything again.
     public func identity() throws -> String {

@@ -2,6 +2,7 @@ import Foundation
 import NFCBenchRecords
 import NFCBenchStorePostgres
 import NFCBenchStoreSQLite
+import NFCBenchUseCases
 import NFCLabTestSupport
 import NFCPostgres
 import NFCTestSupport

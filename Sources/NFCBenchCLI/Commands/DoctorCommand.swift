@@ -1,5 +1,6 @@
 import Foundation
 import NFCBench
+import NFCBenchUseCases
 import NFCHost
 import NFCReaders
 
@@ -34,7 +35,7 @@ enum DoctorCommand {
         var checks = doctor.run() + SecretFileCheck.checks(context)
         var lab = LabOptions.Settings(invocation, context)
         if let url = try lab.labStoreURL() {
-            checks += await LabDoctor.checks(
+            checks += await LabChecks.checks(
                 url: url, station: try lab.station(),
                 machine: MachineName.current(environment: context.environment, roots: roots),
                 databasePath: doctor.databasePath, timeoutSeconds: try LabOptions.timeoutSeconds(context))

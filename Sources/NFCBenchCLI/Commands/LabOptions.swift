@@ -1,7 +1,6 @@
 import Foundation
 import NFCBenchRecords
-import NFCBenchStorePostgres
-import NFCPostgres
+import NFCBenchUseCases
 
 /// Where this bench stands in a lab: its station name and the lab store it pushes to.
 ///
@@ -102,31 +101,22 @@ enum LabOptions {
     /// the command with exit 75 within that bound instead of hanging the bench.
     static func timeoutSeconds(_ context: CommandContext) throws -> Int {
         guard let text = context.environment["NFCBENCH_LAB_TIMEOUT"], !text.isEmpty else {
-            return PostgresLabStore.defaultTimeoutSeconds
+            return BenchStores.defaultLabTimeoutSeconds
         }
         guard let value = Int(text), (1...3600).contains(value) else {
             throw CommandFailure(
                 "NFCBENCH_LAB_TIMEOUT is '\(TerminalSafeText.neutralise(text))', not a whole number of seconds in 1...3600.",
-                hint: "Unset it for the default of \(PostgresLabStore.defaultTimeoutSeconds) s.", exitCode: ExitCode.usage)
+                hint: "Unset it for the default of \(BenchStores.defaultLabTimeoutSeconds) s.", exitCode: ExitCode.usage)
         }
         return value
     }
 
     /// Opens the lab store, turning libpq's and the schema's errors into what to do.
-    static func open(_ url: String, migrate: Bool = false, _ context: CommandContext) async throws -> PostgresLabStore {
+    static func open(_ url: String, migrate: Bool = false, _ context: CommandContext) async throws -> any LabStoreAccess {
         // The administrator's migrate may build indexes on a large store: it gets ten minutes.
         let timeout = migrate ? max(try timeoutSeconds(context), 600) : try timeoutSeconds(context)
-        do { return try await PostgresLabStore.open(url, migrate: migrate, timeoutSeconds: timeout) } catch let error
-            as PostgresError
-        {
-            throw CommandFailure(
-                "\(error).",
-                hint: error.kind == .connection
-                    ? "Check the connection string (host, port, database, user; the password belongs in ~/.pgpass) and that the"
-                        + " lab store is running; 'nfcbench doctor' checks it."
-                    : nil, exitCode: error.isTransient ? ExitCode.unfinished : ExitCode.failure)
-        } catch let error as LabStoreError {
-            throw CommandFailure("\(error).")
+        do { return try await BenchStores.openLab(url, migrate: migrate, timeoutSeconds: timeout) } catch {
+            throw StoreOptions.words(error)
         }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import NFCBench
-import NFCPostgres
+import NFCBenchUseCases
 
 /// `doctor`'s check of the files that may hold a lab store password: lab.conf (when its
 /// connection string carries one) and the pgpass file libpq reads. Either readable by
@@ -12,7 +12,7 @@ enum SecretFileCheck {
         var fixes: [String] = []
         let lab = LabOptions.filePath(context)
         // A malformed lab.conf is doctor's lab check's to report (LabOptions.file throws there).
-        if let url = (try? LabOptions.file(context))?["lab-store"], ConnectionString.password(in: url)?.isEmpty == false,
+        if let url = (try? LabOptions.file(context))?["lab-store"], BenchStores.hasInlinePassword(url),
             let mode = othersCanRead(lab)
         {
             problems.append("\(lab) holds a password and is readable by others (mode \(mode))")

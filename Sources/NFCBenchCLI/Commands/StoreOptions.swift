@@ -1,7 +1,6 @@
 import Foundation
 import NFCBenchRecords
-import NFCBenchStoreSQLite
-import NFCStore
+import NFCBenchUseCases
 
 /// The bench database options the session commands share, and opening the store.
 enum StoreOptions {
@@ -36,45 +35,43 @@ enum StoreOptions {
         return session
     }
 
-    /// The bench store at `path` for commands that amend what a run recorded (`void`):
-    /// a mistyped `--db` is an error, never a new empty database.
-    static func openExisting(_ path: String) async throws -> any BenchStoring {
-        try requireFile(path)
-        return try await open(path)
+    /// The bench database at `path` for commands that amend what a run recorded (`void`).
+    static func openExisting(_ path: String) async throws -> any BenchDatabase {
+        do { return try await BenchStores.openExisting(path) } catch { throw words(error) }
     }
 
-    /// The bench store at `path` for commands that only read it: opened read-only (an
-    /// archived copy in a read-only folder works), never created or migrated in place.
-    /// `checked`: SQLite's integrity_check runs first, so a damaged file is refused
-    /// instead of giving a partial or altered export (0.42 s for a million taps, a tenth
-    /// of exporting them: `bench/store`).
+    /// The bench database at `path` for commands that only read it (`BenchStores.openReading`).
     static func openForReading(_ path: String, checked: Bool) async throws -> any BenchReading {
-        try requireFile(path)
-        let store: SQLiteBenchStore
-        do { store = try await SQLiteBenchStore.openForReading(path: path) } catch let error as SQLiteError {
-            throw damaged(path, what: error.message)
-        } catch BenchStoreError.unexpectedSchema(let names, _) {
-            throw damaged(path, what: "its tables are not as nfcbench writes them: \(names.joined(separator: ", ")) differ")
-        } catch {
-            throw CommandFailure("Cannot read the session database \(path): \(error)")
-        }
-        if checked {
-            let problems: [String]
-            do { problems = try await store.integrityProblems() } catch let error as SQLiteError {
-                throw damaged(path, what: error.message)
-            }
-            if !problems.isEmpty {
-                throw damaged(path, what: problems.prefix(3).joined(separator: "; ") + (problems.count > 3 ? "; …" : ""))
-            }
-        }
-        return store
+        do { return try await BenchStores.openReading(path, checked: checked) } catch { throw words(error) }
     }
 
-    static func requireFile(_ path: String) throws {
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw CommandFailure(
+    /// The bench database at `path`, created (with its folder) when missing: for runs.
+    static func open(_ path: String) async throws -> any BenchDatabase {
+        do { return try await BenchStores.openRecording(path) } catch { throw words(error) }
+    }
+
+    /// A store that could not be opened, in words that say what to do.
+    static func words(_ failure: StoreOpeningFailure) -> CommandFailure {
+        switch failure {
+        case .missing(let path):
+            CommandFailure(
                 "No session database at \(path).",
                 hint: "Check --db or NFCBENCH_DB; the first 'nfcbench run' creates the database.")
+        case .damaged(let path, let what): damaged(path, what: what)
+        case .unusable(let path, let reason, forReading: true):
+            CommandFailure("Cannot read the session database \(path): \(reason)")
+        case .unusable(let path, let reason, forReading: false):
+            CommandFailure(
+                "Cannot open the session database \(path): \(reason)",
+                hint: "Use --db PATH or NFCBENCH_DB with a writable location; 'nfcbench doctor' checks it.")
+        case .labUnreachable(let reason, let isConnection, let isTransient):
+            CommandFailure(
+                "\(reason).",
+                hint: isConnection
+                    ? "Check the connection string (host, port, database, user; the password belongs in ~/.pgpass) and that the"
+                        + " lab store is running; 'nfcbench doctor' checks it."
+                    : nil, exitCode: isTransient ? ExitCode.unfinished : ExitCode.failure)
+        case .labNotReady(let reason): CommandFailure("\(reason).")
         }
     }
 
@@ -84,17 +81,6 @@ enum StoreOptions {
             hint: "Keep the file as it is. Recover what is intact into a new file with "
                 + "'sqlite3 \(path) .recover | sqlite3 recovered.sqlite', then read that with --db recovered.sqlite.",
             exitCode: ExitCode.damagedStore)
-    }
-
-    /// The bench store at `path`, created (with its folder) when missing: for runs.
-    static func open(_ path: String) async throws -> SQLiteBenchStore {
-        do { return try await SQLiteBenchStore.open(path: path) } catch BenchStoreError.unexpectedSchema(let names, _) {
-            throw damaged(path, what: "its tables are not as nfcbench writes them: \(names.joined(separator: ", ")) differ")
-        } catch {
-            throw CommandFailure(
-                "Cannot open the session database \(path): \(error)",
-                hint: "Use --db PATH or NFCBENCH_DB with a writable location; 'nfcbench doctor' checks it.")
-        }
     }
 }
 

@@ -1,9 +1,7 @@
 import Foundation
 import NFCBenchRecords
-import NFCBenchStorePostgres
-import NFCBenchStoreSQLite
+import NFCBenchUseCases
 import NFCHost
-import NFCPostgres
 
 /// `nfcbench sync`: push what the lab store does not have yet, and `labstore migrate`.
 enum SyncCommand {
@@ -30,33 +28,33 @@ enum SyncCommand {
                 exitCode: ExitCode.usage)
         }
         let path = StoreOptions.path(invocation, context)
-        try StoreOptions.requireFile(path)
-        let local: SQLiteBenchStore
-        do { local = try await SQLiteBenchStore.open(path: path) } catch {
-            throw CommandFailure("Cannot open the session database \(path): \(error)")
-        }
         let station = try lab.station()
-        let store = try await LabOptions.open(url, context)
         let progress = SyncProgress(output: context.errors, interactive: context.errors.isTerminal)
-        let destination = store.location
-        let report = await LabSync.run(
-            from: local, to: store, station: station, machine: MachineName.current(environment: context.environment),
-            progress: { done, total in progress.update(done: done, total: total, destination: destination) })
+        let synced: (report: LabSync.Report, location: String)
+        do {
+            synced = try await LabPublication.sync(
+                databaseAt: path, to: url, station: station, machine: MachineName.current(environment: context.environment),
+                timeoutSeconds: try LabOptions.timeoutSeconds(context),
+                progress: { done, total, destination in progress.update(done: done, total: total, destination: destination) })
+        } catch let failure as StoreOpeningFailure {
+            throw StoreOptions.words(failure)
+        }
+        let (report, location) = synced
         progress.finish()
         LabPush.warnIfShared(report, station: station, context)
         LabPush.warnIfDamaged(report, context)
         if invocation[json] {
-            context.output.line(summary(report, server: store.location, station: station).serialized(pretty: true))
+            context.output.line(summary(report, server: location, station: station).serialized(pretty: true))
         } else {
             let taps = report.taps == 1 ? "1 tap" : "\(report.taps) taps"
             context.output.line(
                 "Pushed \(report.pushed.count) session\(report.pushed.count == 1 ? "" : "s") (\(taps)) from station"
-                    + " \(station) to \(store.location)"
+                    + " \(station) to \(location)"
                     + (report.alreadyCurrent > 0 ? "; \(report.alreadyCurrent) already there" : "")
                     + ".")
         }
         guard let error = report.error else { return ExitCode.success }
-        let transient = (error as? PostgresError)?.isTransient ?? false
+        let transient = (error as? any TransientFailure)?.isTransient ?? false
         throw CommandFailure(
             "Sync stopped: \(error). \(report.pending) session\(report.pending == 1 ? "" : "s") still to push.",
             hint: "Everything is kept in \(path); run 'nfcbench sync' again when the lab store is back.",

@@ -8,8 +8,8 @@ import NFCPostgres
 /// `doctor`'s lab store checks, when one is configured: reachable with the schema this
 /// nfcbench needs, the station registered to the role, the role allowed to push, and
 /// what this bench has not pushed yet.
-enum LabDoctor {
-    static func checks(
+public enum LabChecks {
+    public static func checks(
         url: String, station: String, machine: String, databasePath: String, timeoutSeconds: Int
     ) async -> [DoctorCheck] {
         let store: PostgresLabStore

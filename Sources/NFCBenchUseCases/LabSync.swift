@@ -1,7 +1,5 @@
 import Foundation
 import NFCBenchRecords
-import NFCPostgres
-import NFCReaders
 
 /// Pushes a bench's changed sessions to the lab store, oldest first, one transaction per
 /// session, and records each receipt in the bench's database only after the lab store
@@ -18,7 +16,7 @@ public enum LabSync {
         public var pending = 0
         /// Other machines that pushed as this station in the last 30 days: two benches
         /// under one station name, whose sessions the lab cannot tell apart.
-        public var sharedWith: [PostgresLabStore.StationMachine] = []
+        public var sharedWith: [StationMachine] = []
         /// Sessions not pushed because their row or taps do not decode: they stay pending
         /// (and are named on every sync) until voided or mended; the rest are pushed.
         public var damaged: [DamagedSession] = []
@@ -32,7 +30,7 @@ public enum LabSync {
     /// `progress` hears (sessions handled, sessions pending): (0, n) before the first push,
     /// then after each. `machine` names the computer pushing (`MachineName.current`, NFCHost).
     public static func run(
-        from source: any LabSyncSource, to store: PostgresLabStore, station: String, machine: String? = nil,
+        from source: any LabSyncSource, to store: any LabSyncDestination, station: String, machine: String? = nil,
         now: @Sendable () -> Date = Date.init, progress: @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }
     ) async -> Report {
         var report = Report()

@@ -1,0 +1,102 @@
+import Foundation
+import NFCBenchRecords
+import NFCBenchStorePostgres
+import NFCBenchStoreSQLite
+import NFCPostgres
+import NFCStore
+
+/// A bench's own database: recorded into, read, and pushed from.
+public typealias BenchDatabase = BenchStoring & LabSyncSource
+
+/// The lab store as a bench sees it: read like any store, pushed to, and asked how far its
+/// schema has come.
+public protocol LabStoreAccess: BenchReading, LabSyncDestination {
+    func appliedMigrations() async throws -> [String]
+}
+
+extension PostgresLabStore: LabStoreAccess {}
+
+/// Why a store could not be opened, for the caller to word.
+public enum StoreOpeningFailure: Error, Sendable {
+    /// No database at the path (reading and amending commands never create one).
+    case missing(path: String)
+    /// The file is damaged or not as nfcbench writes it; nothing was read from it.
+    case damaged(path: String, what: String)
+    /// Another reason (permissions, a newer schema), in the store's own words.
+    case unusable(path: String, reason: String, forReading: Bool)
+    /// The lab store could not be reached or refused the login.
+    case labUnreachable(reason: String, isConnection: Bool, isTransient: Bool)
+    /// The lab store answered, but its schema or setup does not fit this nfcbench.
+    case labNotReady(reason: String)
+}
+
+/// Opens any store from its path or connection string: the one place that knows which
+/// backend serves which.
+public enum BenchStores {
+    /// The statement bound a lab store gets unless configured (`NFCBENCH_LAB_TIMEOUT`).
+    public static let defaultLabTimeoutSeconds = PostgresLabStore.defaultTimeoutSeconds
+
+    /// The bench database at `path`, created (with its folder) when missing: for runs.
+    public static func openRecording(_ path: String) async throws(StoreOpeningFailure) -> any BenchDatabase {
+        do { return try await SQLiteBenchStore.open(path: path) } catch BenchStoreError.unexpectedSchema(let names, _) {
+            throw .damaged(
+                path: path, what: "its tables are not as nfcbench writes them: \(names.joined(separator: ", ")) differ")
+        } catch {
+            throw .unusable(path: path, reason: "\(error)", forReading: false)
+        }
+    }
+
+    /// The bench database at `path` for commands that amend or push what runs recorded: a
+    /// mistyped path is an error, never a new empty database.
+    public static func openExisting(_ path: String) async throws(StoreOpeningFailure) -> any BenchDatabase {
+        try requireFile(path)
+        return try await openRecording(path)
+    }
+
+    /// The bench database at `path` for commands that only read it: opened read-only (an
+    /// archived copy in a read-only folder works), never created or migrated in place.
+    /// `checked`: SQLite's integrity_check runs first, so a damaged file is refused instead
+    /// of giving a partial or altered export.
+    public static func openReading(_ path: String, checked: Bool) async throws(StoreOpeningFailure) -> any BenchReading {
+        try requireFile(path)
+        let store: SQLiteBenchStore
+        do { store = try await SQLiteBenchStore.openForReading(path: path) } catch let error as SQLiteError {
+            throw .damaged(path: path, what: error.message)
+        } catch BenchStoreError.unexpectedSchema(let names, _) {
+            throw .damaged(
+                path: path, what: "its tables are not as nfcbench writes them: \(names.joined(separator: ", ")) differ")
+        } catch {
+            throw .unusable(path: path, reason: "\(error)", forReading: true)
+        }
+        guard checked else { return store }
+        let problems: [String]
+        do { problems = try await store.integrityProblems() } catch {
+            throw .damaged(path: path, what: (error as? SQLiteError)?.message ?? "\(error)")
+        }
+        if !problems.isEmpty {
+            throw .damaged(path: path, what: problems.prefix(3).joined(separator: "; ") + (problems.count > 3 ? "; …" : ""))
+        }
+        return store
+    }
+
+    /// The lab store behind a PostgreSQL connection string. `migrate` (the administrator's
+    /// one command) creates or updates its schema first.
+    public static func openLab(_ url: String, migrate: Bool = false, timeoutSeconds: Int) async throws(StoreOpeningFailure)
+        -> any LabStoreAccess
+    {
+        do { return try await PostgresLabStore.open(url, migrate: migrate, timeoutSeconds: timeoutSeconds) } catch let error
+            as PostgresError
+        {
+            throw .labUnreachable(reason: "\(error)", isConnection: error.kind == .connection, isTransient: error.isTransient)
+        } catch {
+            throw .labNotReady(reason: "\(error)")
+        }
+    }
+
+    /// Whether a lab connection string carries its password inline (it belongs in ~/.pgpass).
+    public static func hasInlinePassword(_ url: String) -> Bool { ConnectionString.password(in: url)?.isEmpty == false }
+
+    static func requireFile(_ path: String) throws(StoreOpeningFailure) {
+        guard FileManager.default.fileExists(atPath: path) else { throw .missing(path: path) }
+    }
+}
