@@ -35,9 +35,12 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // The only importer of CLibPQ: connections, statements, results, typed errors.
-        .target(name: "NFCPostgres", dependencies: ["CLibPQ"]),
+        .target(name: "NFCPostgres", dependencies: ["CLibPQ", "NFCSystem"]),
+        // The system calls: typed Errno, one EINTR retry, file descriptors that close
+        // themselves, serial ports and pseudo-terminals, one executor for blocking work.
+        .target(name: "NFCSystem"),
         // The only importer of CSQLite: connections, statements, the catalog cache.
-        .target(name: "NFCStore", dependencies: ["CSQLite"]),
+        .target(name: "NFCStore", dependencies: ["CSQLite", "NFCSystem"]),
         // The remote catalog over HTTP, and the chain remote -> cache -> seed.
         .target(name: "NFCCatalogRemote", dependencies: ["NFCLocatorCore", "NFCStore"]),
         // URLSession (FoundationNetworking), linked only into the nfcbench-fetch helper.
@@ -48,18 +51,20 @@ let package = Package(
         // Reader model and the in-process simulated phone; knows no C library.
         .target(name: "NFCReaders"),
         // The only importer of CLibNFC / CPCSCLite.
-        .target(name: "NFCReaderLibNFC", dependencies: ["CLibNFC", "NFCReaders", "NFCHost"]),
+        .target(name: "NFCReaderLibNFC", dependencies: ["CLibNFC", "NFCReaders", "NFCHost", "NFCSystem"]),
         .target(name: "NFCReaderPCSC", dependencies: ["CPCSCLite", "NFCReaders"]),
         // A reader that answers as a recorded session's reader did (no C library).
         .target(name: "NFCReaderReplay", dependencies: ["NFCReaders"]),
         // Typed session and tap records, and the store seam every backend implements.
         .target(name: "NFCBenchRecords", dependencies: ["NFCLocatorCore", "NFCReaders"]),
         // The SQLite backend of the bench store, with its ordered migrations.
-        .target(name: "NFCBenchStoreSQLite", dependencies: ["NFCBenchRecords", "NFCStore", "NFCLocatorCore", "NFCReaders"]),
+        .target(
+            name: "NFCBenchStoreSQLite",
+            dependencies: ["NFCBenchRecords", "NFCStore", "NFCLocatorCore", "NFCReaders", "NFCSystem"]),
         // The lab store several benches share (PostgreSQL), read as a BenchStoring, and the sync that fills it.
         .target(
             name: "NFCBenchStorePostgres",
-            dependencies: ["NFCBenchRecords", "NFCPostgres", "NFCStore", "NFCReaders", "NFCLocatorCore"]),
+            dependencies: ["NFCBenchRecords", "NFCPostgres", "NFCStore", "NFCReaders", "NFCLocatorCore", "NFCSystem"]),
         // The bench runner: reader selection, guided runs, plans, scoring, exports, refine, doctor.
         .target(
             name: "NFCBench",
@@ -69,7 +74,7 @@ let package = Package(
             ]),
         // Emulated PN532 on a pty and a virtual card for vpcd, driving the real stacks, and
         // the positioner that moves its phone.
-        .target(name: "NFCVirtualBench", dependencies: ["NFCReaders", "NFCBench", "NFCBenchRecords"]),
+        .target(name: "NFCVirtualBench", dependencies: ["NFCReaders", "NFCBench", "NFCBenchRecords", "NFCSystem"]),
         // The use cases under the CLI: validated requests in, results out (start or resume a
         // run, run it), readers opened in a scope that closes them, positioners by scheme.
         .target(
@@ -130,6 +135,7 @@ let package = Package(
         .testTarget(name: "NFCLocatorCoreTests", dependencies: ["NFCLocatorCore"]),
         .testTarget(name: "NFCReadersTests", dependencies: ["NFCReaders", "NFCTestSupport"]),
         .testTarget(name: "NFCStoreTests", dependencies: ["NFCStore", "NFCTestSupport"]),
+        .testTarget(name: "NFCSystemTests", dependencies: ["NFCSystem", "NFCTestSupport"]),
         .testTarget(name: "NFCPostgresTests", dependencies: ["NFCPostgres"]),
         .testTarget(name: "NFCBenchRecordsTests", dependencies: ["NFCBenchRecords"]),
         .testTarget(name: "NFCHostTests", dependencies: ["NFCHost", "NFCTestSupport"]),
@@ -154,7 +160,7 @@ let package = Package(
         .testTarget(
             name: "NFCVirtualBenchTests",
             dependencies: [
-                "NFCVirtualBench", "NFCBench", "NFCBenchRecords", "NFCReaders", "NFCTestSupport",
+                "NFCVirtualBench", "NFCBench", "NFCBenchRecords", "NFCReaders", "NFCTestSupport", "NFCSystem",
             ]),
         .testTarget(
             name: "NFCCatalogRemoteTests", dependencies: ["NFCCatalogRemote", "NFCStore", "NFCLocatorCore", "NFCTestSupport"]),

@@ -2,6 +2,7 @@ import Foundation
 import NFCBenchRecords
 import NFCPostgres
 import NFCStore
+import NFCSystem
 
 /// Taps of a lab store streamed from one snapshot: a connection of its own holds a
 /// `REPEATABLE READ READ ONLY` transaction and a server-side cursor, and each `next()`

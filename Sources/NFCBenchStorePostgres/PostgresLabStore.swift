@@ -3,6 +3,7 @@ import NFCBenchRecords
 import NFCLocatorCore
 import NFCPostgres
 import NFCStore
+import NFCSystem
 
 /// The lab store: sessions and taps of every bench of a lab in PostgreSQL, read through
 /// the same `BenchReading` seam as a bench's own database, so `sessions`, `show`,

@@ -2,6 +2,7 @@ import Foundation
 import NFCBenchRecords
 import NFCLocatorCore
 import NFCStore
+import NFCSystem
 
 /// Bench results in SQLite: records, not a cache. The first `BenchStoring` backend.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import NFCBenchRecords
 import NFCStore
+import NFCSystem
 
 /// A long read (exports, reports) on its own connection and queue beside the store's
 /// one writer: WAL lets it read one consistent snapshot while sessions keep committing.

@@ -1,5 +1,6 @@
 import Foundation
 import NFCReaders
+import NFCSystem
 
 /// An exclusive advisory lock (`flock`) on a serial reader's device node, held while
 /// nfcbench uses it.
@@ -9,26 +10,22 @@ import NFCReaders
 /// that honour `flock` (pyserial's `exclusive=True`, other nfcbench processes) are kept
 /// out; the lock disappears with the process, so a killed run leaves nothing stale.
 final class SerialPortLock {
-    private let fd: Int32
+    private let lock: OwnedFileDescriptor
 
     init(path: String) throws(ReaderError) {
-        let fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw ReaderError(
-                .noReader, "No serial reader at '\(path)'.",
-                hint: "Plug the reader in and check the port name ('ls /dev/ttyUSB* /dev/ttyACM*').",
-                underlying: String(cString: strerror(errno)))
-        }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            close(fd)
+        do throws(Errno) {
+            lock = try SerialPort.lock(path)
+        } catch .wouldBlock {
             throw ReaderError(
                 .busy, "Reader '\(path)' is in use by another process.",
                 hint: "Close the other nfcbench run using it (see 'fuser \(path)').")
+        } catch {
+            throw ReaderError(
+                .noReader, "No serial reader at '\(path)'.",
+                hint: "Plug the reader in and check the port name ('ls /dev/ttyUSB* /dev/ttyACM*').",
+                underlying: error.description)
         }
-        self.fd = fd
     }
-
-    deinit { close(fd) }
 
     /// The serial port a connstring names, for drivers that use one.
     static func serialPath(of connstring: String) -> String? {

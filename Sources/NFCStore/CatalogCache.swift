@@ -1,4 +1,5 @@
 import Foundation
+import NFCSystem
 
 /// The last good catalog per URL, with its ETag and fetch time.
 public struct CachedCatalog: Sendable, Equatable {

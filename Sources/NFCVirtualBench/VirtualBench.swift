@@ -1,14 +1,14 @@
 import Foundation
 import NFCReaders
+import NFCSystem
 import Synchronization
 
 /// A whole virtual bench: one simulated phone, seen through an emulated PN532 on a pty
 /// (libnfc) and/or a virtual card behind vpcd (PC/SC), steered over a control socket.
 ///
-/// Control protocol, one command per line, one JSON object per reply line:
-/// `place X Y` (reader under the point X, Y of the phone's back), `lift`,
-/// `fault none|slow|garbage|mute|unplug`, `antenna X Y W H`, `technology A|B`, `power-cycle`
-/// (reader firmware back to its defaults), `status`.
+/// Control protocol: typed messages (`BenchCommand` in, `BenchReply` out), one JSON object
+/// per line each way; `nfcbench sim ctl` turns its words into a command
+/// (`BenchCommand(parsing:)`).
 public final class VirtualBench: Sendable {
     public struct Configuration: Sendable {
         public var directory: String
@@ -37,10 +37,10 @@ public final class VirtualBench: Sendable {
     public let controls: BenchControls
     private let emulator: PN532Emulator?
     private let card: VPCDCard?
-    private let listener = Mutex<Int32>(-1)
+    private let listener = Mutex<OwnedFileDescriptor?>(nil)
     /// An exclusive lock on the folder's `serve.lock`, held while this bench runs: a second
     /// bench on the same folder is refused instead of taking over its socket and link.
-    private let folderLock = Mutex<Int32>(-1)
+    private let folderLock = Mutex<OwnedFileDescriptor?>(nil)
 
     public var controlPath: String { configuration.directory + "/control.sock" }
     public var pn532Link: String? { emulator?.linkPath }
@@ -62,141 +62,111 @@ public final class VirtualBench: Sendable {
 
     public func start() throws {
         try FileManager.default.createDirectory(atPath: configuration.directory, withIntermediateDirectories: true)
-        let lock = open(configuration.directory + "/serve.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard lock >= 0 else { throw BenchError(description: "cannot create \(configuration.directory)/serve.lock") }
-        guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
-            close(lock)
-            throw BenchError(
-                description:
-                    "another virtual bench already serves \(configuration.directory); stop it first, or choose another --dir")
+        let lockPath = configuration.directory + "/serve.lock"
+        let lock: OwnedFileDescriptor
+        do { lock = try OwnedFileDescriptor.open(lockPath, O_RDWR | O_CREAT, mode: 0o644) } catch {
+            throw BenchError.system("create \(lockPath)", error)
+        }
+        do { try lock.descriptor.lockExclusively() } catch {
+            throw BenchAlreadyServed(directory: configuration.directory)
         }
         folderLock.withLock { $0 = lock }
         try emulator?.start()
         card?.start()
-        let fd = try UnixSocket.listen(controlPath)
-        listener.withLock { $0 = fd }
-        let thread = Thread { [self] in serve(fd) }
+        let socket: OwnedFileDescriptor
+        do { socket = try UnixDomainSocket.listen(controlPath) } catch {
+            throw BenchError.system("listen on \(controlPath)", error)
+        }
+        listener.withLock { $0 = socket }
+        let thread = Thread { [self] in serve(socket) }
         thread.name = "bench-control"
         thread.start()
     }
 
     public func stop() {
-        let fd = listener.withLock { stored -> Int32 in
-            let fd = stored
-            stored = -1
-            return fd
-        }
-        if fd >= 0 { shutdown(fd, Int32(SHUT_RDWR)); close(fd) }
+        if let socket = listener.withLock({ $0 }) { UnixDomainSocket.shutdown(socket.descriptor) }
+        listener.withLock { $0 = nil }
         unlink(controlPath)
         emulator?.stop()
         card?.stop()
-        let lock = folderLock.withLock { stored -> Int32 in
-            let fd = stored
-            stored = -1
-            return fd
-        }
-        if lock >= 0 { close(lock) }
+        folderLock.withLock { $0 = nil }
     }
 
-    private func serve(_ listening: Int32) {
+    private func serve(_ listening: OwnedFileDescriptor) {
         while true {
-            let client = accept(listening, nil, nil)
-            if client < 0 {
-                if errno == EINTR { continue }
-                return
-            }
+            guard let client = try? UnixDomainSocket.accept(listening.descriptor) else { return }
             let thread = Thread { [self] in
-                while let line = UnixSocket.readLine(client) {
-                    UnixSocket.writeLine(client, handle(line))
+                while let line = try? client.descriptor.readLine() {
+                    let reply: BenchReply
+                    if let command = try? JSONDecoder().decode(BenchCommand.self, from: Data(line.utf8)) {
+                        reply = handle(command)
+                    } else {
+                        reply = .failure(.unreadable)
+                    }
+                    guard let encoded = try? JSONEncoder().encode(reply),
+                        (try? client.descriptor.writeLine(String(decoding: encoded, as: UTF8.self))) != nil
+                    else { break }
                 }
-                close(client)
             }
             thread.start()
         }
     }
 
-    /// Runs one control command; the reply is a JSON object.
-    public func handle(_ line: String) -> String {
-        let words = line.split(separator: " ").map(String.init)
-        func numbers(_ count: Int) -> [Double]? {
-            let values = words.dropFirst().compactMap(Double.init)
-            return values.count == count && words.count == count + 1 ? values : nil
-        }
-        switch words.first {
-        case "place":
-            guard let v = numbers(2), (0...1).contains(v[0]), (0...1).contains(v[1]) else {
-                return error("usage: place X Y, with X and Y in 0...1")
-            }
-            let coupled = bench.place(x: v[0], y: v[1])
-            return "{\"ok\":true,\"coupled\":\(coupled),\"fieldEntries\":\(bench.snapshot.fieldEntries)}"
-        case "lift":
+    /// Runs one control command.
+    public func handle(_ command: BenchCommand) -> BenchReply {
+        var reply = BenchReply()
+        switch command {
+        case .place(let x, let y):
+            reply.coupled = bench.place(x: x, y: y)
+            reply.fieldEntries = bench.snapshot.fieldEntries
+        case .lift:
             bench.lift()
-            return "{\"ok\":true}"
-        case "fault":
-            guard words.count == 2, let fault = BenchFault(rawValue: words[1]) else {
-                return error("usage: fault none|slow|garbage|mute|unplug")
-            }
+        case .fault(let fault):
             controls.fault = fault
-            return "{\"ok\":true,\"fault\":\"\(fault.rawValue)\"}"
-        case "antenna":
-            guard let v = numbers(4), v[2] > 0, v[3] > 0 else { return error("usage: antenna X Y W H") }
+            reply.fault = fault
+        case .antenna(let x, let y, let width, let height):
             var phone = bench.snapshot.phone
-            phone.antenna = (v[0], v[1], v[2], v[3])
+            phone.antenna = (x, y, width, height)
             bench.setPhone(phone)
-            return "{\"ok\":true}"
-        case "technology":
-            guard words.count == 2, ["A", "B"].contains(words[1]) else { return error("usage: technology A|B") }
+        case .technology(let technology):
             var phone = bench.snapshot.phone
-            phone.technology = words[1] == "A" ? .iso14443A : .iso14443B
+            phone.technology = technology
             bench.setPhone(phone)
-            return "{\"ok\":true}"
-        case "reader":
-            // The phone as a reader (tag mode): it reads a tag to the end, stops sending after
-            // N commands (a misbehaving phone), or leaves the field after N (pulled away
-            // mid-read). Present and absent are place and lift.
-            switch words.dropFirst().first {
-            case "complete" where words.count == 2:
+        case .reader(let behaviour):
+            switch behaviour {
+            case .complete:
                 bench.tagReaderAbortAfter = nil
                 bench.tagReaderLeavesAfter = nil
-            case "leave" where words.count == 3:
-                guard let n = Int(words[2]), (1...1000).contains(n) else { return error("usage: reader leave N, N in 1...1000") }
-                bench.tagReaderLeavesAfter = n
-            case "abort" where words.count == 3:
-                guard let n = Int(words[2]), (0...1000).contains(n) else { return error("usage: reader abort N, N in 0...1000") }
-                bench.tagReaderAbortAfter = n
-            default:
-                return error("usage: reader complete | reader abort N | reader leave N")
+            case .leave(let n): bench.tagReaderLeavesAfter = n
+            case .abort(let n): bench.tagReaderAbortAfter = n
             }
-            let last = bench.snapshot.tagReads.last.map { String(describing: $0.outcome) } ?? "none"
-            return "{\"ok\":true,\"abortAfter\":\(bench.tagReaderAbortAfter.map(String.init) ?? "null"),"
-                + "\"lastRead\":\"\(last.replacingOccurrences(of: "\"", with: "'"))\"}"
-        case "power-cycle":
-            // The reader's firmware state back to power-on defaults (PICC parameter FF), as
-            // after unplugging it: what a lab does to a reader left in a setting.
+            reply.abortAfter = bench.tagReaderAbortAfter
+            reply.lastRead = bench.snapshot.tagReads.last.map { String(describing: $0.outcome) } ?? "none"
+        case .powerCycle:
             controls.firmware { $0.piccParameter = 0xFF }
-            return "{\"ok\":true}"
-        case "status":
-            return status()
-        default:
-            return error("unknown command; use place, lift, fault, antenna, technology, reader, power-cycle or status")
+        case .status:
+            reply.status = status()
         }
+        return reply
     }
 
-    private func status() -> String {
+    private func status() -> BenchStatus {
         let s = bench.snapshot
         let firmware = controls.firmware { $0 }
-        let probe = s.probe.map { "[\($0.x),\($0.y)]" } ?? "null"
-        let uid = s.target.map { "\"\(Hex.string($0.uid))\"" } ?? "null"
-        let writes = firmware.piccWrites.map { "\"\(Hex.string([$0]))\"" }.joined(separator: ",")
-        let leds = firmware.ledCommands.map { "\"\(Hex.string($0))\"" }.joined(separator: ",")
-        return "{\"ok\":true,\"probe\":\(probe),\"uid\":\(uid),\"fieldEntries\":\(s.fieldEntries),"
-            + "\"fault\":\"\(controls.fault.rawValue)\",\"picc\":\"\(Hex.string([firmware.piccParameter]))\","
-            + "\"piccWrites\":[\(writes)],\"leds\":[\(leds)],\"apdus\":\(firmware.apduCount),"
-            + "\"pn532\":\(pn532Link.map { "\"\($0)\"" } ?? "null"),"
-            + "\"vpcdPort\":\(configuration.vpcdPort.map(String.init) ?? "null")}"
+        return BenchStatus(
+            probe: s.probe.map { [$0.x, $0.y] }, uid: s.target.map { Hex.string($0.uid) }, fieldEntries: s.fieldEntries,
+            fault: controls.fault, picc: Hex.string([firmware.piccParameter]),
+            piccWrites: firmware.piccWrites.map { Hex.string([$0]) }, leds: firmware.ledCommands.map { Hex.string($0) },
+            apdus: firmware.apduCount, pn532: pn532Link, vpcdPort: configuration.vpcdPort)
     }
+}
 
-    private func error(_ message: String) -> String { "{\"ok\":false,\"error\":\"\(message)\"}" }
+/// Another virtual bench holds the folder's lock.
+public struct BenchAlreadyServed: Error, Sendable, CustomStringConvertible {
+    public let directory: String
+    public var description: String {
+        "another virtual bench already serves \(directory); stop it first, or choose another --dir"
+    }
 }
 
 /// Talks to a running bench's control socket.
@@ -205,26 +175,28 @@ public struct VirtualBenchClient: Sendable {
 
     public init(socketPath: String) { self.socketPath = socketPath }
 
-    /// Sends one command and returns the reply line (a JSON object).
-    public func send(_ command: String) throws -> String {
-        let fd = try UnixSocket.connect(socketPath)
-        defer { close(fd) }
-        UnixSocket.writeLine(fd, command)
-        guard let reply = UnixSocket.readLine(fd) else {
-            throw BenchError(description: "the bench at \(socketPath) closed the connection")
+    /// Sends one command and returns the bench's reply, whatever it says.
+    public func send(_ command: BenchCommand) throws -> BenchReply {
+        let socket: OwnedFileDescriptor
+        do { socket = try UnixDomainSocket.connect(socketPath) } catch {
+            throw BenchError.system("connect \(socketPath)", error)
         }
-        return reply
+        do {
+            try socket.descriptor.writeLine(String(decoding: try JSONEncoder().encode(command), as: UTF8.self))
+            guard let line = try socket.descriptor.readLine() else {
+                throw BenchError(description: "the bench at \(socketPath) closed the connection")
+            }
+            return try JSONDecoder().decode(BenchReply.self, from: Data(line.utf8))
+        } catch let error as Errno {
+            throw BenchError.system("talk to \(socketPath)", error)
+        }
     }
 
-    /// Sends a command and decodes the reply, throwing when it says `ok: false`.
-    public func request(_ command: String) throws -> [String: Any] {
+    /// Sends a command and returns the reply, throwing when the bench refused it.
+    @discardableResult
+    public func request(_ command: BenchCommand) throws -> BenchReply {
         let reply = try send(command)
-        guard let object = try JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any] else {
-            throw BenchError(description: "unreadable reply: \(reply)")
-        }
-        if object["ok"] as? Bool != true {
-            throw BenchError(description: object["error"] as? String ?? reply)
-        }
-        return object
+        guard reply.ok else { throw BenchError(description: reply.error ?? "the bench refused \(command)") }
+        return reply
     }
 }

@@ -13,12 +13,12 @@ public struct VirtualBenchPositioner: Positioner {
     public var needsOperator: Bool { false }
 
     public func place(_ probe: Probe, index: Int) async throws(PositionerError) {
-        try await send("place \(probe.x) \(probe.y)", action: "place")
+        try await send(.place(x: probe.x, y: probe.y), action: "place")
     }
 
-    public func lift(index: Int) async throws(PositionerError) { try await send("lift", action: "lift") }
+    public func lift(index: Int) async throws(PositionerError) { try await send(.lift, action: "lift") }
 
-    private func send(_ command: String, action: String) async throws(PositionerError) {
+    private func send(_ command: BenchCommand, action: String) async throws(PositionerError) {
         let client = self.client
         let failure: String? = await withCheckedContinuation { continuation in
             queue.async {

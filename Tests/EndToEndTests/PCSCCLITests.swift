@@ -18,11 +18,11 @@ struct PCSCCLITests {
 
     var readerName: String { SharedVirtualReader.readerName }
     var client: VirtualBenchClient { SharedVirtualReader.client }
-    func status() throws -> [String: Any] { try client.request("status") }
+    func status() throws -> BenchStatus { try #require(try client.request(.status).status) }
 
     @Test func ctrlCThroughTheCLIRestoresThePICCParameter() async throws {
         try await SharedVirtualReader.exclusive {
-            _ = try client.request("place 0.5 0.3")
+            _ = try client.request(.place(x: 0.5, y: 0.3))
             let process = Process()
             process.executableURL = URL(fileURLWithPath: BuiltBinary.path)
             process.arguments = ["poll", "--reader", "pcsc:\(readerName)", "--count", "3", "--timeout", "20", "--json"]
@@ -36,35 +36,35 @@ struct PCSCCLITests {
                 Thread { continuation.resume(returning: handle.availableLine(timeout: 10)) }.start()
             }
             #expect(firstLine?.contains("\"kind\":\"phone (card emulation)\"") == true)
-            let during = try status()["picc"] as? String
+            let during = try status().picc
             #expect(during == "E3")
             process.interrupt()  // SIGINT, as Ctrl-C
             await ChildProcess.exit(of: process)
             #expect(process.terminationStatus == 130)
             let stderr = String(decoding: await ChildProcess.drain(err), as: UTF8.self)
             #expect(stderr.contains("Interrupted; the reader was closed and restored."))
-            let final = try status()["picc"] as? String
+            let final = try status().picc
             #expect(final == "FF")
         }
     }
 
     @Test func ledFeedbackOnHitAndSwitchOff() async throws {
         try await SharedVirtualReader.exclusive {
-            _ = try client.request("place 0.5 0.3")
-            let before = (try status()["leds"] as! [String]).count
+            _ = try client.request(.place(x: 0.5, y: 0.3))
+            let before = (try status().leds).count
             let on = try await BuiltBinary.run(["poll", "--reader", "pcsc:\(readerName)", "--timeout", "5"])
             #expect(on.status == 0)
-            let leds = try status()["leds"] as! [String]
+            let leds = try status().leds
             #expect(leds.count == before + 1 && leds.last == "FF00402E0401010101")
             let off = try await BuiltBinary.run(["poll", "--reader", "pcsc:\(readerName)", "--timeout", "5", "--no-feedback"])
-            let ledsAfter = try status()["leds"] as! [String]
+            let ledsAfter = try status().leds
             #expect(off.status == 0 && ledsAfter.count == before + 1)
         }
     }
 
     @Test func cardHeldExclusivelyElsewhereIsBusy() async throws {
         try await SharedVirtualReader.exclusive {
-            _ = try client.request("place 0.5 0.3")
+            _ = try client.request(.place(x: 0.5, y: 0.3))
             try await SharedVirtualReader.waitForPCSCD(cardPresent: true)
             let context = try PCSCContext()
             var holder: PCSCCard? = try PCSCCard(context: context, reader: readerName, exclusive: true)
@@ -120,13 +120,13 @@ struct PCSCCLITests {
             #expect(o["verdict"] as? String == "SHIFTED")
             // The session ends with the phone lifted: vpcd has no escape channel, so the PICC
             // restore is journaled, said, and done by the next session that sees a card.
-            if try status()["picc"] as? String == "E3" {
+            if try status().picc == "E3" {
                 #expect(r.stderr.contains("will be restored the next time nfcbench opens it"))
-                _ = try client.request("place 0.5 0.3")
+                _ = try client.request(.place(x: 0.5, y: 0.3))
                 let poll = try await BuiltBinary.run(["poll", "--reader", "pcsc:\(readerName)", "--timeout", "5"])
                 #expect(poll.status == 0)
             }
-            let restored = try status()["picc"] as? String
+            let restored = try status().picc
             #expect(restored == "FF")
         }
     }

@@ -24,17 +24,17 @@ struct PCSCReaderTests {
 
     var readerName: String { SharedVirtualReader.readerName }
     var client: VirtualBenchClient { SharedVirtualReader.client }
-    func status() throws -> [String: Any] { try client.request("status") }
+    func status() throws -> BenchStatus { try #require(try client.request(.status).status) }
     func open() async throws -> PCSCReader { try await PCSCReader.open(readerName, journal: journal) }
 
     @Test func detectsATRUIDAndATS() async throws {
         try await SharedVirtualReader.exclusive {
-            _ = try client.request("place 0.5 0.3")
+            _ = try client.request(.place(x: 0.5, y: 0.3))
             let reader = try await PCSCReader.open("virtual 00 00", journal: journal)
             let target = try #require(try await reader.waitForTarget(timeout: .seconds(5)))
             #expect(target.atr == [0x3B, 0x80, 0x80, 0x01, 0x01])
             #expect(target.atrInfo?.summary == "ISO 14443-4, no historical bytes")
-            let benchUID = try status()["uid"] as? String
+            let benchUID = try status().uid
             #expect(Hex.string(target.uid) == benchUID)
             #expect(target.uid.first == 0x08 && target.ats == [0x78, 0x80, 0x70, 0x02])
             #expect(target.kind == .phoneCardEmulation)
@@ -47,7 +47,7 @@ struct PCSCReaderTests {
     /// closing twice is harmless, and the reader opens again.
     @Test func closeReleasesTheContextAtOnce() async throws {
         try await SharedVirtualReader.exclusive {
-            _ = try client.request("place 0.5 0.3")
+            _ = try client.request(.place(x: 0.5, y: 0.3))
             let reader = try await open()
             #expect(try await reader.waitForTarget(timeout: .seconds(5)) != nil)
             await reader.close()
@@ -65,13 +65,13 @@ struct PCSCReaderTests {
         try await SharedVirtualReader.exclusive {
             let reader = try await open()
             #expect(try await reader.waitForTarget(timeout: .milliseconds(600)) == nil)
-            _ = try client.request("place 0.5 0.3")
+            _ = try client.request(.place(x: 0.5, y: 0.3))
             _ = try #require(try await reader.waitForTarget(timeout: .seconds(5)))
             #expect(try await reader.waitForRemoval(timeout: .milliseconds(500)) == false)
-            _ = try client.request("lift")
+            _ = try client.request(.lift)
             #expect(try await reader.waitForRemoval(timeout: .seconds(5)))
             // Close with the phone on the reader, so the PICC parameter can be put back.
-            _ = try client.request("place 0.5 0.3")
+            _ = try client.request(.place(x: 0.5, y: 0.3))
             _ = try #require(try await reader.waitForTarget(timeout: .seconds(5)))
             await reader.close()
             #expect(reader.closingWarnings.isEmpty)
@@ -88,37 +88,37 @@ struct PCSCReaderTests {
 
     @Test func piccParameterIsNarrowedThenRestored() async throws {
         try await SharedVirtualReader.exclusive {
-            _ = try client.request("place 0.5 0.3")
-            let before = try status()["piccWrites"] as! [String]
+            _ = try client.request(.place(x: 0.5, y: 0.3))
+            let before = try status().piccWrites
             let reader = try await open()
             _ = try #require(try await reader.waitForTarget(timeout: .seconds(5)))
-            let during = try status()["picc"] as? String
+            let during = try status().picc
             #expect(during == "E3")
             await reader.close()
             let after = try status()
-            #expect(after["picc"] as? String == "FF")
-            #expect(Array((after["piccWrites"] as! [String]).dropFirst(before.count)) == ["E3", "FF"])
+            #expect(after.picc == "FF")
+            #expect(Array(after.piccWrites.dropFirst(before.count)) == ["E3", "FF"])
             #expect(reader.piccReport == .init(original: 0xFF, applied: 0xE3, restored: true))
         }
     }
 
     @Test func aRestoreThatCannotHappenIsJournaledAndDoneNextTime() async throws {
         try await SharedVirtualReader.exclusive {
-            _ = try client.request("place 0.5 0.3")
+            _ = try client.request(.place(x: 0.5, y: 0.3))
             let first = try await open()
             _ = try #require(try await first.waitForTarget(timeout: .seconds(5)))
-            _ = try client.request("lift")  // no card and no escape channel on vpcd: nothing to send the restore through
+            _ = try client.request(.lift)  // no card and no escape channel on vpcd: nothing to send the restore through
             _ = try await first.waitForRemoval(timeout: .seconds(5))
             await first.close()
-            let stuck = try status()["picc"] as? String
+            let stuck = try status().picc
             #expect(stuck == "E3" && journal.original(for: readerName) == 0xFF)
             #expect(first.closingWarnings.first?.contains("restored the next time") == true)
 
-            _ = try client.request("place 0.5 0.3")
+            _ = try client.request(.place(x: 0.5, y: 0.3))
             let second = try await open()
             _ = try #require(try await second.waitForTarget(timeout: .seconds(5)))
             await second.close()
-            let restored = try status()["picc"] as? String
+            let restored = try status().picc
             #expect(restored == "FF" && journal.original(for: readerName) == nil)
             #expect(second.piccReport == .init(original: 0xFF, applied: 0xE3, restored: true))
         }
@@ -126,8 +126,8 @@ struct PCSCReaderTests {
 
     @Test func garbageFromTheReaderIsTyped() async throws {
         try await SharedVirtualReader.exclusive {
-            _ = try client.request("fault garbage")
-            _ = try client.request("place 0.5 0.3")
+            _ = try client.request(.fault(.garbage))
+            _ = try client.request(.place(x: 0.5, y: 0.3))
             let reader = try await open()
             await #expect { try await reader.waitForTarget(timeout: .seconds(5)) } throws: { error in
                 (error as? ReaderError)?.code == .garbage
@@ -149,9 +149,9 @@ struct PCSCReaderTests {
             let watcher = OutputWatcher(out)
             try scan.run()
             #expect(await watcher.wait(for: "Card removed"), "pcsc_scan never reported the empty reader: \(watcher.output)")
-            _ = try client.request("place 0.5 0.3")
+            _ = try client.request(.place(x: 0.5, y: 0.3))
             #expect(await watcher.wait(for: "Card inserted"), "\(watcher.output)")
-            _ = try client.request("lift")
+            _ = try client.request(.lift)
             #expect(await watcher.wait(for: "Card removed", count: 2), "\(watcher.output)")
             scan.terminate()
             await ChildProcess.exit(of: scan)

@@ -56,11 +56,4 @@ struct SQLiteDatabaseTests {
         #expect(RowChecksum.of([.integer(1)]) != RowChecksum.of([.real(1)]))
         #expect(RowChecksum.of([.text("ab"), .text("c")]) != RowChecksum.of([.text("a"), .text("bc")]))
     }
-
-    @Test func theExecutorRunsBlockingWorkOffTheCallersThreadInOrder() async throws {
-        let executor = SerialQueueExecutor(label: "nfcbench.test")
-        var order: [Int] = []
-        for i in 0..<20 { order.append(try await executor.run { i }) }
-        #expect(order == Array(0..<20))
-    }
 }

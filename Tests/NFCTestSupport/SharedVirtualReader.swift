@@ -20,10 +20,10 @@ public enum SharedVirtualReader {
     public static func exclusive<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         await gate.enter()
         do {
-            _ = try client.request("fault none")
-            _ = try client.request("lift")
-            _ = try client.request("technology A")
-            _ = try client.request("power-cycle")  // a run before may have left its PICC setting
+            _ = try client.request(.fault(.none))
+            _ = try client.request(.lift)
+            _ = try client.request(.technology(.iso14443A))
+            _ = try client.request(.powerCycle)  // a run before may have left its PICC setting
             try await waitForPCSCD(cardPresent: false)
             let value = try await body()
             await gate.leave()

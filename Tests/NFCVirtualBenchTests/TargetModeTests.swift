@@ -72,10 +72,11 @@ struct TargetModeTests {
     /// `sim ctl reader`: the phone reads to the end, or stops after N commands.
     @Test func controlWordsForThePhoneAsAReader() throws {
         let bench = try TestBench()
-        #expect(bench.bench.handle("reader abort 4").contains("\"abortAfter\":4"))
+        #expect(bench.bench.handle(try BenchCommand(parsing: "reader abort 4")).abortAfter == 4)
         #expect(bench.bench.bench.tagReaderAbortAfter == 4)
-        #expect(bench.bench.handle("reader complete").contains("\"abortAfter\":null"))
+        let complete = bench.bench.handle(try BenchCommand(parsing: "reader complete"))
+        #expect(complete.ok && complete.abortAfter == nil)
         #expect(bench.bench.bench.tagReaderAbortAfter == nil)
-        #expect(bench.bench.handle("reader abort x").contains("usage: reader abort N"))
+        #expect(throws: BenchControlError.usage("reader abort N, N in 0...1000")) { try BenchCommand(parsing: "reader abort x") }
     }
 }

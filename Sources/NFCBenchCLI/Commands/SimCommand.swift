@@ -68,7 +68,7 @@ enum SimCommand {
                 directory: directory, phone: phone, seed: seed,
                 pn532: !invocation[noPN532], vpcdPort: port))
         do { try bench.start() } catch {
-            let taken = "\(error)".contains("already serves")
+            let taken = error is BenchAlreadyServed
             throw CommandFailure(
                 "Cannot start the virtual bench in '\(directory)': \(error)",
                 hint: taken
@@ -97,15 +97,20 @@ enum SimCommand {
     static func control(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
         let directory = context.url(forPath: invocation.required(controlDirectory)).path
         let client = VirtualBenchClient(socketPath: directory + "/control.sock")
-        do {
-            let reply = try client.send(invocation.positionals.joined(separator: " "))
-            context.output.line(reply)
-            return reply.contains("\"ok\":true") ? ExitCode.success : ExitCode.failure
-        } catch {
+        let command: BenchCommand
+        do { command = try BenchCommand(parsing: invocation.positionals.joined(separator: " ")) } catch {
+            throw UsageError(error.description, path: invocation.path)
+        }
+        let reply: BenchReply
+        do { reply = try client.send(command) } catch {
             throw CommandFailure(
                 "No virtual bench answers at '\(directory)': \(error)",
                 hint: "Start one with 'nfcbench sim serve --dir \(directory)'.")
         }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        context.output.line(String(decoding: (try? encoder.encode(reply)) ?? Data(), as: UTF8.self))
+        return reply.ok ? ExitCode.success : ExitCode.failure
     }
 }
 

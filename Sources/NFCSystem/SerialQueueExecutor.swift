@@ -25,3 +25,15 @@ public final class SerialQueueExecutor: SerialExecutor {
         }
     }
 }
+
+/// Blocking work a task must wait for (a C library that probes ports, a child's exit, a
+/// read until end of file), run on a thread of its own so it never holds one of Swift's
+/// few cooperative threads. The one way the package does this outside an actor's executor.
+public enum BlockingWork {
+    /// Runs `body` on a fresh serial queue named `label` (as debuggers and `ps -L` show it).
+    public static func run<T: Sendable>(_ label: String, _ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            DispatchQueue(label: label).async { continuation.resume(returning: body()) }
+        }
+    }
+}

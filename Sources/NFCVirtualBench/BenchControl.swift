@@ -1,0 +1,133 @@
+import Foundation
+import NFCReaders
+
+/// One command to a running virtual bench, as typed messages: the bench and its clients
+/// share these types, and the wire carries them as one JSON object per line.
+public enum BenchCommand: Codable, Sendable, Equatable {
+    /// The reader under the point x, y of the phone's back (fractions).
+    case place(x: Double, y: Double)
+    case lift
+    case fault(BenchFault)
+    /// The phone's true antenna rectangle.
+    case antenna(x: Double, y: Double, width: Double, height: Double)
+    case technology(TargetTechnology)
+    /// The phone as a reader (tag mode): reads to the end, stops after N commands (a
+    /// misbehaving phone), or leaves the field after N (pulled away mid-read).
+    case reader(TagReaderBehaviour)
+    /// The reader's firmware state back to power-on defaults (PICC parameter FF), as after
+    /// unplugging it.
+    case powerCycle
+    case status
+
+    public enum TagReaderBehaviour: Codable, Sendable, Equatable {
+        case complete
+        case abort(after: Int)
+        case leave(after: Int)
+    }
+
+    /// The text form `nfcbench sim ctl` takes: `place X Y`, `lift`, `fault NAME`,
+    /// `antenna X Y W H`, `technology A|B`, `reader complete|abort N|leave N`, `power-cycle`,
+    /// `status`. A line that is none of them is refused with its usage.
+    public init(parsing line: String) throws(BenchControlError) {
+        let words = line.split(separator: " ").map(String.init)
+        func numbers(_ count: Int) -> [Double]? {
+            let values = words.dropFirst().compactMap(Double.init)
+            return values.count == count && words.count == count + 1 && values.allSatisfy(\.isFinite) ? values : nil
+        }
+        switch words.first {
+        case "place":
+            guard let v = numbers(2), (0...1).contains(v[0]), (0...1).contains(v[1]) else {
+                throw .usage("place X Y, with X and Y in 0...1")
+            }
+            self = .place(x: v[0], y: v[1])
+        case "lift": self = .lift
+        case "fault":
+            guard words.count == 2, let fault = BenchFault(rawValue: words[1]) else {
+                throw .usage("fault " + BenchFault.allCases.map(\.rawValue).joined(separator: "|"))
+            }
+            self = .fault(fault)
+        case "antenna":
+            guard let v = numbers(4), v[2] > 0, v[3] > 0 else { throw .usage("antenna X Y W H") }
+            self = .antenna(x: v[0], y: v[1], width: v[2], height: v[3])
+        case "technology":
+            guard words.count == 2, ["A", "B"].contains(words[1]) else { throw .usage("technology A|B") }
+            self = .technology(words[1] == "A" ? .iso14443A : .iso14443B)
+        case "reader":
+            self = .reader(try Self.tagReader(Array(words.dropFirst())))
+        case "power-cycle": self = .powerCycle
+        case "status": self = .status
+        default:
+            throw .unknownCommand
+        }
+    }
+
+    private static func tagReader(_ words: [String]) throws(BenchControlError) -> TagReaderBehaviour {
+        switch (words.first, words.count) {
+        case ("complete", 1): return .complete
+        case ("leave", 2):
+            guard let n = Int(words[1]), (1...1000).contains(n) else { throw .usage("reader leave N, N in 1...1000") }
+            return .leave(after: n)
+        case ("abort", 2):
+            guard let n = Int(words[1]), (0...1000).contains(n) else { throw .usage("reader abort N, N in 0...1000") }
+            return .abort(after: n)
+        default:
+            throw .usage("reader complete | reader abort N | reader leave N")
+        }
+    }
+}
+
+/// A command the bench cannot take.
+public enum BenchControlError: Error, Sendable, Equatable, CustomStringConvertible {
+    case usage(String)
+    case unknownCommand
+    /// The line on the wire was not a command at all.
+    case unreadable
+
+    public var description: String {
+        switch self {
+        case .usage(let usage): "usage: \(usage)"
+        case .unknownCommand: "unknown command; use place, lift, fault, antenna, technology, reader, power-cycle or status"
+        case .unreadable: "not a bench command"
+        }
+    }
+}
+
+/// The bench's answer to one command.
+public struct BenchReply: Codable, Sendable, Equatable {
+    public var ok: Bool
+    public var error: String?
+    /// After `place`: whether the phone's antenna couples with the reader there.
+    public var coupled: Bool?
+    public var fieldEntries: Int?
+    public var fault: BenchFault?
+    /// After `reader`: the tag reader's behaviour now, and how its last read ended.
+    public var abortAfter: Int?
+    public var lastRead: String?
+    /// After `status`.
+    public var status: BenchStatus?
+
+    public init(ok: Bool = true, error: String? = nil) {
+        self.ok = ok
+        self.error = error
+    }
+
+    public static func failure(_ error: BenchControlError) -> BenchReply { BenchReply(ok: false, error: error.description) }
+}
+
+/// What `status` tells: where the reader is on the phone, what it sees, and what the
+/// reader's firmware was told.
+public struct BenchStatus: Codable, Sendable, Equatable {
+    public var probe: [Double]?
+    public var uid: String?
+    public var fieldEntries: Int
+    public var fault: BenchFault
+    /// The ACR122U PICC operating parameter, as hex.
+    public var picc: String
+    public var piccWrites: [String]
+    public var leds: [String]
+    public var apdus: Int
+    public var pn532: String?
+    public var vpcdPort: UInt16?
+}
+
+extension BenchFault: Codable {}

@@ -1,0 +1,56 @@
+import Foundation
+import NFCReaders
+import NFCSystem
+import NFCTestSupport
+import NFCVirtualBench
+import Testing
+
+/// The control channel's typed messages, over the bench's own socket.
+@Suite("Virtual bench control protocol")
+struct BenchControlTests {
+    @Test func typedCommandsGetTypedReplies() throws {
+        let bench = try TestBench()
+        defer { bench.bench.stop() }
+        let client = VirtualBenchClient(socketPath: bench.bench.controlPath)
+        let a = bench.bench.bench.snapshot.phone.antenna
+        let placed = try client.request(.place(x: a.x + a.width / 2, y: a.y + a.height / 2))
+        #expect(placed.coupled == true && (placed.fieldEntries ?? 0) >= 1)
+        #expect(try client.request(.fault(.slow)).fault == .slow)
+        let status = try #require(try client.request(.status).status)
+        #expect(status.fault == .slow && status.uid != nil && status.pn532 == bench.bench.pn532Link)
+        try client.request(.fault(.none))
+        try client.request(.lift)
+        #expect(try client.request(.status).status?.uid == nil)
+    }
+
+    @Test func aLineThatIsNoCommandIsRefusedAndTheConnectionStaysUsable() throws {
+        let bench = try TestBench()
+        defer { bench.bench.stop() }
+        let socket = try UnixDomainSocket.connect(bench.bench.controlPath)
+        for garbage in ["place 0.5 0.5", "{\"place\":{\"x\":\"half\"}}", "\u{1B}[2J", ""] {
+            try socket.descriptor.writeLine(garbage)
+            let line = try #require(try socket.descriptor.readLine())
+            let reply = try JSONDecoder().decode(BenchReply.self, from: Data(line.utf8))
+            #expect(!reply.ok && reply.error == BenchControlError.unreadable.description, "\(garbage): \(line)")
+        }
+        try socket.descriptor.writeLine(String(decoding: try JSONEncoder().encode(BenchCommand.lift), as: UTF8.self))
+        let line = try #require(try socket.descriptor.readLine())
+        #expect(try JSONDecoder().decode(BenchReply.self, from: Data(line.utf8)).ok)
+    }
+
+    @Test(arguments: [
+        ("place 0.5 0.25", BenchCommand.place(x: 0.5, y: 0.25)), ("lift", .lift), ("fault mute", .fault(.mute)),
+        ("antenna 0.1 0.2 0.3 0.4", .antenna(x: 0.1, y: 0.2, width: 0.3, height: 0.4)), ("technology B", .technology(.iso14443B)),
+        ("reader leave 3", .reader(.leave(after: 3))), ("power-cycle", .powerCycle), ("status", .status),
+    ])
+    func theOperatorsWordsBecomeCommands(text: String, command: BenchCommand) throws {
+        #expect(try BenchCommand(parsing: text) == command)
+        let wire = try JSONEncoder().encode(command)
+        #expect(try JSONDecoder().decode(BenchCommand.self, from: wire) == command)
+    }
+
+    @Test(arguments: ["place 2 0", "place nan 0.5", "place inf 0", "antenna 0 0 0 1", "fault loud", "technology C", "jump", ""])
+    func wordsThatAreNoCommandAreRefused(text: String) {
+        #expect(throws: BenchControlError.self) { try BenchCommand(parsing: text) }
+    }
+}
