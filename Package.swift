@@ -42,7 +42,7 @@ let package = Package(
         // The only importer of CSQLite: connections, statements, the catalog cache.
         .target(name: "NFCStore", dependencies: ["CSQLite", "NFCSystem"]),
         // The remote catalog over HTTP, and the chain remote -> cache -> seed.
-        .target(name: "NFCCatalogRemote", dependencies: ["NFCLocatorCore", "NFCStore"]),
+        .target(name: "NFCCatalogRemote", dependencies: ["NFCLocatorCore", "NFCStore", "NFCSystem"]),
         // URLSession (FoundationNetworking), linked only into the nfcbench-fetch helper.
         .target(name: "NFCCatalogHTTP", dependencies: ["NFCCatalogRemote"]),
         .executableTarget(name: "nfcbench-fetch", dependencies: ["NFCCatalogHTTP", "NFCCatalogRemote"]),
@@ -70,7 +70,7 @@ let package = Package(
             name: "NFCBench",
             dependencies: [
                 "NFCBenchRecords", "NFCLocatorCore", "NFCReaders", "NFCReaderLibNFC", "NFCReaderPCSC", "NFCReaderReplay",
-                "NFCHost",
+                "NFCHost", "NFCSystem",
             ]),
         // Emulated PN532 on a pty and a virtual card for vpcd, driving the real stacks, and
         // the positioner that moves its phone.
@@ -87,8 +87,8 @@ let package = Package(
         .target(
             name: "NFCBenchCLI",
             dependencies: [
-                "NFCBenchUseCases", "NFCBench", "NFCBenchRecords", "NFCBenchStoreSQLite", "NFCBenchStorePostgres",
-                "NFCLocatorCore", "NFCReaders", "NFCVirtualBench", "NFCCatalogRemote", "NFCStore", "NFCHost", "NFCPostgres",
+                "NFCBenchUseCases", "NFCBench", "NFCBenchRecords", "NFCLocatorCore", "NFCReaders", "NFCVirtualBench",
+                "NFCCatalogRemote", "NFCStore", "NFCHost", "NFCSystem",
             ]),
         .executableTarget(name: "nfcbench", dependencies: ["NFCBenchCLI"]),
         .executableTarget(name: "ResolveBenchmark", dependencies: ["NFCLocatorCore"], path: "Benchmarks/ResolveBenchmark"),

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import NFCSystem
 import Synchronization
 
 #if canImport(Glibc)
@@ -36,7 +37,7 @@ final class ChildCommand: Sendable {
 
     func start() throws {
         var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { throw POSIXFailure("pipe", errno) }
+        guard pipe(&fds) == 0 else { throw POSIXFailure("pipe", .current) }
         // Close-on-exec at once, so no other child started meanwhile inherits the pipe.
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
@@ -64,7 +65,7 @@ final class ChildCommand: Sendable {
         close(fds[1])
         guard result == 0 else {
             close(fds[0])
-            throw POSIXFailure("posix_spawn /bin/sh", result)
+            throw POSIXFailure("posix_spawn /bin/sh", Errno(rawValue: result))
         }
         state.withLock { $0.pid = pid }
         stderrRead.withLock { $0 = fds[0] }
@@ -75,9 +76,7 @@ final class ChildCommand: Sendable {
         let nanoseconds = Int(min(timeout.seconds, 86_400 * 365) * 1e9)
         queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in stop(.timeout) }
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
-                DispatchQueue(label: "nfcbench.child.wait").async { [self] in continuation.resume(returning: collect()) }
-            }
+            await BlockingWork.run("nfcbench.child.wait") { [self] in collect() }
         } onCancel: {
             stop(.cancel)
         }
@@ -87,18 +86,14 @@ final class ChildCommand: Sendable {
     private func collect() -> Outcome {
         let fd = stderrRead.withLock { $0 }
         var captured: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while fd >= 0 {
-            let n = read(fd, &buffer, buffer.count)
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
-            captured.append(contentsOf: buffer[0..<n])
+        while fd >= 0, let chunk = try? FileDescriptor(rawValue: fd).read(upTo: 4096), !chunk.isEmpty {
+            captured.append(contentsOf: chunk)
             if captured.count > 2 * Self.stderrLimit { captured.removeFirst(captured.count - Self.stderrLimit) }
         }
         if fd >= 0 { close(fd) }
         let pid = state.withLock { $0.pid }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        _ = try? retryingOnInterrupt { waitpid(pid, &status, 0) }
         let stop = state.withLock { s -> Stop in
             s.reaped = true
             return s.stop
@@ -130,10 +125,10 @@ final class ChildCommand: Sendable {
 
 struct POSIXFailure: Error, CustomStringConvertible {
     let call: String
-    let code: Int32
-    init(_ call: String, _ code: Int32) {
+    let error: Errno
+    init(_ call: String, _ error: Errno) {
         self.call = call
-        self.code = code
+        self.error = error
     }
-    var description: String { "\(call): \(String(cString: strerror(code)))" }
+    var description: String { "\(call): \(error)" }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import NFCReaderLibNFC
 import NFCReaders
+import NFCSystem
 
 /// Turns what the operator typed (`--reader SPEC`, or nothing) into an open reader.
 public struct ReaderSelection: Sendable {
@@ -49,20 +50,14 @@ public struct ReaderSelection: Sendable {
     /// calls in the C libraries, so on a queue of their own).
     public func describe(_ info: ReaderInfo) async -> ReaderBackendRegistration.Listing {
         guard let backend = ReaderBackends.registration(info.backend) else { return .init(firmware: info.firmware, inUse: nil) }
-        return await withCheckedContinuation { continuation in
-            DispatchQueue(label: "nfcbench.reader-describe").async { continuation.resume(returning: backend.describe(info)) }
-        }
+        return await BlockingWork.run("nfcbench.reader-describe") { backend.describe(info) }
     }
 
     /// Readers every backend can see now, and why a stack could not be asked. Listing
     /// blocks in the C libraries (`nfc_list_devices` probes every port), so it runs on a
     /// queue of its own, never on a cooperative thread.
     public func available() async -> (readers: [ReaderInfo], problems: [ReaderError]) {
-        await withCheckedContinuation { continuation in
-            DispatchQueue(label: "nfcbench.reader-selection").async {
-                continuation.resume(returning: Self.listReaders())
-            }
-        }
+        await BlockingWork.run("nfcbench.reader-selection") { Self.listReaders() }
     }
 
     static func listReaders() -> (readers: [ReaderInfo], problems: [ReaderError]) {

@@ -1,4 +1,5 @@
 import Foundation
+import NFCSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -55,12 +56,10 @@ public struct HelperProcessFetcher: CatalogFetching {
         DispatchQueue.global().asyncAfter(deadline: .now() + limits.totalTimeout + 0.2, execute: watchdog)
         // Reading to the end and reaping both block, so both happen on a queue of their
         // own; the awaiting task holds no cooperative thread meanwhile.
-        let data: Data = await withCheckedContinuation { continuation in
-            DispatchQueue(label: "nfcbench.fetch-helper").async {
-                let data = output.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                continuation.resume(returning: data)
-            }
+        let data = await BlockingWork.run("nfcbench.fetch-helper") {
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return data
         }
         watchdog.cancel()
         return try Self.decode(data, limits: limits)

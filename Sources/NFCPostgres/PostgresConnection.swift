@@ -1,5 +1,6 @@
 import CLibPQ
 import Foundation
+import NFCSystem
 
 /// One libpq connection, owned by exactly one actor or serial owner; not Sendable.
 /// Closed with `PQfinish` in `deinit`.
@@ -139,10 +140,12 @@ public final class PostgresConnection {
                     message: "no answer within \(timeout.components.seconds) s (the server may be stopped or locked)",
                     server: server)
             }
-            var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
-            let waited = poll(&descriptor, 1, Int32(min(left.components.seconds * 1000 + 1, 1000)))
-            if waited < 0 && errno != EINTR { throw fail(String(cString: strerror(errno))) }
-            if waited > 0 && PQconsumeInput(handle) == 0 { throw fail(String(cString: PQerrorMessage(handle))) }
+            let readable: Bool
+            do {
+                readable = try FileDescriptor(rawValue: PQsocket(handle))
+                    .waitUntilReadable(timeoutMs: Int32(min(left.components.seconds * 1000 + 1, 1000)))
+            } catch { throw fail(error.description) }
+            if readable && PQconsumeInput(handle) == 0 { throw fail(String(cString: PQerrorMessage(handle))) }
         }
     }
 

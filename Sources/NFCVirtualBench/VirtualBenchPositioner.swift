@@ -1,13 +1,12 @@
-import Dispatch
 import NFCBench
 import NFCBenchRecords
+import NFCSystem
 
 /// Moves the phone of a running virtual bench (`nfcbench sim serve`) over its control
-/// socket. The socket calls block, so they run on a queue of their own, never on a
-/// cooperative thread.
+/// socket. The socket calls block, so they run as `BlockingWork`, never on a cooperative
+/// thread.
 public struct VirtualBenchPositioner: Positioner {
     public let client: VirtualBenchClient
-    private let queue = DispatchQueue(label: "nfcbench.virtual-bench.positioner")
 
     public init(directory: String) { client = VirtualBenchClient(socketPath: directory + "/control.sock") }
     public var needsOperator: Bool { false }
@@ -20,14 +19,12 @@ public struct VirtualBenchPositioner: Positioner {
 
     private func send(_ command: BenchCommand, action: String) async throws(PositionerError) {
         let client = self.client
-        let failure: String? = await withCheckedContinuation { continuation in
-            queue.async {
-                do {
-                    _ = try client.request(command)
-                    continuation.resume(returning: nil)
-                } catch {
-                    continuation.resume(returning: "\(error)")
-                }
+        let failure: String? = await BlockingWork.run("nfcbench.virtual-bench.positioner") {
+            do {
+                try client.request(command)
+                return nil
+            } catch {
+                return "\(error)"
             }
         }
         if let failure { throw PositionerError("virtual bench did not take '\(action)': \(failure)") }

@@ -1,4 +1,5 @@
 import Foundation
+import NFCSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -23,7 +24,7 @@ public final class AtomicFileReplacement {
         let folder = target.deletingLastPathComponent().path
         var template = Array((folder + "/." + target.lastPathComponent + ".XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw .writeFailed(target.path, String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw .writeFailed(target.path, Errno.current.description) }
         descriptor = fd
         temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         var existing = stat()
@@ -49,14 +50,14 @@ public final class AtomicFileReplacement {
         precondition(!finished, "an atomic replacement commits or is abandoned once")
         finished = true
         let synced = fsync(descriptor) == 0
-        let syncError = errno
+        let syncError = Errno.current
         close(descriptor)
         guard synced else {
             unlink(temporaryPath)
-            throw .writeFailed(target.path, String(cString: strerror(syncError)))
+            throw .writeFailed(target.path, syncError.description)
         }
         guard rename(temporaryPath, target.path) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let reason = Errno.current.description
             unlink(temporaryPath)
             throw .writeFailed(target.path, reason)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import NFCSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -53,16 +54,10 @@ public final class ExportSink {
         guard let descriptor, !buffer.isEmpty else { return }
         // An open unit is held back: only what precedes it is written.
         let end = unitStart ?? buffer.count
-        var offset = 0
-        while offset < end {
-            let n = buffer[offset..<end].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw ExportError.writeFailed(name, String(cString: strerror(errno)))
-            }
-            offset += n
-            bytesWritten += n
+        do { try FileDescriptor(rawValue: descriptor).writeAll(buffer[..<end]) } catch {
+            throw ExportError.writeFailed(name, error.description)
         }
+        bytesWritten += end
         buffer.removeSubrange(..<end)
         if unitStart != nil { unitStart = 0 }
     }

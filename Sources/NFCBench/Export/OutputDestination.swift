@@ -1,4 +1,5 @@
 import Foundation
+import NFCSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -43,8 +44,8 @@ public struct OutputDestination: Sendable {
         }
         var info = stat()
         guard stat(resolved, &info) == 0 else {
-            let reason = errno
-            guard reason == ENOENT else { throw .cannotOpen(path: path, reason: String(cString: strerror(reason))) }
+            let reason = Errno.current
+            guard reason == .noSuchFile else { throw .cannotOpen(path: path, reason: reason.description) }
             return OutputDestination(given: path, resolved: resolved, kind: .replaced)
         }
         switch info.st_mode & S_IFMT {
@@ -71,7 +72,7 @@ public struct OutputDestination: Sendable {
         case .inPlace:
             // No O_CREAT, no O_TRUNC: a device or pipe is neither made nor emptied.
             let fd = open(resolved, O_WRONLY | O_CLOEXEC | O_NOCTTY)
-            guard fd >= 0 else { throw DestinationError.cannotOpen(path: given, reason: String(cString: strerror(errno))) }
+            guard fd >= 0 else { throw DestinationError.cannotOpen(path: given, reason: Errno.current.description) }
             defer { close(fd) }
             let sink = ExportSink(descriptor: fd, name: given)
             try await body(sink)

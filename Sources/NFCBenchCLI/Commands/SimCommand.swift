@@ -82,10 +82,12 @@ enum SimCommand {
             ("reader", .optional(bench.connstring.map { "libnfc:\($0)" })),
             ("vpcdPort", port.map { .int(Int($0)) } ?? .null),
         ]).serialized()
-        try? (ready + "\n").write(toFile: directory + "/ready", atomically: true, encoding: .utf8)
+        // Registered before it says it is ready: whoever waits for `ready` and then asks
+        // `nfcbench readers` must find it listed (seen missing on a loaded CI machine).
         let registered = try? BenchRegistry.register(
             .init(pid: getpid(), directory: directory, connstring: bench.connstring, vpcdPort: port),
             environment: context.environment)
+        try? (ready + "\n").write(toFile: directory + "/ready", atomically: true, encoding: .utf8)
         context.output.line(ready)
         await SignalWaiter.waitForTermination()
         bench.stop()

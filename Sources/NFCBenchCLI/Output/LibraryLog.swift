@@ -1,5 +1,6 @@
 import Foundation
 import NFCBench
+import NFCSystem
 import Synchronization
 
 /// Reader libraries write their own log lines straight to standard error (libnfc's
@@ -67,13 +68,9 @@ public enum LibraryLog {
 
     private static func sort(from pipe: Int32, to real: Int32, logPath: String) {
         var pending = Data()
-        var buffer = [UInt8](repeating: 0, count: 4096)
         var log: FileHandle?
-        while true {
-            let n = read(pipe, &buffer, buffer.count)
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { break }
-            pending.append(contentsOf: buffer[0..<n])
+        while let chunk = try? FileDescriptor(rawValue: pipe).read(upTo: 4096), !chunk.isEmpty {
+            pending.append(contentsOf: chunk)
             while let newline = pending.firstIndex(of: 0x0A) {
                 let line = pending[pending.startIndex...newline]
                 pending.removeSubrange(pending.startIndex...newline)

@@ -1,5 +1,6 @@
 import Foundation
 import NFCBench
+import NFCSystem
 import Synchronization
 
 /// Single key presses from a terminal: the operator's r, s, u and q take effect at once,
@@ -16,11 +17,7 @@ enum RawKeys {
         enable()
         return AsyncStream { continuation in
             let thread = Thread {
-                var byte: UInt8 = 0
-                while true {
-                    let n = read(0, &byte, 1)
-                    if n < 0, errno == EINTR { continue }
-                    guard n == 1 else { break }
+                while let byte = try? FileDescriptor.standardInput.read(upTo: 1).first {
                     // One printable key, or Enter (CR on a raw terminal, LF from a pipe).
                     guard byte == 0x0A || byte == 0x0D || (0x21...0x7E).contains(byte),
                         let command = OperatorKeys.command(String(UnicodeScalar(byte)))

@@ -1,4 +1,5 @@
 import Foundation
+import NFCSystem
 import Synchronization
 
 /// Written once by `SignalWaiter.install()` before the handlers are installed, then only
@@ -45,11 +46,8 @@ public enum SignalWaiter {
             }
         }
         let thread = Thread {
-            var byte: UInt8 = 0
-            while true {
-                let n = read(readEnd, &byte, 1)
-                if n == 1 { deliver(Int32(byte)) } else if n < 0 && errno == EINTR { continue } else { return }
-            }
+            // One byte per signal; the pipe's end (or an error) ends the thread.
+            while let byte = try? FileDescriptor(rawValue: readEnd).read(upTo: 1).first { deliver(Int32(byte)) }
         }
         thread.name = "signals"
         thread.start()

@@ -1,4 +1,5 @@
 import Foundation
+import NFCSystem
 import Synchronization
 
 /// Where a command writes. The real process writes to stdout/stderr; tests capture.
@@ -26,18 +27,11 @@ public struct StandardStream: TextOutput {
 
     /// Control sequences from outside text are shown, never acted on (`TerminalSafeText`).
     public func write(_ text: String) {
-        var bytes = Array(TerminalSafeText.output(text).utf8)[...]
+        let bytes = Array(TerminalSafeText.output(text).utf8)
         // Past `LibraryLog`'s pipe: nfcbench's own messages go straight to the terminal.
         let diverted = fileDescriptor == 2 ? LibraryLog.realStandardError.load(ordering: .sequentiallyConsistent) : -1
-        let fd = diverted >= 0 ? diverted : fileDescriptor
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
-            if written <= 0 {
-                if written < 0 && errno == EINTR { continue }
-                return  // A closed pipe (e.g. `| head`) is not an error worth crashing over.
-            }
-            bytes = bytes.dropFirst(written)
-        }
+        // A closed pipe (e.g. `| head`) is not an error worth crashing over.
+        try? FileDescriptor(rawValue: diverted >= 0 ? diverted : fileDescriptor).writeAll(bytes)
     }
 }
 
