@@ -1,6 +1,7 @@
 import Foundation
 import NFCBench
 import NFCBenchRecords
+import NFCBenchUseCases
 import NFCLocatorCore
 
 /// `nfcbench refine`: bench evidence -> a catalog patch.
@@ -49,90 +50,34 @@ enum RefineCommand {
             throw UsageError("Choose what to refine: --model <id> or --all.", path: invocation.path)
         }
         let patchDestination = try invocation[output].map { try OutputPath.check($0, invocation, context) }
-        let since = invocation[Self.since]
-        let minimum = invocation[minSessions] ?? 1
-        let reach = invocation[Self.reach] ?? 0
         let loaded = try await CatalogOptions.loadResolver(invocation, context)
         for warning in CatalogOptions.warnings(for: loaded) { context.errors.line(warning) }
-        let refiner = CatalogRefiner(
-            resolver: loaded.resolver, minimumSessions: minimum, promote: invocation[promote],
-            reachMm: reach, includeSimulated: invocation[includeSimulated])
-        var only: String?
-        if let typed = model {
-            let model = try ModelChoice.choose(typed, resolver: loaded.resolver, context: context, usagePath: invocation.path)
-                .identifier
-            let fingerprint = ModelIdentifierFingerprintProvider(modelIdentifier: model).fingerprint()
-            guard
-                let key = loaded.resolver.resolve(fingerprint, signals: .inferred(from: fingerprint, model: model)).profile?
-                    .lookupKey
-            else {
-                throw CommandFailure(
-                    "No catalog entry for '\(model)': refine improves existing entries.",
-                    hint: "Add a row with the model's published dimensions first (seed catalog, or 'nfcbench catalog import').")
-            }
-            only = key
-        }
+        var request = RefineRequest()
+        request.since = invocation[since]
+        request.minimumSessions = invocation[minSessions] ?? 1
+        request.promote = invocation[promote]
+        request.reachMm = invocation[reach] ?? 0
+        request.includeSimulated = invocation[includeSimulated]
+        request.mode = invocation[mode]
+        request.wantsPatch = patchDestination != nil
+        request.carrying = try patchDestination == nil ? nil : carriedPatch(invocation, context)
+        if let typed = model { request.lookupKey = try lookupKey(typed, resolver: loaded.resolver, invocation, context) }
         let (store, path) = try await StoreOptions.reading(invocation, context, checked: true)
-        // Taps are read only for sessions that will count: with --model, not the whole lab's.
-        var evidence: [SessionEvidence] = []
-        let stored = try await store.sessions()
-        let leftOut = stored.filter { $0.status == .completed && ($0.isVoid || $0.simulated && !invocation[includeSimulated]) }
-        for session in stored where refiner.counts(session, since: since) {
-            if let only, refiner.entry(for: session)?.lookupKey != only { continue }
-            if let mode = invocation[mode], session.mode != mode { continue }
-            guard let taps = try await store.intactTaps(of: session) else { continue }
-            evidence.append(SessionEvidence(session: session, taps: taps))
+        let outcome: RefineOutcome
+        do {
+            outcome = try await RefineEvidence.run(request, resolver: loaded.resolver, store: store)
+        } catch let failure as RefineFailure {
+            DamageWarning.print(store, leftOutOf: "the evidence", context)
+            throw words(failure, model: model, since: request.since, invocation, path: path)
         }
         DamageWarning.print(store, leftOutOf: "the evidence", context)
-        let report = refiner.refine(evidence, only: only, since: since)
-        guard !report.entries.isEmpty else {
-            var what = "No completed bench sessions"
-            if let model { what += " of \(model)" }
-            if let since { what += " since \(since.formatted(.iso8601))" }
-            var hint =
-                "Record some with 'nfcbench run --model ID --unit LABEL"
-                + (invocation[StoreOptions.database] == nil ? "'." : " --db \(path)'.")
-            let simulated = leftOut.filter { $0.simulated && !$0.isVoid }.count, void = leftOut.filter(\.isVoid).count
-            if simulated + void > 0 {
-                hint +=
-                    " Left out: \(simulated) simulated session(s) (count them with --include-simulated; never promotable)"
-                    + " and \(void) void one(s)."
-            }
-            if !report.unmatchedModels.isEmpty {
-                what += " for any catalog entry"
-                hint += " Models without an entry: " + report.unmatchedModels.keys.sorted().joined(separator: ", ") + "."
-            }
-            throw CommandFailure(what + " in \(path).", hint: hint)
-        }
-        for entry in report.entries where entry.outcome == .verifiedDisagrees {
+        for entry in outcome.report.entries where entry.outcome == .verifiedDisagrees {
             context.errors.line("Warning: \(RefinePrinter.disagreement(entry))")
         }
-        var written: String?
-        if let patchDestination {
-            let base = try invocation[CatalogOptions.catalogFile].map { file in
-                do { return try RefinementPatch.read(Data(contentsOf: context.url(forPath: file))) } catch {
-                    throw CommandFailure(
-                        "Cannot read '\(file)' to carry its rows into the new patch: \(error.localizedDescription)",
-                        hint: "Check it with 'nfcbench catalog validate \(file)'.")
-                }
-            }
-            let patch = RefinementPatch(report, policy: refiner.policy, carrying: base)
-            // A patch is only written when `catalog validate` would accept every row of it.
-            let rejected = Catalog(
-                document: CatalogResponseDTO(
-                    version: patch.version, generatedAt: patch.generatedAt, entries: patch.entries.map(\.entry))
-            ).skippedRows
-            guard rejected.isEmpty else {
-                throw CommandFailure(
-                    "The refined patch would hold rows catalog validation rejects (\(rejected.map(\.reason).joined(separator: "; "))); "
-                        + "nothing was written.",
-                    hint: "This is a bug in refine; please report it with the session database.")
-            }
-            let encoded = try patch.encoded()
-            try await OutputPath.write(patchDestination) { try $0.append(Array(encoded)) }
-            written = patchDestination.given
+        if let patchDestination, let patch = outcome.patch {
+            try await OutputPath.write(patchDestination) { try $0.append(Array(patch)) }
         }
-        var printer = RefinePrinter(report: report, policy: refiner.policy, patchPath: written)
+        var printer = RefinePrinter(report: outcome.report, policy: outcome.policy, patchPath: patchDestination?.given)
         printer.drawings = model != nil
         printer.useColor = context.useColor(invocation)
         if invocation[json] {
@@ -141,5 +86,60 @@ enum RefineCommand {
             for line in printer.lines() { context.output.line(line) }
         }
         return ExitCode.success
+    }
+
+    /// The catalog key the typed model resolves to; refine improves existing entries only.
+    static func lookupKey(
+        _ typed: String, resolver: AntennaZoneResolver, _ invocation: ParsedInvocation, _ context: CommandContext
+    ) throws -> String {
+        let model = try ModelChoice.choose(typed, resolver: resolver, context: context, usagePath: invocation.path).identifier
+        let fingerprint = ModelIdentifierFingerprintProvider(modelIdentifier: model).fingerprint()
+        guard let key = resolver.resolve(fingerprint, signals: .inferred(from: fingerprint, model: model)).profile?.lookupKey
+        else {
+            throw CommandFailure(
+                "No catalog entry for '\(model)': refine improves existing entries.",
+                hint: "Add a row with the model's published dimensions first (seed catalog, or 'nfcbench catalog import').")
+        }
+        return key
+    }
+
+    /// The `--catalog` patch whose rows the new patch carries, when one is given.
+    static func carriedPatch(_ invocation: ParsedInvocation, _ context: CommandContext) throws -> RefinementPatch? {
+        try invocation[CatalogOptions.catalogFile].map { file in
+            do { return try RefinementPatch.read(Data(contentsOf: context.url(forPath: file))) } catch {
+                throw CommandFailure(
+                    "Cannot read '\(file)' to carry its rows into the new patch: \(error.localizedDescription)",
+                    hint: "Check it with 'nfcbench catalog validate \(file)'.")
+            }
+        }
+    }
+
+    static func words(
+        _ failure: RefineFailure, model: String?, since: Date?, _ invocation: ParsedInvocation, path: String
+    ) -> CommandFailure {
+        switch failure {
+        case .invalidPatch(let reasons):
+            return CommandFailure(
+                "The refined patch would hold rows catalog validation rejects (\(reasons.joined(separator: "; "))); "
+                    + "nothing was written.",
+                hint: "This is a bug in refine; please report it with the session database.")
+        case .noEvidence(let simulated, let void, let unmatched):
+            var what = "No completed bench sessions"
+            if let model { what += " of \(model)" }
+            if let since { what += " since \(since.formatted(.iso8601))" }
+            var hint =
+                "Record some with 'nfcbench run --model ID --unit LABEL"
+                + (invocation[StoreOptions.database] == nil ? "'." : " --db \(path)'.")
+            if simulated + void > 0 {
+                hint +=
+                    " Left out: \(simulated) simulated session(s) (count them with --include-simulated; never promotable)"
+                    + " and \(void) void one(s)."
+            }
+            if !unmatched.isEmpty {
+                what += " for any catalog entry"
+                hint += " Models without an entry: " + unmatched.joined(separator: ", ") + "."
+            }
+            return CommandFailure(what + " in \(path).", hint: hint)
+        }
     }
 }

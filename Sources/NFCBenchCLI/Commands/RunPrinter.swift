@@ -58,40 +58,12 @@ final class RunPrinter: Sendable {
 
     func handle(_ event: RunEvent) {
         guard !json else {
-            if case .suspended(let s, let reason) = event {
-                context.errors.line(
-                    "Session \(s.id) saved (\(reason)); resume with: nfcbench run --resume \(s.id) --db \(databasePath)")
-            }
+            if case .suspended(let s, let reason) = event { saved(s, reason) }
             return
         }
         let out = context.output
         switch event {
-        case .started(let s, let resumed):
-            out.line(resumed > 0 ? "Resuming session \(s.id) (\(resumed) taps recorded)" : "Session \(s.id)")
-            let badge = ConfidenceBadge(useColor: useColor).render(s.confidence, stale: s.stale)
-            out.line(
-                "\(TerminalSafeText.neutralise(s.displayName ?? s.modelInput)) (\(s.lookupKey))  \(badge)  "
-                    + "source \(s.source.rawValue)  reader \(TerminalSafeText.neutralise(s.reader.description))")
-            if s.simulated {
-                out.line(
-                    "SIMULATED reader (virtual bench or --reader sim): this session is for demos and studies, never bench evidence."
-                )
-            }
-            if interactive, let zone = s.predicted {
-                let drawing = SilhouetteDrawing(
-                    aspectRatio: s.aspectRatio, zone: zone, zoneStyle: s.stale ? .stale : .approximate)
-                for line in TerminalSilhouetteRenderer(rows: 12, useColor: useColor).render(drawing) { out.line("  " + line) }
-            }
-            if let focus = s.planFocus {
-                out.line(Self.learning(focus, bodyHeightMm: s.bodyHeightMm, aspectRatio: s.aspectRatio))
-            }
-            if s.mode == .tag {
-                out.line(Self.tagPreparation(s))
-            } else {
-                out.line(strings.string(preparationKey(s)))
-            }
-            if let resolutionHint { out.line(resolutionHint) }
-            out.line(positionWords.orientation)
+        case .started(let s, let resumed): started(s, resumed: resumed)
         case .readyCheck:
             out.line(
                 "Nothing is timed yet. When the phone is prepared and the reader's field is clear, press Enter (q and Enter to quit)."
@@ -107,47 +79,9 @@ final class RunPrinter: Sendable {
         case .readerRecovered(let step):
             out.line("  The reader answers again" + (step.map { "; position \($0 + 1) is tapped again." } ?? "."))
         case .position(let step, let total, let probe, let attempt):
-            progress.stop()
-            if isIPhone, map.reminderDue(every: .seconds(45)) {
-                out.line(
-                    "  iPhone: present the card again now (Wallet stops after about a minute). If it was not presenting,"
-                        + " press r to tap this position again instead of recording a MISS.")
-            }
-            var count = total.map { "\(step + 1)/\($0)" } ?? "\(step + 1)"
-            if total == nil, let expected = expectedPositions, let most = maximumPositions {
-                count += " (\(expected) if the prediction is right, at most \(most))"
-            }
-            let repeatText = attempt > 0 ? " (repeat \(attempt + 1))" : ""
-            let words = positionWords.words(probe)
-            let again = map.firstNamed(words, at: step + 1).map { " (the same place as position \($0): tapped again)" } ?? ""
-            out.line("Position \(count)\(repeatText): \(words)\(again)")
-            if interactive {
-                let cell = highlight(probe)
-                let drawing = SilhouetteDrawing(
-                    aspectRatio: aspectRatio, zone: predicted, highlight: cell, marks: map.marks)
-                for line in TerminalSilhouetteRenderer(rows: 10, useColor: useColor).render(drawing) { out.line("  " + line) }
-            }
-        case .waitingForTap(let seconds):
-            if interactive {
-                if keysAvailable { out.line("  keys: r retry, s skip, u undo, q quit (no Enter needed)") }
-                progress.start("  waiting for the phone", timeout: seconds)
-            } else {
-                out.line(
-                    "  waiting up to \(ReaderCommands.format(seconds)) s for the phone..."
-                        + (keysAvailable ? " (r retry, s skip, u undo, q quit, each then Enter)" : ""))
-            }
-        case .tap(let t):
-            progress.stop()
-            map.record(t)
-            let detail: String =
-                switch (t.result, t.tagProgress) {
-                case (.hit, nil): "  \(t.technology ?? "") UID \(t.uid ?? "") in \(format(t.latencyMs ?? 0, 1)) ms"
-                case (.hit, _?): "  the phone read the whole NDEF message in \(format(t.latencyMs ?? 0, 1)) ms"
-                case (.partial, let progress?): "  the phone started reading and stopped (got as far as \(progress.rawValue))"
-                default: ""
-                }
-            let colour = t.result == .hit ? "1;32" : t.result == .partial ? "1;33" : t.result == .miss ? "1;31" : "2"
-            out.line("  " + (useColor ? "\u{1B}[\(colour)m\(t.result.rawValue)\u{1B}[0m" : t.result.rawValue) + detail)
+            position(step: step, total: total, probe: probe, attempt: attempt)
+        case .waitingForTap(let seconds): waitingForTap(seconds)
+        case .tap(let t): tapped(t)
         case .undone(let t):
             progress.stop()
             map.undo(t)
@@ -162,21 +96,101 @@ final class RunPrinter: Sendable {
             progress.stop()
             out.line("  READER LOST: \(error.message) Nothing was recorded at this position.")
             out.line("  The run pauses until the reader is back: reconnect it.")
-        case .finished(let s, let score):
-            out.line(
-                "Verdict: \(score.verdict.rawValue)  hits \(score.hits)/\(score.taps)"
-                    + (score.skipped > 0 ? ", \(score.skipped) skipped" : ""))
-            out.line(VerdictWords.sentence(score, bodyHeightMm: s.bodyHeightMm))
-            if let m = score.measured {
-                out.line("Measured zone: x \(format(m.x)) y \(format(m.y)) w \(format(m.width)) h \(format(m.height))")
-            }
-            if score.verdict == .noField { out.line(strings.string(preparationKey(s))) }
-            out.line("Saved as \(s.id) in \(databasePath).")
+        case .finished(let s, let score): finished(s, score)
         case .suspended(let s, let reason):
             progress.stop()
-            context.errors.line(
-                "Session \(s.id) saved (\(reason)); resume with: nfcbench run --resume \(s.id) --db \(databasePath)")
+            saved(s, reason)
         }
+    }
+
+    private func saved(_ s: SessionRecord, _ reason: String) {
+        context.errors.line("Session \(s.id) saved (\(reason)); resume with: nfcbench run --resume \(s.id) --db \(databasePath)")
+    }
+
+    /// The session's header: the model and its prediction, and how to prepare the phone.
+    private func started(_ s: SessionRecord, resumed: Int) {
+        let out = context.output
+        out.line(resumed > 0 ? "Resuming session \(s.id) (\(resumed) taps recorded)" : "Session \(s.id)")
+        let badge = ConfidenceBadge(useColor: useColor).render(s.confidence, stale: s.stale)
+        out.line(
+            "\(TerminalSafeText.neutralise(s.displayName ?? s.modelInput)) (\(s.lookupKey))  \(badge)  "
+                + "source \(s.source.rawValue)  reader \(TerminalSafeText.neutralise(s.reader.description))")
+        if s.simulated {
+            out.line(
+                "SIMULATED reader (virtual bench or --reader sim): this session is for demos and studies, never bench evidence."
+            )
+        }
+        if interactive, let zone = s.predicted {
+            let drawing = SilhouetteDrawing(aspectRatio: s.aspectRatio, zone: zone, zoneStyle: s.stale ? .stale : .approximate)
+            for line in TerminalSilhouetteRenderer(rows: 12, useColor: useColor).render(drawing) { out.line("  " + line) }
+        }
+        if let focus = s.planFocus { out.line(Self.learning(focus, bodyHeightMm: s.bodyHeightMm, aspectRatio: s.aspectRatio)) }
+        out.line(s.mode == .tag ? Self.tagPreparation(s) : strings.string(preparationKey(s)))
+        if let resolutionHint { out.line(resolutionHint) }
+        out.line(positionWords.orientation)
+    }
+
+    /// Where to put the phone now, in millimetres from its edges, and on the live map.
+    private func position(step: Int, total: Int?, probe: Probe, attempt: Int) {
+        let out = context.output
+        progress.stop()
+        if isIPhone, map.reminderDue(every: .seconds(45)) {
+            out.line(
+                "  iPhone: present the card again now (Wallet stops after about a minute). If it was not presenting,"
+                    + " press r to tap this position again instead of recording a MISS.")
+        }
+        var count = total.map { "\(step + 1)/\($0)" } ?? "\(step + 1)"
+        if total == nil, let expected = expectedPositions, let most = maximumPositions {
+            count += " (\(expected) if the prediction is right, at most \(most))"
+        }
+        let repeatText = attempt > 0 ? " (repeat \(attempt + 1))" : ""
+        let words = positionWords.words(probe)
+        let again = map.firstNamed(words, at: step + 1).map { " (the same place as position \($0): tapped again)" } ?? ""
+        out.line("Position \(count)\(repeatText): \(words)\(again)")
+        if interactive {
+            let drawing = SilhouetteDrawing(
+                aspectRatio: aspectRatio, zone: predicted, highlight: highlight(probe), marks: map.marks)
+            for line in TerminalSilhouetteRenderer(rows: 10, useColor: useColor).render(drawing) { out.line("  " + line) }
+        }
+    }
+
+    private func waitingForTap(_ seconds: Double) {
+        if interactive {
+            if keysAvailable { context.output.line("  keys: r retry, s skip, u undo, q quit (no Enter needed)") }
+            progress.start("  waiting for the phone", timeout: seconds)
+        } else {
+            context.output.line(
+                "  waiting up to \(ReaderCommands.format(seconds)) s for the phone..."
+                    + (keysAvailable ? " (r retry, s skip, u undo, q quit, each then Enter)" : ""))
+        }
+    }
+
+    /// One recorded tap: its result, coloured, and what the reader saw.
+    private func tapped(_ t: TapRecord) {
+        progress.stop()
+        map.record(t)
+        let detail: String =
+            switch (t.result, t.tagProgress) {
+            case (.hit, nil): "  \(t.technology ?? "") UID \(t.uid ?? "") in \(format(t.latencyMs ?? 0, 1)) ms"
+            case (.hit, _?): "  the phone read the whole NDEF message in \(format(t.latencyMs ?? 0, 1)) ms"
+            case (.partial, let progress?): "  the phone started reading and stopped (got as far as \(progress.rawValue))"
+            default: ""
+            }
+        let colour = t.result == .hit ? "1;32" : t.result == .partial ? "1;33" : t.result == .miss ? "1;31" : "2"
+        context.output.line("  " + (useColor ? "\u{1B}[\(colour)m\(t.result.rawValue)\u{1B}[0m" : t.result.rawValue) + detail)
+    }
+
+    private func finished(_ s: SessionRecord, _ score: SessionScore) {
+        let out = context.output
+        out.line(
+            "Verdict: \(score.verdict.rawValue)  hits \(score.hits)/\(score.taps)"
+                + (score.skipped > 0 ? ", \(score.skipped) skipped" : ""))
+        out.line(VerdictWords.sentence(score, bodyHeightMm: s.bodyHeightMm))
+        if let m = score.measured {
+            out.line("Measured zone: x \(format(m.x)) y \(format(m.y)) w \(format(m.width)) h \(format(m.height))")
+        }
+        if score.verdict == .noField { out.line(strings.string(preparationKey(s))) }
+        out.line("Saved as \(s.id) in \(databasePath).")
     }
 
     /// Tag mode: the phone reads by itself; what the operator does for the phone at hand.
