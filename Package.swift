@@ -81,14 +81,14 @@ let package = Package(
             name: "NFCBenchUseCases",
             dependencies: [
                 "NFCBench", "NFCBenchRecords", "NFCLocatorCore", "NFCReaders", "NFCVirtualBench", "NFCBenchStoreSQLite",
-                "NFCBenchStorePostgres", "NFCPostgres", "NFCStore",
+                "NFCBenchStorePostgres", "NFCPostgres", "NFCStore", "NFCCatalogRemote",
             ]),
         // Argument parsing, help and printing only; a library so tests call it.
         .target(
             name: "NFCBenchCLI",
             dependencies: [
                 "NFCBenchUseCases", "NFCBench", "NFCBenchRecords", "NFCLocatorCore", "NFCReaders", "NFCVirtualBench",
-                "NFCCatalogRemote", "NFCStore", "NFCHost", "NFCSystem",
+                "NFCCatalogRemote", "NFCHost", "NFCSystem",
             ]),
         .executableTarget(name: "nfcbench", dependencies: ["NFCBenchCLI"]),
         .executableTarget(name: "ResolveBenchmark", dependencies: ["NFCLocatorCore"], path: "Benchmarks/ResolveBenchmark"),

@@ -1,7 +1,7 @@
 import Foundation
+import NFCBenchUseCases
 import NFCCatalogRemote
 import NFCLocatorCore
-import NFCStore
 
 /// Options every catalog-reading command shares, and how they become a resolver.
 enum CatalogOptions {
@@ -19,12 +19,7 @@ enum CatalogOptions {
 
     static let all = [catalogFile.spec, catalogURL.spec, allowInsecure.spec, timeout.spec]
 
-    struct Loaded {
-        let resolver: AntennaZoneResolver
-        let layers: [CatalogLayerStatus]
-        /// Set when a catalog URL is configured.
-        let remote: RemoteCatalogLoad?
-    }
+    typealias Loaded = LoadedCatalogs
 
     /// Loads the chain: remote (file, or URL with its cache) -> seed -> heuristic.
     /// Problems with a layer are reported, not fatal: the chain falls through.
@@ -33,64 +28,39 @@ enum CatalogOptions {
         analytics: any NFCLocatorAnalytics = NoOpAnalytics()
     ) async throws -> Loaded {
         let resources = try context.resources()
-        var remote: (any CatalogRemoteAPI)?
-        var origin: String?
-        var remoteLoad: RemoteCatalogLoad?
+        var remote = CatalogSource.Remote.none
         if let path = invocation[catalogFile] {
             if invocation[catalogURL] != nil {
                 throw UsageError("'--catalog' and '--catalog-url' are alternatives; give one.", path: invocation.path)
             }
-            let url = context.url(forPath: path)
-            remote = FileCatalogRemote(url: url)
-            origin = url.path
+            remote = .file(context.url(forPath: path))
         } else if let text = invocation[catalogURL] ?? nonEmpty(context.environment["NFCBENCH_CATALOG_URL"]) {
-            let load = await loadRemote(text, invocation, context)
-            remoteLoad = load
-            remote = LoadedRemoteCatalog(load)
-            origin = load.url
+            remote = .url(text, allowInsecureHTTP: invocation[allowInsecure], timeoutSeconds: invocation[timeout] ?? 3)
         }
-        let (resolver, layers) = await ResolverChainLoader.load(
-            remote: remote, remoteOrigin: origin,
-            seedURL: resources.seedCatalogURL, analytics: analytics)
-        return Loaded(resolver: resolver, layers: layers, remote: remoteLoad)
+        return await CatalogLoading.load(
+            CatalogSource(remote: remote, seedURL: resources.seedCatalogURL, environment: context.environment),
+            analytics: analytics)
     }
 
     static func loadRemote(_ text: String, _ invocation: ParsedInvocation, _ context: CommandContext) async -> RemoteCatalogLoad {
-        let seconds = invocation[timeout] ?? 3
-        let endpoint: CatalogEndpoint
-        do {
-            endpoint = try CatalogEndpoint(text, allowInsecureHTTP: invocation[allowInsecure])
-        } catch {
-            return .refused(text, error)
-        }
-        guard
-            let helper = HelperProcessFetcher.locate(
-                environment: context.environment,
-                executable: ResourceLocator.executableURL())
-        else {
-            return .refused(
-                text, .transport("the nfcbench-fetch helper is missing next to nfcbench; reinstall with scripts/install.sh"))
-        }
-        let limits = FetchLimits(connectTimeout: min(2, seconds), totalTimeout: seconds)
-        let remote = CachingRemoteCatalog(
-            endpoint: endpoint, fetcher: HelperProcessFetcher(helper: helper, limits: limits),
-            cache: await openCache(context))
-        return await remote.load()
+        let fetched = await CatalogLoading.loadRemote(
+            text, allowInsecureHTTP: invocation[allowInsecure], timeoutSeconds: invocation[timeout] ?? 3,
+            environment: context.environment)
+        for warning in fetched.warnings { context.errors.line(warning) }
+        return fetched.load
     }
 
-    static func openCache(_ context: CommandContext) async -> CatalogCache? {
-        let path = CatalogCache.defaultPath(environment: context.environment)
-        do { return try await CatalogCache.open(path: path) } catch {
-            context.errors.line("Warning: catalog cache unavailable at \(path): \(error); continuing without it.")
-            return nil
-        }
+    static func openCache(_ context: CommandContext) async -> CatalogCacheAccess? {
+        let (cache, warnings) = await CatalogLoading.openCache(environment: context.environment)
+        for warning in warnings { context.errors.line(warning) }
+        return cache
     }
 
     static func nonEmpty(_ s: String?) -> String? { s.flatMap { $0.isEmpty ? nil : $0 } }
 
     /// One line per layer that did not simply load, for stderr.
     static func warnings(for loaded: Loaded) -> [String] {
-        var lines: [String] = []
+        var lines = loaded.warnings
         if let remote = loaded.remote, remote.served == .cache, let age = remote.cacheAge() {
             lines.append(
                 "Warning: remote catalog not available (\(remote.error.map(String.init(describing:)) ?? "unknown")); "

@@ -1,7 +1,7 @@
 import Foundation
+import NFCBenchUseCases
 import NFCCatalogRemote
 import NFCLocatorCore
-import NFCStore
 
 /// `nfcbench catalog sync` and `nfcbench catalog cache`.
 enum CatalogSyncCommand {
@@ -33,7 +33,7 @@ enum CatalogSyncCommand {
             throw CommandFailure("Cannot sync from '\(url)': \(error).", hint: "Use an https:// URL.")
         }
         let cache = await CatalogOptions.openCache(context)
-        let previous = try? await cache?.load(url: endpoint.catalogURL.absoluteString)
+        let previous = try? await cache?.cached(url: endpoint.catalogURL.absoluteString)
         let before = previous.flatMap { try? CatalogDocumentDecoder.decode($0.body, origin: "cache") }
         let load = await CatalogOptions.loadRemote(url, invocation, context)
         guard load.served == .network || load.served == .notModified, let document = load.document else {
@@ -87,7 +87,7 @@ enum CatalogSyncCommand {
         if invocation[cacheJSON] {
             context.output.line(
                 JSONValue.object([
-                    ("path", .string(cache.path)), ("schemaVersion", .int(CatalogCache.schemaVersion)),
+                    ("path", .string(cache.path)), ("schemaVersion", .int(CatalogCacheAccess.schemaVersion)),
                     (
                         "catalogs",
                         .array(

@@ -43,7 +43,7 @@ final class RunPrinter: Sendable {
         let shape = strategy.shape
         expectedPositions = shape.plannedLength == nil ? strategy.expectedProbes(for: session.predicted).count : nil
         maximumPositions = shape.plannedLength == nil ? shape.maximumPositions : nil
-        isIPhone = session.lookupKey.hasPrefix("iphone") && session.mode == .card
+        isIPhone = Self.platform(session) == .iOS && session.mode == .card
         positionWords = PositionWords(body: BodyMillimetres(session))
         self.aspectRatio = aspectRatio
         progress = WaitProgress(output: context.output, interactive: context.output.isTerminal && !json)
@@ -196,19 +196,27 @@ final class RunPrinter: Sendable {
     /// Tag mode: the phone reads by itself; what the operator does for the phone at hand.
     static func tagPreparation(_ s: SessionRecord) -> String {
         let common = "Tag mode: the bench reader acts as an NFC tag and the phone's own reader reads it; nothing to install."
-        if s.lookupKey.hasPrefix("iphone") {
+        switch platform(s) {
+        case .iOS:
             return common + " iPhone: screen on and unlocked, no app open (iPhone XS and later read tags in the background)."
-        }
-        if s.lookupKey.hasPrefix("sm_") || s.lookupKey.hasPrefix("pixel") {
+        case .android:
             return common + " Android: NFC on (Settings, Connected devices), screen on and unlocked."
+        case .unknown:
+            return common + " iPhone: screen on and unlocked, no app. Android: NFC on, screen unlocked."
         }
-        return common + " iPhone: screen on and unlocked, no app. Android: NFC on, screen unlocked."
     }
 
     func preparationKey(_ s: SessionRecord) -> String {
-        if s.lookupKey.hasPrefix("iphone") { return "nfc_bench.prepare.iphone" }
-        if s.lookupKey.hasPrefix("sm_") || s.lookupKey.hasPrefix("pixel") { return "nfc_bench.prepare.android" }
-        return "nfc_bench.prepare.unknown"
+        switch Self.platform(s) {
+        case .iOS: "nfc_bench.prepare.iphone"
+        case .android: "nfc_bench.prepare.android"
+        case .unknown: "nfc_bench.prepare.unknown"
+        }
+    }
+
+    /// The phone's platform, from the maker `NFCLocatorCore` infers for the session's model.
+    static func platform(_ s: SessionRecord) -> PhonePlatform {
+        ModelIdentifierFingerprintProvider(modelIdentifier: s.lookupKey).fingerprint().platform
     }
 
     func highlight(_ p: Probe) -> NormalizedRect? {
