@@ -8,10 +8,22 @@ import NFCPostgres
 /// `doctor`'s lab store checks, when one is configured: reachable with the schema this
 /// nfcbench needs, the station registered to the role, the role allowed to push, and
 /// what this bench has not pushed yet.
-public enum LabChecks {
-    public static func checks(
-        url: String, station: String, machine: String, databasePath: String, timeoutSeconds: Int
-    ) async -> [DoctorCheck] {
+public struct LabChecks: DoctorCheckProvider {
+    public let url: String
+    public let station: String
+    public let machine: String
+    public let databasePath: String
+    public let timeoutSeconds: Int
+
+    public init(url: String, station: String, machine: String, databasePath: String, timeoutSeconds: Int) {
+        self.url = url
+        self.station = station
+        self.machine = machine
+        self.databasePath = databasePath
+        self.timeoutSeconds = timeoutSeconds
+    }
+
+    public func checks() async -> [DoctorCheck] {
         let store: PostgresLabStore
         do { store = try await PostgresLabStore.open(url, timeoutSeconds: timeoutSeconds) } catch {
             let fix =

@@ -32,18 +32,21 @@ enum DoctorCommand {
             roots: roots, identity: .current(environment: context.environment),
             databasePath: DatabaseLocation.path(option: invocation[database], context: context),
             catalogURLs: catalogs.isEmpty ? [URL(fileURLWithPath: "/nonexistent/seed_catalog.json")] : catalogs)
-        var checks = doctor.run() + SecretFileCheck.checks(context)
+        var providers: [any DoctorCheckProvider] = [doctor, FoundChecks(SecretFileCheck.checks(context))]
         var lab = LabOptions.Settings(invocation, context)
         if let url = try lab.labStoreURL() {
-            checks += await LabChecks.checks(
-                url: url, station: try lab.station(),
-                machine: MachineName.current(environment: context.environment, roots: roots),
-                databasePath: doctor.databasePath, timeoutSeconds: try LabOptions.timeoutSeconds(context))
+            providers.append(
+                LabChecks(
+                    url: url, station: try lab.station(),
+                    machine: MachineName.current(environment: context.environment, roots: roots),
+                    databasePath: doctor.databasePath, timeoutSeconds: try LabOptions.timeoutSeconds(context)))
         }
+        let diagnosis = await Diagnosis.run(providers)
+        let checks = diagnosis.checks
         if invocation[json] {
             context.output.line(
                 JSONValue.object([
-                    ("ok", .bool(!checks.contains { $0.verdict == .fail })),
+                    ("ok", .bool(!diagnosis.hasBlocker)),
                     (
                         "checks",
                         .array(
@@ -64,6 +67,6 @@ enum DoctorCommand {
                 if let fix = c.fix { context.output.line("      fix: \(fix)") }
             }
         }
-        return checks.contains { $0.verdict == .fail } ? ExitCode.failure : ExitCode.success
+        return diagnosis.hasBlocker ? ExitCode.failure : ExitCode.success
     }
 }
