@@ -91,6 +91,22 @@ struct DestinationCLITests {
         #expect(stat("/dev/full", &info) == 0 && info.st_mode & S_IFMT == S_IFCHR)
     }
 
+    /// The end-of-run report is not the run's outcome: a report that cannot be written is a
+    /// warning naming the reason and how to write it later; the session is saved, exit 0.
+    @Test func aRunWhoseReportCannotBeWrittenStillSucceeds() async throws {
+        let db = scratch.database()
+        let r = try await BuiltBinary.run([
+            "run", "--model", "SM-S921B", "--reader", "sim", "--auto", "--plan", "grid", "--tap-timeout", "0.1", "--db", db,
+            "--report", "/dev/full",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(
+            r.stderr.contains("its report could not be written") && r.stderr.contains("No space left on device"), "\(r.stderr)")
+        #expect(r.stderr.contains("nfcbench report --session S-"), "\(r.stderr)")
+        let listed = try await BuiltBinary.run(["sessions", "--db", db])
+        #expect(listed.stdout.contains("completed"), "\(listed.stdout)")
+    }
+
     @Test func aFIFOIsWrittenInPlace() async throws {
         let (db, session) = try await sessionDatabase()
         let fifo = scratch.file("pipe")

@@ -1,6 +1,7 @@
 import Foundation
 import NFCBench
 import NFCBenchRecords
+import NFCBenchUseCases
 import NFCLocatorCore
 
 /// `nfcbench report`: what a lab files. HTML (default) for people, SVG for one drawing,
@@ -89,11 +90,8 @@ enum ReportCommand {
         _ id: String, store: any BenchReading, to url: URL, _ databasePath: String, _ context: CommandContext
     ) async {
         do {
-            let destination = try OutputPath.check(url.path, protecting: databasePath, context)
-            guard let session = try await store.session(id) else { return }
-            let options = ReportOptions(toolVersion: CommandLineTool.version, storeLocation: databasePath)
-            try await ExportOutput.write(
-                HTMLReportExporter(options: options), sessions: [session], from: store, to: destination)
+            try await RunReport.write(
+                sessionID: id, from: store, to: url.path, databasePath: databasePath, toolVersion: CommandLineTool.version)
             context.errors.line("Report: \(url.path)")
         } catch {
             context.errors.line(
