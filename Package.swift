@@ -2,21 +2,16 @@
 import PackageDescription
 
 // The dependency graph; arrows point down only, and nothing below knows the CLI.
+// docs/architecture.md names every module, its one job and its arrows.
 //
-//   nfcbench (main.swift) ──> NFCBenchCLI: arguments, help, printing
-//   NFCBenchCLI ──> NFCVirtualBench, NFCBench, NFCBenchStoreSQLite, NFCBenchStorePostgres, NFCCatalogRemote, NFCHost
-//   NFCVirtualBench: emulated PN532 (pty), vpcd card, its positioner ──> NFCBench, NFCReaders
-//   NFCBench: runner, plans, scoring, exports, refine, doctor
-//       ──> NFCBenchRecords, NFCReaderLibNFC, NFCReaderPCSC, NFCHost, NFCLocatorCore
-//   NFCBenchStoreSQLite: the SQLite BenchStoring ──> NFCBenchRecords, NFCStore
-//   NFCBenchStorePostgres: the lab store (PostgreSQL) and the sync ──> NFCBenchRecords, NFCPostgres, NFCStore, NFCReaders
-//   NFCPostgres: libpq connections, parameterized statements, typed errors ──> CLibPQ
-//   NFCBenchRecords: typed session/tap records, the BenchStoring seam ──> NFCLocatorCore, NFCReaders
-//   NFCReaderLibNFC ──> CLibNFC, NFCReaders, NFCHost       NFCReaderPCSC ──> CPCSCLite, NFCReaders
-//   NFCCatalogRemote ──> NFCLocatorCore, NFCStore          NFCCatalogHTTP ──> NFCCatalogRemote
-//   nfcbench-fetch (main.swift) ──> NFCCatalogHTTP
-//   NFCStore: SQLite connections, the catalog cache ──> CSQLite
-//   NFCReaders: reader model, simulated phone (no C library)   NFCHost: accounts, sysfs, system roots
+//   nfcbench (main.swift) ──> NFCBenchCLI: arguments, help, prompts, printing
+//   NFCBenchCLI ──> NFCBenchUseCases: run, readers, refine, catalogs, stores, lab sync, doctor
+//   NFCBenchUseCases ──> NFCVirtualBench, NFCBench, both store modules, NFCCatalogRemote
+//   NFCBench: runner, plans, reader backends by scheme, scoring, exports, refine, doctor
+//       ──> NFCBenchRecords, NFCReaderLibNFC, NFCReaderPCSC, NFCReaderReplay, NFCHost, NFCSystem
+//   NFCBenchStoreSQLite / NFCBenchStorePostgres ──> NFCBenchRecords, NFCStore / NFCPostgres
+//   NFCStore ──> CSQLite    NFCPostgres ──> CLibPQ    NFCReaderLibNFC ──> CLibNFC    NFCReaderPCSC ──> CPCSCLite
+//   NFCReaders: the reader model and its backend registration; NFCSystem: the system calls
 //   NFCLocatorCore: Foundation only, portable
 //   CLibNFC, CPCSCLite, CSQLite, CLibPQ: module map and shim header each
 let package = Package(
@@ -99,7 +94,8 @@ let package = Package(
             name: "VerdictStudy", dependencies: ["NFCBench", "NFCBenchRecords", "NFCLocatorCore", "NFCReaders"],
             path: "Benchmarks/VerdictStudy"),
         .executableTarget(
-            name: "StoreBenchmark", dependencies: ["NFCBench", "NFCBenchRecords", "NFCBenchStoreSQLite", "NFCStore"],
+            name: "StoreBenchmark",
+            dependencies: ["NFCBench", "NFCBenchRecords", "NFCBenchStoreSQLite", "NFCStore", "NFCLocatorCore"],
             path: "Benchmarks/StoreBenchmark"),
         // libFuzzer targets (bench/fuzz builds them with -sanitize=fuzzer,address; a
         // plain build makes a binary that only says so).
