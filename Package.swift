@@ -181,7 +181,7 @@ let package = Package(
                 "nfcbench", "nfcbench-fetch", "NFCLocatorCore", "NFCReaders", "NFCReaderLibNFC", "NFCReaderPCSC",
                 "NFCVirtualBench",
                 "NFCBenchRecords", "NFCBenchStoreSQLite", "NFCStore", "NFCCatalogRemote", "NFCBench", "NFCTestSupport",
-                "NFCBenchStorePostgres", "NFCPostgres", "NFCLabTestSupport", "NFCHost",
+                "NFCBenchStorePostgres", "NFCPostgres", "NFCLabTestSupport", "NFCHost", "NFCSystem",
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -13,7 +13,7 @@ final class CatalogServer {
         let server = try CatalogServer()
         let handle = server.output.fileHandleForReading
         let line = await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: handle.availableLine(timeout: 10)) }.start()
+            Thread { continuation.resume(returning: handle.availableLine(timeout: 30)) }.start()
         }
         guard let line, let port = Int(line) else { throw CocoaError(.fileReadCorruptFile) }
         server.port = port

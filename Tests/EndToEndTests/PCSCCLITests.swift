@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import NFCReaders
+import NFCSystem
 import NFCTestSupport
 import NFCVirtualBench
 import Testing
@@ -33,7 +34,7 @@ struct PCSCCLITests {
             // First target printed; the run now waits for the phone to be lifted.
             let handle = out.fileHandleForReading
             let firstLine = await withCheckedContinuation { continuation in
-                Thread { continuation.resume(returning: handle.availableLine(timeout: 10)) }.start()
+                Thread { continuation.resume(returning: handle.availableLine(timeout: 30)) }.start()
             }
             #expect(firstLine?.contains("\"kind\":\"phone (card emulation)\"") == true)
             let during = try status().picc
@@ -133,15 +134,16 @@ struct PCSCCLITests {
 }
 
 extension FileHandle {
-    /// The first line that arrives within `timeout` seconds.
+    /// The first line that arrives within `timeout` seconds. Through `NFCSystem`, so a
+    /// signal interrupting the wait (the many children of the parallel pass exiting) is
+    /// retried instead of ending it as if the writer had closed its end.
     func availableLine(timeout: TimeInterval) -> String? {
         var data = Data()
         let deadline = Date().addingTimeInterval(timeout)
+        let descriptor = FileDescriptor(rawValue: fileDescriptor)
         while Date() < deadline {
-            var pfd = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&pfd, 1, 100) == 1 else { continue }
-            var byte: UInt8 = 0
-            guard Glibc.read(fileDescriptor, &byte, 1) == 1 else { return nil }
+            guard (try? descriptor.waitUntilReadable(timeoutMs: 100)) == true else { continue }
+            guard let byte = try? descriptor.read(upTo: 1).first else { return nil }
             if byte == UInt8(ascii: "\n") { return String(decoding: data, as: UTF8.self) }
             data.append(byte)
         }
