@@ -76,7 +76,7 @@ let package = Package(
             name: "NFCBenchUseCases",
             dependencies: [
                 "NFCBench", "NFCBenchRecords", "NFCLocatorCore", "NFCReaders", "NFCVirtualBench", "NFCBenchStoreSQLite",
-                "NFCBenchStorePostgres", "NFCPostgres", "NFCStore", "NFCCatalogRemote",
+                "NFCBenchStorePostgres", "NFCPostgres", "NFCStore", "NFCCatalogRemote", "NFCReaderLibNFC",
             ]),
         // Argument parsing, help and printing only; a library so tests call it.
         .target(

@@ -39,8 +39,7 @@ public enum BenchStores {
     /// The bench database at `path`, created (with its folder) when missing: for runs.
     public static func openRecording(_ path: String) async throws(StoreOpeningFailure) -> any BenchDatabase {
         do { return try await SQLiteBenchStore.open(path: path) } catch BenchStoreError.unexpectedSchema(let names, _) {
-            throw .damaged(
-                path: path, what: "its tables are not as nfcbench writes them: \(names.joined(separator: ", ")) differ")
+            throw .damaged(path: path, what: schemaMismatch(names))
         } catch {
             throw .unusable(path: path, reason: "\(error)", forReading: false)
         }
@@ -63,8 +62,7 @@ public enum BenchStores {
         do { store = try await SQLiteBenchStore.openForReading(path: path) } catch let error as SQLiteError {
             throw .damaged(path: path, what: error.message)
         } catch BenchStoreError.unexpectedSchema(let names, _) {
-            throw .damaged(
-                path: path, what: "its tables are not as nfcbench writes them: \(names.joined(separator: ", ")) differ")
+            throw .damaged(path: path, what: schemaMismatch(names))
         } catch {
             throw .unusable(path: path, reason: "\(error)", forReading: true)
         }
@@ -95,6 +93,10 @@ public enum BenchStores {
 
     /// Whether a lab connection string carries its password inline (it belongs in ~/.pgpass).
     public static func hasInlinePassword(_ url: String) -> Bool { ConnectionString.password(in: url)?.isEmpty == false }
+
+    static func schemaMismatch(_ names: [String]) -> String {
+        "its tables are not as nfcbench writes them: \(names.joined(separator: ", ")) differ"
+    }
 
     static func requireFile(_ path: String) throws(StoreOpeningFailure) {
         guard FileManager.default.fileExists(atPath: path) else { throw .missing(path: path) }

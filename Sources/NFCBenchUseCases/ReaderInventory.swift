@@ -1,4 +1,5 @@
 import NFCBench
+import NFCReaderLibNFC
 import NFCReaders
 import NFCVirtualBench
 
@@ -35,11 +36,10 @@ public struct ReaderInventory: Sendable {
         var rows: [Row] = []
         for info in found.readers { rows.append(await row(info, selection: selection, bench: nil)) }
         for bench in benches {
-            guard let connstring = bench.connstring, !rows.contains(where: { $0.info.spec == "libnfc:" + connstring }) else {
-                continue
-            }
-            let info = ReaderInfo(
-                backend: ReaderBackend(rawValue: "libnfc"), name: connstring, spec: "libnfc:" + connstring, firmware: nil)
+            guard let connstring = bench.connstring else { continue }
+            let spec = ReaderSpec.libnfc(connstring: connstring).description
+            guard !rows.contains(where: { $0.info.spec == spec }) else { continue }
+            let info = ReaderInfo(backend: .libnfc, name: connstring, spec: spec, firmware: nil)
             rows.append(await row(info, selection: selection, bench: bench.directory))
         }
         return ReaderInventory(

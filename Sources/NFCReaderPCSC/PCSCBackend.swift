@@ -13,13 +13,8 @@ extension PCSCReader {
     /// `pcsc:<name>`: any reader pcscd serves, by its name or a unique part of it.
     public static let registration = ReaderBackendRegistration(
         backend: .pcsc, syntax: "pcsc:<name>",
-        check: { _, spec throws(ReaderError) in
-            guard let name = spec.argument, !name.isEmpty else {
-                throw ReaderError(
-                    .invalidSpec, "'pcsc:' needs a reader name or part of one.", hint: "Run 'nfcbench readers' to see the names.")
-            }
-            return spec
-        },
+        check: ReaderBackendRegistration.argumentRequired(
+            "'pcsc:' needs a reader name or part of one.", hint: "Run 'nfcbench readers' to see the names."),
         open: { spec, opening throws(ReaderError) in
             try await PCSCReader.open(
                 spec.argument ?? "", feedback: opening.feedback, journal: .fromEnvironment(ProcessInfo.processInfo.environment))

@@ -51,6 +51,15 @@ public struct ReaderBackendRegistration: Sendable {
     /// Whether tag mode would work on a listed reader, said before it is opened.
     public let tagMode: @Sendable (_ info: ReaderInfo, _ firmware: String?) -> TagEmulationSupport
 
+    /// The check of a scheme whose argument names what to open (a reader, a file): only
+    /// that it is there.
+    public static func argumentRequired(_ message: String, hint: String) -> Check {
+        { _, spec throws(ReaderError) in
+            guard let argument = spec.argument, !argument.isEmpty else { throw ReaderError(.invalidSpec, message, hint: hint) }
+            return spec
+        }
+    }
+
     public init(
         backend: ReaderBackend, syntax: String, shorthand: @escaping @Sendable (String) -> String? = { _ in nil },
         check: @escaping Check, open: @escaping Open,

@@ -119,12 +119,10 @@ public final class SQLiteStatement {
             case .text(let v):
                 // By byte count, never as a C string: a NUL inside the text (a catalog's
                 // "\u0000") would otherwise end it there and store a shorter value silently.
-                // A terminator too, so even the empty text has an address (a null one binds NULL).
-                let bytes = Array(v.utf8) + [0]
-                result = bytes.withUnsafeBufferPointer { buffer in
-                    buffer.withMemoryRebound(to: CChar.self) {
-                        sqlite3_bind_text(statement, index, $0.baseAddress, Int32($0.count - 1), nfcbench_sqlite_transient())
-                    }
+                // `utf8CString` keeps every byte and adds the terminator, so even the empty
+                // text has an address (a null one binds NULL).
+                result = v.utf8CString.withUnsafeBufferPointer {
+                    sqlite3_bind_text(statement, index, $0.baseAddress, Int32($0.count - 1), nfcbench_sqlite_transient())
                 }
             case .blob(let v):
                 result = v.withUnsafeBytes {

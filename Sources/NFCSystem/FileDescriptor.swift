@@ -30,13 +30,23 @@ public struct FileDescriptor: Sendable, Hashable {
 
     /// Writes every byte of `bytes`, however many calls it takes. A descriptor that stops
     /// taking bytes without an error (0 written) ends it as a broken pipe.
-    public func writeAll<Bytes: Collection>(_ bytes: Bytes) throws(Errno) where Bytes.Element == UInt8 {
-        var rest = Array(bytes)[...]
-        while !rest.isEmpty {
-            let written = try rest.withUnsafeBytes { buffer in Result { () throws(Errno) in try write(buffer) } }.get()
+    public func writeAll(_ bytes: UnsafeRawBufferPointer) throws(Errno) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = try write(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
             if written == 0 { throw .brokenPipe }
-            rest = rest.dropFirst(written)
+            offset += written
         }
+    }
+
+    /// `writeAll` of an array or a slice of one, from its own storage (an export's buffer
+    /// is written where it is, never copied first).
+    public func writeAll<Bytes: Collection>(_ bytes: Bytes) throws(Errno) where Bytes.Element == UInt8 {
+        let contiguous = bytes.withContiguousStorageIfAvailable { buffer in
+            Result { () throws(Errno) in try writeAll(UnsafeRawBufferPointer(buffer)) }
+        }
+        try (contiguous ?? Array(bytes).withUnsafeBytes { buffer in Result { () throws(Errno) in try writeAll(buffer) } })
+            .get()
     }
 
     /// Waits up to `timeoutMs` (-1: for ever) for the descriptor to become readable.

@@ -94,8 +94,7 @@ enum RunRequestOptions {
         case .simPositionerNeedsBench:
             return UsageError(
                 "'--positioner sim' needs --reader sim or a virtual bench (give --sim-bench DIR).", path: invocation.path)
-        case .tagModeUnsupported(let reader, let reason, hasTargetMode: false):
-            _ = reader
+        case .tagModeUnsupported(_, let reason, hasTargetMode: false):
             return CommandFailure(
                 "Tag mode needs a reader that can emulate a tag; \(TerminalSafeText.neutralise(reason)).",
                 hint:
