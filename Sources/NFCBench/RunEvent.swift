@@ -7,10 +7,15 @@ public enum RunEvent: Sendable {
     /// A manual run waits here, before position 1, until the operator says the phone is ready.
     case readyCheck(SessionRecord)
     case position(step: Int, total: Int?, probe: Probe, attempt: Int)
-    /// `--confirm-each`: the window opens when the operator confirms the placement.
-    case confirmPlacement(step: Int)
+    /// The run waits for the operator to say the phone is in place at `step` (Enter or
+    /// Space); the reader already listens, so a phone that answers first still counts.
+    case awaitingPlacement(step: Int)
+    /// The phone is in place: the tap window of `seconds` runs.
     case waitingForTap(seconds: Double)
     case tap(TapRecord)
+    /// Something other than the phone answered (the tap, recorded as FOREIGN): the
+    /// position is tapped again once the field is clear.
+    case foreign(TapRecord, reason: String)
     case undone(TapRecord)
     /// The phone is (or may still be) on the reader: lift it. Said at once after a hit
     /// with an operator placing the phone.
@@ -31,6 +36,6 @@ public enum RunEvent: Sendable {
 /// What the operator asked for while the runner waited.
 public enum OperatorCommand: Sendable {
     case retry, skip, undo, quit
-    /// Enter: the phone is ready (ready gate, `--confirm-each`).
+    /// Enter or Space: the phone is ready (ready gate) or in place (each position).
     case proceed
 }

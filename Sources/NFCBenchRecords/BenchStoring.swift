@@ -24,6 +24,9 @@ public protocol BenchReading: Sendable {
     /// Streams the taps of `sessions` (all when `nil`) in session, step, attempt order,
     /// a batch at a time, so exports stay flat in memory however many taps there are.
     func tapBatches(sessions: [String]?) async throws -> any TapBatches
+    /// The session's audit trail in the order it happened (`SessionEvent`); empty for
+    /// sessions recorded before events were kept. A damaged event throws, as a tap does.
+    func events(_ sessionID: String) async throws -> [SessionEvent]
 }
 
 /// A store a bench records into: its own database. The runner, `void` and resume need it;
@@ -48,6 +51,10 @@ public protocol BenchStoring: BenchReading {
     func record(_ tap: TapRecord) async throws
     /// Removes the most recent tap of a session (operator "undo") and returns it.
     func undoLastTap(_ sessionID: String) async throws -> TapRecord?
+    /// Appends `event` to its session's trail, numbered after the last one, durable when
+    /// it returns. Returns the event as stored (with its sequence).
+    @discardableResult
+    func record(_ event: SessionEvent) async throws -> SessionEvent
 }
 
 extension BenchReading {

@@ -11,7 +11,7 @@ public protocol LabSyncSource: Sendable {
     var location: String { get }
     /// Sessions whose revision is newer than what lab store `lab` last received, oldest first.
     func pendingSync(lab: String) async throws -> [PendingSync]
-    /// The session, its taps and its revision, read in one transaction.
+    /// The session, its taps, its events and its revision, read in one transaction.
     func syncSnapshot(_ id: String) async throws -> SyncSnapshot?
     /// Records that lab store `lab` holds `revision` of session `id` (never moves back).
     func markSynced(_ id: String, lab: String, revision: Int64, at: Date) async throws
@@ -30,11 +30,13 @@ public struct PendingSync: Sendable, Equatable {
 public struct SyncSnapshot: Sendable {
     public let session: SessionRecord
     public let taps: [TapRecord]
+    public let events: [SessionEvent]
     public let revision: Int64
 
-    public init(session: SessionRecord, taps: [TapRecord], revision: Int64) {
+    public init(session: SessionRecord, taps: [TapRecord], events: [SessionEvent] = [], revision: Int64) {
         self.session = session
         self.taps = taps
+        self.events = events
         self.revision = revision
     }
 }

@@ -17,6 +17,8 @@ public enum StoredRanges {
         Int64(SessionRecord.repeatCounts.lowerBound)...Int64(SessionRecord.repeatCounts.upperBound)
     public static let step: ClosedRange<Int64> = 0...100_000
     public static let attempt: ClosedRange<Int64> = 0...1000
+    /// Events of one session: far more than any run records (a few per position).
+    public static let eventSequence: ClosedRange<Int64> = 0...10_000_000
     /// A day, in milliseconds.
     public static let latencyMs: ClosedRange<Double> = 0...86_400_000
 }

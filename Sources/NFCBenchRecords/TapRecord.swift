@@ -7,6 +7,10 @@ public struct TapRecord: Sendable, Equatable {
         /// Tag mode: the phone activated the emulated tag and began the NDEF read but did not
         /// finish it (`tagProgress` says how far it got).
         case partial = "PARTIAL"
+        /// Something other than the phone under test answered (a card in the phone's case,
+        /// a badge on the bench, a second target in the field): its identity is kept, and it
+        /// is never a hit or a miss. The position is tapped again once the field is clear.
+        case foreign = "FOREIGN"
 
         /// The phone's field reached the reader: a hit, or a tag read that started. Plans and
         /// verdicts take it as a read; refine weighs a partial read as half of one.
@@ -31,20 +35,41 @@ public struct TapRecord: Sendable, Equatable {
     public var timestamp: Date
     /// Tag mode: how far the phone got through the NFC Forum read (`TagProgress`); `nil` in card mode.
     public var tagProgress: TagProgress?
+    /// Who said the phone was in place when the window opened; `nil` for taps recorded
+    /// before placements were recorded (migration 010).
+    public var placement: TapPlacement?
+    /// The length of this tap's window in seconds (a resumed session may have changed it);
+    /// `nil` for taps recorded before migration 010.
+    public var windowSeconds: Double?
 
     public init(
         sessionID: String, step: Int, attempt: Int, probe: Probe, insidePredicted: Bool,
         result: Result, latencyMs: Double? = nil, technology: String? = nil, uid: String? = nil,
         atqa: String? = nil, sak: String? = nil, ats: String? = nil, atr: String? = nil, timestamp: Date,
-        tagProgress: TagProgress? = nil
+        tagProgress: TagProgress? = nil, placement: TapPlacement? = nil, windowSeconds: Double? = nil
     ) {
         precondition(step >= 0 && attempt >= 0, "steps and attempts count from 0")
         self.sessionID = sessionID; self.step = step; self.attempt = attempt; self.probe = probe
         self.insidePredicted = insidePredicted; self.result = result
         self.latencyMs = latencyMs; self.technology = technology; self.uid = uid; self.atqa = atqa
         self.sak = sak; self.ats = ats; self.atr = atr; self.timestamp = timestamp; self.tagProgress = tagProgress
+        self.placement = placement; self.windowSeconds = windowSeconds
     }
 
     public var probeX: Double { probe.x }
     public var probeY: Double { probe.y }
+}
+
+/// How the run knew the phone was in place for a tap.
+///
+/// Evidence rule: a MISS needs `.confirmedByOperator` or `.reportedByPositioner` and a
+/// clean window of the full length; a HIT may come before the confirmation (the phone
+/// answered, so it was there), and says so.
+public enum TapPlacement: String, Sendable, CaseIterable {
+    /// The operator pressed Enter or Space once the phone was in place; the window ran after that.
+    case confirmedByOperator = "operator"
+    /// The phone answered while the run waited for the operator's confirmation.
+    case answeredBeforeConfirmation = "before-confirmation"
+    /// A machine positioner (sim, exec:, gcode:) reported its move complete.
+    case reportedByPositioner = "positioner"
 }

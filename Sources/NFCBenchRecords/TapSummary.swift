@@ -2,7 +2,7 @@
 /// them. A partial read (the phone started and stopped) is a read but never a hit, and a
 /// skip is no tap at all: the reader observed nothing there.
 public struct TapSummary: Sendable, Equatable {
-    /// Attempts the reader observed: HIT, PARTIAL or MISS.
+    /// Attempts the reader observed of the phone: HIT, PARTIAL or MISS.
     public let taps: Int
     /// Attempts that read all the way.
     public let hits: Int
@@ -10,13 +10,16 @@ public struct TapSummary: Sendable, Equatable {
     public let partialReads: Int
     /// Positions the operator skipped.
     public let skips: Int
+    /// Answers from something other than the phone (`TapRecord.Result.foreign`): no
+    /// evidence about the phone either way, counted apart.
+    public let foreign: Int
 
     /// Attempts where the phone answered at all: hits and partial reads.
     public var reads: Int { hits + partialReads }
     public var misses: Int { taps - reads }
 
     public init(_ records: [TapRecord]) {
-        var taps = 0, hits = 0, partial = 0, skips = 0
+        var taps = 0, hits = 0, partial = 0, skips = 0, foreign = 0
         for record in records {
             switch record.result {
             case .hit: hits += 1
@@ -25,6 +28,9 @@ public struct TapSummary: Sendable, Equatable {
             case .skipped:
                 skips += 1
                 continue
+            case .foreign:
+                foreign += 1
+                continue
             }
             taps += 1
         }
@@ -32,6 +38,7 @@ public struct TapSummary: Sendable, Equatable {
         self.hits = hits
         self.partialReads = partial
         self.skips = skips
+        self.foreign = foreign
     }
 
     /// `hits/taps`, with the partial reads when there are any: `7/15 +2 partial`.

@@ -18,10 +18,13 @@ enum LabRows {
 
     static let tapColumns = """
         station, session_id, step, attempt, probe_x, probe_y, inside_predicted, result, latency_ms, technology, uid, atqa,
-        sak, ats, atr, timestamp, tag_progress
+        sak, ats, atr, timestamp, tag_progress, placement, window_s
         """
 
     static let tapColumnNames = names(tapColumns)
+
+    static let eventColumns = "station, session_id, sequence, at, kind, step, details"
+    static let eventColumnNames = names(eventColumns)
 
     /// The push's upsert of a session row with its revision: a conflict on the key
     /// replaces every other column (built once; `sessionValues` binds `$1`...).
@@ -59,7 +62,29 @@ enum LabRows {
             .real(t.probe.y), .bool(t.insidePredicted), .text(t.result.rawValue), .optional(t.latencyMs),
             .optional(t.technology), .optional(t.uid), .optional(t.atqa), .optional(t.sak), .optional(t.ats),
             .optional(t.atr), .real(t.timestamp.timeIntervalSince1970), .optional(t.tagProgress?.rawValue),
+            .optional(t.placement?.rawValue), .optional(t.windowSeconds),
         ]
+    }
+
+    static func eventValues(_ e: SessionEvent, station: String) -> [PostgresValue] {
+        [
+            .text(station), .text(e.sessionID), .integer(Int64(e.sequence)), .real(e.at.timeIntervalSince1970),
+            .text(e.kind.rawValue), e.step.map { .integer(Int64($0)) } ?? .null, .text(e.storedDetails),
+        ]
+    }
+
+    /// An event, its session id given as the session's reference (`station/id`), as taps are.
+    static func event(_ rows: PostgresRows, _ r: Int) throws -> SessionEvent {
+        var v = LabValues(rows: rows, index: r, table: "lab_event", row: "?")
+        let reference = SessionReference(station: try v.text(0), id: try v.text(1)).description
+        let sequence = try v.integer(2, in: StoredRanges.eventSequence)
+        v.row = "\(reference) event \(sequence)"
+        guard let details = SessionEvent.details(stored: try v.text(6)) else {
+            throw v.fail(6, expected: "a JSON object of strings")
+        }
+        return SessionEvent(
+            sessionID: reference, sequence: sequence, at: try v.date(3), kind: try v.name(4, as: SessionEvent.Kind.self),
+            step: v.optionalText(5) == nil ? nil : try v.integer(5, in: StoredRanges.step), details: details)
     }
 
     static func session(_ rows: PostgresRows, _ r: Int) throws -> SessionRecord {
@@ -112,7 +137,9 @@ enum LabRows {
             latencyMs: try v.optionalNumber(8, in: StoredRanges.latencyMs), technology: v.optionalText(9),
             uid: v.optionalText(10),
             atqa: v.optionalText(11), sak: v.optionalText(12), ats: v.optionalText(13), atr: v.optionalText(14),
-            timestamp: try v.date(15), tagProgress: try v.optionalName(16, as: TagProgress.self))
+            timestamp: try v.date(15), tagProgress: try v.optionalName(16, as: TagProgress.self),
+            placement: try v.optionalName(17, as: TapPlacement.self),
+            windowSeconds: try v.optionalNumber(18, in: SessionRecord.storedTapTimeouts))
     }
 }
 

@@ -145,6 +145,9 @@ enum LabSchema {
         // LOCK TABLE (one bench stalled every other's push for as long as it held a lock)
         // nor change rows in bulk.
         ("005-push-functions", PushFunctions.migration),
+        // Evidence: each tap's placement and window, and each session's audit trail,
+        // written only through the push (`PushFunctions.eventsMigration`).
+        ("006-evidence", PushFunctions.eventsMigration),
     ]
 
     /// Applies missing migrations under the advisory lock; refuses a store from a newer

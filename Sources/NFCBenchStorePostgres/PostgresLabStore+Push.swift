@@ -23,8 +23,8 @@ extension PostgresLabStore: LabSyncDestination {
         }
     }
 
-    /// Stores the session and its taps exactly as `snapshot` holds them, replacing any
-    /// earlier revision, through `nfcbench_push` (migration 005, `PushFunctions`): the row
+    /// Stores the session, its taps and its events exactly as `snapshot` holds them, replacing any
+    /// earlier revision, through `nfcbench_push` (migrations 005 and 006, `PushFunctions`): the row
     /// upserted, its taps deleted and inserted again, in the one statement's transaction.
     /// Repeating a push changes nothing; a push killed midway leaves the previous revision
     /// whole. The role itself may not write the tables.
@@ -36,11 +36,17 @@ extension PostgresLabStore: LabSyncDestination {
         let taps = snapshot.taps.map {
             PushFunctions.object(columns: LabRows.tapColumnNames, values: LabRows.tapValues($0, station: station))
         }
+        let events = snapshot.events.map {
+            PushFunctions.object(columns: LabRows.eventColumnNames, values: LabRows.eventValues($0, station: station))
+        }
         let answer: PostgresRows
         do {
             answer = try connection.execute(
-                "SELECT nfcbench_push($1, $2::jsonb, $3::jsonb)",
-                [.text(station), .text(try PushFunctions.json(session)), .text(try PushFunctions.json(taps))])
+                "SELECT nfcbench_push($1, $2::jsonb, $3::jsonb, $4::jsonb)",
+                [
+                    .text(station), .text(try PushFunctions.json(session)), .text(try PushFunctions.json(taps)),
+                    .text(try PushFunctions.json(events)),
+                ])
         } catch let error as PostgresError where error.isPermissionDenied {
             throw LabStoreError.unregisteredStation(station: station, role: connection.user, server: location)
         } catch let error as PostgresError where error.sqlState == PushFunctions.idCollisionState {
@@ -55,7 +61,7 @@ extension PostgresLabStore: LabSyncDestination {
 extension PostgresLabStore {
     /// Whether this role may write sessions at all (a reader role may not).
     public func canPush() throws -> Bool {
-        try connection.execute("SELECT has_function_privilege('nfcbench_push(text, jsonb, jsonb)', 'EXECUTE')").bool(0, 0)
+        try connection.execute("SELECT has_function_privilege('nfcbench_push(text, jsonb, jsonb, jsonb)', 'EXECUTE')").bool(0, 0)
             == true
     }
 }

@@ -107,6 +107,14 @@ public actor PostgresLabStore: BenchReading {
         return try (0..<rows.count).map { try LabRows.tap(rows, $0) }
     }
 
+    public func events(_ reference: String) throws -> [SessionEvent] {
+        guard let session = try session(reference), let station = session.station else { return [] }
+        let rows = try connection.execute(
+            "SELECT \(LabRows.eventColumns) FROM lab_event WHERE station = $1 AND session_id = $2 ORDER BY sequence",
+            [.text(station), .text(session.id)])
+        return try (0..<rows.count).map { try LabRows.event(rows, $0) }
+    }
+
     public nonisolated func tapBatches(sessions: [String]?) async throws -> any TapBatches {
         try await LabTapBatches.open(
             connectionString, timeoutSeconds: timeoutSeconds, sessions: sessions)

@@ -1,4 +1,5 @@
 import Foundation
+import NFCBenchRecords
 import NFCPostgres
 
 /// The only way a bench role writes (migration 005): `SECURITY DEFINER` functions that
@@ -62,6 +63,50 @@ enum PushFunctions {
             REVOKE ALL ON FUNCTION nfcbench_push(text, jsonb, jsonb), nfcbench_record_machine(text, text) FROM PUBLIC;
             GRANT EXECUTE ON FUNCTION nfcbench_push(text, jsonb, jsonb), nfcbench_record_machine(text, text) TO nfcbench_bench;
             REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON lab_session, lab_tap, lab_station_machine FROM nfcbench_bench;
+            """
+    }
+
+    /// Migration 006: the tap's placement and window, the `lab_event` trail, and the push
+    /// that carries the trail with the session (four arguments; the three-argument push
+    /// of older benches still works and leaves the trail as it was).
+    static var eventsMigration: String {
+        let placements = TapPlacement.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+        return """
+            ALTER TABLE lab_tap ADD COLUMN placement text CHECK (placement IS NULL OR placement IN (\(placements)));
+            ALTER TABLE lab_tap ADD COLUMN window_s double precision
+                CHECK (window_s IS NULL OR window_s BETWEEN 0.001 AND 86400);
+            CREATE TABLE lab_event (
+                station text COLLATE "C" NOT NULL,
+                session_id text COLLATE "C" NOT NULL,
+                sequence integer NOT NULL CHECK (sequence BETWEEN 0 AND 10000000),
+                at double precision NOT NULL CHECK (at BETWEEN 0 AND 253402300799),
+                kind text NOT NULL,
+                step integer CHECK (step IS NULL OR step BETWEEN 0 AND 100000),
+                details text NOT NULL,
+                PRIMARY KEY (station, session_id, sequence),
+                FOREIGN KEY (station, session_id) REFERENCES lab_session (station, id) ON DELETE CASCADE
+            );
+            ALTER TABLE lab_event ENABLE ROW LEVEL SECURITY;
+            CREATE POLICY lab_reads ON lab_event FOR SELECT USING (true);
+            GRANT SELECT ON lab_event TO nfcbench_reader, nfcbench_bench;
+            CREATE FUNCTION nfcbench_push(p_station text, p_session jsonb, p_taps jsonb, p_events jsonb) RETURNS text
+            LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public AS $fn$
+            DECLARE
+                outcome text;
+            BEGIN
+                outcome := nfcbench_push(p_station, p_session, p_taps);
+                IF outcome = 'current' THEN RETURN outcome; END IF;
+                IF EXISTS (SELECT 1 FROM jsonb_populate_recordset(NULL::lab_event, p_events) e
+                           WHERE e.station IS DISTINCT FROM p_station
+                              OR e.session_id IS DISTINCT FROM p_session->>'id') THEN
+                    RAISE EXCEPTION 'an event is not of session %/%', p_station, p_session->>'id' USING ERRCODE = '42501';
+                END IF;
+                DELETE FROM lab_event WHERE station = p_station AND session_id = p_session->>'id';
+                INSERT INTO lab_event SELECT * FROM jsonb_populate_recordset(NULL::lab_event, p_events);
+                RETURN outcome;
+            END $fn$;
+            REVOKE ALL ON FUNCTION nfcbench_push(text, jsonb, jsonb, jsonb) FROM PUBLIC;
+            GRANT EXECUTE ON FUNCTION nfcbench_push(text, jsonb, jsonb, jsonb) TO nfcbench_bench;
             """
     }
 

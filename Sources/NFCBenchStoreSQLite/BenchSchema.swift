@@ -155,6 +155,29 @@ enum BenchSchema {
             ALTER TABLE tap ADD COLUMN tag_progress TEXT;
             """
         ),
+        // Evidence: who said the phone was in place for each tap and how long its window
+        // was (NULL for taps from before), and the session's audit trail. An event moves
+        // the session's revision on, so the lab store receives the trail too.
+        (
+            "010-evidence",
+            """
+            ALTER TABLE tap ADD COLUMN placement TEXT;
+            ALTER TABLE tap ADD COLUMN window_s REAL;
+            CREATE TABLE session_event (
+                session_id TEXT NOT NULL REFERENCES session(id) ON DELETE CASCADE,
+                sequence INTEGER NOT NULL,
+                at REAL NOT NULL,
+                kind TEXT NOT NULL,
+                step INTEGER,
+                details TEXT NOT NULL,
+                checksum INTEGER NOT NULL,
+                PRIMARY KEY (session_id, sequence)
+            );
+            CREATE TRIGGER session_change_on_event AFTER INSERT ON session_event BEGIN
+                UPDATE session_change SET revision = revision + 1 WHERE session_id = NEW.session_id;
+            END;
+            """
+        ),
     ]
 
     /// Applies missing migrations in order; refuses a database from a newer nfcbench.

@@ -25,7 +25,8 @@ extension SQLiteBenchStore: LabSyncSource {
             try revision.bind([.text(session.id)])
             guard try revision.step() else { return nil }
             let value = revision.int(0)
-            return SyncSnapshot(session: session, taps: try taps(session.reference), revision: value)
+            return SyncSnapshot(
+                session: session, taps: try taps(session.reference), events: try events(session.id), revision: value)
         }
     }
 

@@ -19,6 +19,8 @@ public enum RunStop: Error, Sendable {
     case positionerFailed(String)
     case readerStayedFaulty(ReaderStayedFaulty)
     case readerFailed(ReaderError)
+    /// A run without an operator met FOREIGN responders several taps in a row.
+    case foreignResponders(ForeignRespondersKeptAnswering)
 }
 
 /// Runs a prepared session through its plan. Operator commands come from `commands`
@@ -38,9 +40,10 @@ public struct RunExecution: Sendable {
         let session = prepared.session
         var messages: (@Sendable (Int) -> NDEFMessage)?
         if let chosen = tagMessage { messages = { _ in chosen } }
-        let run = GuidedRun(
+        var run = GuidedRun(
             session: session, strategy: session.strategy, readers: prepared.readers, positioner: prepared.positioner,
             store: store, confirmEach: confirmEach, faultPolicy: faultPolicy, tagMessage: messages)
+        run.startDetails = ["positioner": prepared.positionerName, "reader": session.reader.description]
         // The finished record as the runner stored it, taken from its own event rather than
         // read back, so a completed run is never mistaken for an interrupted one.
         let finished = Mutex<SessionRecord?>(nil)
@@ -57,6 +60,8 @@ public struct RunExecution: Sendable {
             throw .readerStayedFaulty(error)
         } catch let error as ReaderError where error.code != .cancelled {
             throw .readerFailed(error)
+        } catch let error as ForeignRespondersKeptAnswering {
+            throw .foreignResponders(error)
         } catch {
             return .interrupted
         }

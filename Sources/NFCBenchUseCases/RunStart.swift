@@ -16,6 +16,9 @@ public struct PreparedRun: Sendable {
     public let warnings: [String]
     /// A resumed session's tap window, when the request changed it: (before, after) seconds.
     public let tapWindowChange: (from: Double, to: Double)?
+    /// Who moves the phone, as the operator named it (`manual`, `exec:...`): the audit
+    /// trail records it at every start and resume.
+    public let positionerName: String
 }
 
 /// Starts a new session or resumes a saved one. Every rule that needs no reader is checked
@@ -44,6 +47,10 @@ public enum RunStart {
                 saved.readerFirmware = reader.info.firmware
                 if let seconds = request.tapTimeout, seconds != saved.tapTimeout {
                     try await store.setTapTimeout(saved.id, seconds: seconds)
+                    try await store.record(
+                        SessionEvent(
+                            sessionID: saved.id, kind: .tapWindowChanged,
+                            details: ["from": FixedPoint.format(saved.tapTimeout, 3), "to": FixedPoint.format(seconds, 3)]))
                     change = (saved.tapTimeout, seconds)
                     saved.tapTimeout = seconds
                 }
@@ -60,7 +67,8 @@ public enum RunStart {
             return try await body(
                 PreparedRun(
                     session: session, resolution: request.resolution, isResumed: saved != nil, readers: readers,
-                    positioner: built, warnings: warnings, tapWindowChange: change))
+                    positioner: built, warnings: warnings, tapWindowChange: change,
+                    positionerName: positioner.description))
         }
     }
 

@@ -23,6 +23,8 @@ public final class PhoneOnBench: Sendable {
         public var tagReaderAbortAfter: Int?
         /// A phone pulled away mid-read: it leaves the field after this many commands.
         public var tagReaderLeavesAfter: Int?
+        /// A card in the phone's case (`StrayCard`), answering where it lies.
+        public var strayCard: StrayCard?
     }
 
     /// One tag read by the phone: in which field entry, and how it ended.
@@ -65,7 +67,10 @@ public final class PhoneOnBench: Sendable {
             let p = s.0.phone.detectionProbability(x: x, y: y)
             let roll = Double.random(in: 0..<1, using: &s.1)
             let delayMs = Int.random(in: 15...60, using: &s.1)
-            if roll < p {
+            if let card = s.0.strayCard, card.covers(x: x, y: y) {
+                s.0.target = card.target
+                s.0.visibleAt = now + .milliseconds(delayMs)
+            } else if roll < p {
                 s.0.target = SimulatedTarget.hce(technology: s.0.phone.technology, using: &s.1)
                 s.0.visibleAt = now + .milliseconds(delayMs)
             } else {
@@ -101,6 +106,11 @@ public final class PhoneOnBench: Sendable {
             s.0.tagReads.append(TagRead(entry: entry, outcome: outcome))
             if s.0.tagReads.count > 100 { s.0.tagReads.removeFirst() }
         }
+    }
+
+    /// Puts a card in the phone's case, or takes it out (`nil`); from the next placement on.
+    public func setStrayCard(_ card: StrayCard?) {
+        state.withLock { $0.0.strayCard = card }
     }
 
     public func setPhone(_ phone: SimulatedPhone) {

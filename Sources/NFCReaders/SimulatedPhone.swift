@@ -90,9 +90,13 @@ public struct SimulatedTarget: Sendable, Hashable {
             atqb: [0x50] + uid + [0x00, 0x00, 0x00, 0x00] + [0x00, 0x81, 0x71])
     }
 
-    /// The ATR a PC/SC reader builds for this target (PC/SC Part 3).
+    /// The ATR a PC/SC reader builds for this target (PC/SC Part 3): a storage card's
+    /// (RID, card standard ISO 14443 A part 3, card name) without ISO-DEP, else from the ATS.
     public var atr: [UInt8] {
         switch technology {
+        case .iso14443A where sak & 0x20 == 0:
+            ATRInfo.atr(
+                historicalBytes: [0x80, 0x4F, 0x0C] + ATRInfo.pcscRID + [0x03, 0x00, sak == 0x18 ? 0x02 : 0x01, 0, 0, 0, 0])
         case .iso14443A: ATRInfo.atr(forATS: ats)
         case .iso14443B: ATRInfo.atr(historicalBytes: Array(atqb[5..<12]) + [0x00])
         }

@@ -18,6 +18,8 @@ public enum BenchCommand: Codable, Sendable, Equatable {
     /// unplugging it.
     case powerCycle
     case status
+    /// A card in the phone's case over a region of its back, or none (`StrayCard`).
+    case card(StrayCard?)
 
     public enum TagReaderBehaviour: Codable, Sendable, Equatable {
         case complete
@@ -27,7 +29,8 @@ public enum BenchCommand: Codable, Sendable, Equatable {
 
     /// The text form `nfcbench sim ctl` takes: `place X Y`, `lift`, `fault NAME`,
     /// `antenna X Y W H`, `technology A|B`, `reader complete|abort N|leave N`, `power-cycle`,
-    /// `status`. A line that is none of them is refused with its usage.
+    /// `status`, `card mifare-classic|dual-interface X Y W H [UID]`, `card none`. A line that
+    /// is none of them is refused with its usage.
     public init(parsing line: String) throws(BenchControlError) {
         let words = line.split(separator: " ").map(String.init)
         func numbers(_ count: Int) -> [Double]? {
@@ -56,9 +59,32 @@ public enum BenchCommand: Codable, Sendable, Equatable {
             self = .reader(try Self.tagReader(Array(words.dropFirst())))
         case "power-cycle": self = .powerCycle
         case "status": self = .status
+        case "card": self = .card(try Self.strayCard(Array(words.dropFirst())))
         default:
             throw .unknownCommand
         }
+    }
+
+    static let cardUsage =
+        "card mifare-classic|dual-interface X Y W H [UID] (a card in the phone's case over that part of its back; "
+        + "UID 8 hex digits) | card none"
+
+    private static func strayCard(_ words: [String]) throws(BenchControlError) -> StrayCard? {
+        if words == ["none"] { return nil }
+        guard let first = words.first, let kind = StrayCard.Kind(rawValue: first), words.count == 5 || words.count == 6
+        else { throw .usage(cardUsage) }
+        let v = words[1...4].compactMap(Double.init)
+        guard v.count == 4, v.allSatisfy({ $0.isFinite && (0...1).contains($0) }), v[2] > 0, v[3] > 0 else {
+            throw .usage(cardUsage)
+        }
+        var uid: [UInt8] = [0x5A, 0x1B, 0x2C, 0x3D]
+        if words.count == 6 {
+            guard let given = Hex.bytes(words[5]), given.count == 4, given[0] != 0x08 else {
+                throw .usage(cardUsage + " (a fixed UID: 4 bytes, not starting 08)")
+            }
+            uid = given
+        }
+        return StrayCard(kind: kind, region: (v[0], v[1], v[2], v[3]), uid: uid)
     }
 
     private static func tagReader(_ words: [String]) throws(BenchControlError) -> TagReaderBehaviour {
@@ -86,7 +112,7 @@ public enum BenchControlError: Error, Sendable, Equatable, CustomStringConvertib
     public var description: String {
         switch self {
         case .usage(let usage): "usage: \(usage)"
-        case .unknownCommand: "unknown command; use place, lift, fault, antenna, technology, reader, power-cycle or status"
+        case .unknownCommand: "unknown command; use place, lift, fault, antenna, technology, reader, card, power-cycle or status"
         case .unreadable: "not a bench command"
         }
     }

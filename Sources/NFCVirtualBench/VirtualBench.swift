@@ -146,6 +146,8 @@ public final class VirtualBench: Sendable {
             controls.firmware { $0.piccParameter = 0xFF }
         case .status:
             reply.status = status()
+        case .card(let card):
+            bench.setStrayCard(card)
         }
         return reply
     }

@@ -82,25 +82,6 @@ struct GuidedRunTests {
             positioner: SimulatedPositioner(bench: bench), store: store)
         #expect(try await run.run { _ in }?.verdict == .noField)
     }
-
-    @Test func operatorSkipUndoAndQuit() async throws {
-        let predicted = try NormalizedRect(x: 0.1, y: 0.36, width: 0.8, height: 0.38)
-        let store = try await store()
-        let bench = phone((0.1, 0.36, 0.8, 0.38), seed: 2)
-        let record = testSession("S-keys", predicted: predicted)
-        try await store.insert(record)
-        // The manual operator never places the phone: every wait is ended by a key.
-        let (stream, keys) = AsyncStream<OperatorCommand>.makeStream()
-        for key in [OperatorCommand.proceed, .skip, .skip, .undo, .retry, .quit] { keys.yield(key) }
-        let run = GuidedRun(
-            session: record, strategy: GridPlan(around: predicted), reader: SimulatedReader(bench: bench),
-            positioner: ManualPositioner(), store: store)
-        let score = try await run.run(commands: stream) { _ in }
-        #expect(score == nil)  // quit: saved, not scored
-        let taps = try await store.taps("S-keys")
-        #expect(taps.map(\.result) == [.skipped] && taps[0].step == 0)
-        #expect(try await store.session("S-keys")?.status == .inProgress)
-    }
 }
 
 /// Events a run emitted, collected for the test to look at while it runs.
@@ -110,19 +91,22 @@ final class EventLog: Sendable {
         let name: String =
             switch event {
             case .readyCheck: "ready"
-            case .confirmPlacement(let step): "confirm \(step)"
+            case .awaitingPlacement(let step): "placement \(step)"
+            case .foreign(let t, _): "foreign \(t.step)"
+            case .waitingForLift: "lift"
             case .waitingForTap: "window"
             case .tap(let t): "tap \(t.step) \(t.result.rawValue)"
             case .position(let step, _, _, _): "position \(step)"
+            case .undone(let t): "other undone(\(t.step) \(t.result.rawValue))"
             default: "other \(event)"
             }
         events.withLock { $0.append(name) }
     }
     var all: [String] { events.withLock { $0 } }
 
-    func wait(for name: String) async throws {
+    func wait(for name: String, count: Int = 1) async throws {
         let deadline = ContinuousClock.now + .seconds(10)
-        while !all.contains(name) {
+        while all.filter({ $0 == name }).count < count {
             guard ContinuousClock.now < deadline else {
                 throw WaitTimedOut(what: "event \(name); events so far: \(all.joined(separator: ", "))")
             }
@@ -145,7 +129,7 @@ struct RunControlTests {
         let running: Task<SessionScore?, any Error>
         let predicted: NormalizedRect
 
-        init(_ id: String, in scratch: TemporaryDirectory, confirmEach: Bool = false) async throws {
+        init(_ id: String, in scratch: TemporaryDirectory) async throws {
             predicted = try NormalizedRect(x: 0.1, y: 0.36, width: 0.8, height: 0.38)
             store = try await SQLiteBenchStore.open(path: scratch.file("bench.sqlite"))
             bench = PhoneOnBench(
@@ -156,7 +140,7 @@ struct RunControlTests {
             self.keys = keys
             let run = GuidedRun(
                 session: record, strategy: GridPlan(around: predicted), reader: SimulatedReader(bench: bench),
-                positioner: ManualPositioner(), store: store, confirmEach: confirmEach)
+                positioner: ManualPositioner(), store: store)
             let log = self.log
             running = Task { try await run.run(commands: stream) { log.record($0) } }
         }
@@ -164,7 +148,7 @@ struct RunControlTests {
 
     /// The first tap was lost: a manual run opened position 1's window (the predicted
     /// centre) while the operator was still reading the preparation. Now nothing is timed
-    /// before the operator says the phone is ready.
+    /// before the operator says the phone is ready, and then nothing before each placement.
     @Test func theReadyGateHoldsTheFirstWindowUntilTheOperatorIsReady() async throws {
         let run = try await ManualRun("S-gate", in: scratch)
         let (store, bench, typing, log, predicted) = (run.store, run.bench, run.keys, run.log, run.predicted)
@@ -173,32 +157,71 @@ struct RunControlTests {
         try await Task.sleep(for: .milliseconds(400))
         #expect(!log.all.contains("window") && !log.all.contains("position 0"))
         #expect(try await store.taps("S-gate").isEmpty)
-        // The field is clear and the phone prepared: the operator says ready, then places
-        // the phone at position 1 once its window is open (as the prompt asks).
         typing.yield(.proceed)
-        try await log.wait(for: "window")
+        try await log.wait(for: "placement 0")
         bench.place(x: predicted.midX, y: predicted.midY)
         try await log.wait(for: "tap 0 HIT")
         bench.lift()
+        try await log.wait(for: "placement 1")
         typing.yield(.quit)
         #expect(try await run.running.value == nil)
-        #expect(try await store.taps("S-gate").first?.result == .hit)
+        let tap = try #require(try await store.taps("S-gate").first)
+        // The phone answered before the operator confirmed: a HIT, not timed.
+        #expect(tap.result == .hit && tap.placement == .answeredBeforeConfirmation && tap.latencyMs == nil)
     }
 
-    /// `--confirm-each`: every window opens only when the operator confirms the placement.
-    @Test func confirmEachWaitsForEveryPlacement() async throws {
-        let run = try await ManualRun("S-each", in: scratch, confirmEach: true)
+    /// A slow hand: the operator takes four windows' time to place the phone. No window
+    /// runs before the placement is confirmed, so nothing is recorded as a MISS; the
+    /// phone's answer while the hand settles is its HIT.
+    @Test func aSlowHandIsNeverRecordedAsAMiss() async throws {
+        let run = try await ManualRun("S-slow", in: scratch)
+        let (store, bench, typing, log, predicted) = (run.store, run.bench, run.keys, run.log, run.predicted)
+        try await log.wait(for: "ready")
+        typing.yield(.proceed)
+        try await log.wait(for: "placement 0")
+        try await Task.sleep(for: .milliseconds(1000))  // the window is 250 ms
+        #expect(try await store.taps("S-slow").isEmpty && !log.all.contains("window"))
+        bench.place(x: predicted.midX, y: predicted.midY)
+        try await log.wait(for: "tap 0 HIT")
+        // Enter pressed late, while the run waits for the lift: a stale key.
+        try await log.wait(for: "lift")
+        typing.yield(.proceed)
+        try await Task.sleep(for: .milliseconds(200))
+        bench.lift()
+        try await log.wait(for: "placement 1")
+        // The stale key confirmed nothing: position 2 waits for its own placement.
+        try await Task.sleep(for: .milliseconds(600))
+        #expect(!log.all.contains("window"), "\(log.all)")
+        #expect(try await store.taps("S-slow").count == 1)
+        // Confirmed with nothing there: now a clean full window is a MISS.
+        typing.yield(.proceed)
+        try await log.wait(for: "tap 1 MISS")
+        typing.yield(.quit)
+        #expect(try await run.running.value == nil)
+        let taps = try await store.taps("S-slow")
+        #expect(taps.map(\.result) == [.hit, .miss])
+        #expect(taps[1].placement == .confirmedByOperator && taps[1].windowSeconds == 0.25)
+    }
+
+    /// Skip, undo, retry and quit, each typed while its position waits, and the trail
+    /// they leave.
+    @Test func operatorSkipUndoRetryAndQuitAreJournalled() async throws {
+        let run = try await ManualRun("S-keys", in: scratch)
         let (store, typing, log) = (run.store, run.keys, run.log)
         try await log.wait(for: "ready")
         typing.yield(.proceed)
-        try await log.wait(for: "confirm 0")
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(!log.all.contains("window"))
-        typing.yield(.proceed)
-        try await log.wait(for: "confirm 1")
-        #expect(log.all.filter { $0 == "window" }.count == 1)
+        try await log.wait(for: "placement 0")
+        typing.yield(.skip)
+        try await log.wait(for: "placement 1")
+        typing.yield(.undo)
+        try await log.wait(for: "other undone(0 SKIPPED)")
+        typing.yield(.retry)
+        try await log.wait(for: "placement 0", count: 3)
         typing.yield(.quit)
-        #expect(try await run.running.value == nil)
-        #expect(try await store.taps("S-each").map(\.result) == [.miss])
+        #expect(try await run.running.value == nil)  // quit: saved, not scored
+        #expect(try await store.taps("S-keys").isEmpty)
+        #expect(try await store.session("S-keys")?.status == .inProgress)
+        let kinds = try await store.events("S-keys").map(\.kind)
+        #expect(kinds == [.started, .ready, .skip, .undo, .retry, .quit], "\(kinds)")
     }
 }

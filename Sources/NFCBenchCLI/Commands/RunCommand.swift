@@ -10,12 +10,20 @@ enum RunCommand {
     static let spec = CommandSpec(
         "run", abstract: "Guide a bench session: tap the phone at each position, record hits, score the prediction.",
         discussion: """
-            A manual run shows how to prepare the phone and waits for Enter before position 1; with
-            --confirm-each it waits for Enter before every position's tap window.
-            Keys while waiting for a tap (type the letter and Enter): r retry the position, s skip it,
-            u undo the last tap, q quit (the session is saved; continue with --resume ID).
-            A MISS is recorded only when the reader polled without error for the whole window. A reader
-            fault records nothing; the run pauses until the reader answers again (up to --fault-timeout).
+            A manual run shows how to prepare the phone and waits for Enter before position 1. At every
+            position you place the phone, then press Enter or Space: only then does the tap window run.
+            The reader listens from the moment the position is shown, so a phone that answers before you
+            press the key is a HIT (marked "answered before the placement was confirmed").
+            Keys (single presses on a terminal; from a pipe, the letter and a newline): Enter or Space
+            placed, r retry the position, s skip it, u undo the last tap, q quit (the session is saved;
+            continue with --resume ID). Keys typed while the run waits for the lift are discarded.
+            With a machine positioner (sim, exec:) its finished move is the placement; --confirm-each
+            also asks the operator to confirm each one.
+            A MISS is recorded only for a confirmed placement and a window the reader polled without
+            error to its end. A reader fault records nothing; the run pauses until the reader answers
+            again (up to --fault-timeout). A responder that is not the phone (no ISO-DEP, a fixed UID
+            where the phone showed random ones) is FOREIGN: never a hit or a miss, and the position is
+            tapped again.
             Exit codes: 0 completed, 1 failed (reader or positioner; the session stays resumable),
             75 quit by the operator (saved, resumable), 130 interrupted (saved, resumable).
             """,
@@ -122,6 +130,11 @@ enum RunCommand {
             return CommandFailure(
                 "Stopped: \(error.description). Session \(id) is saved; nothing was recorded while the reader was faulty.",
                 hint: (error.last.hint.map { $0 + " " } ?? "") + "Then continue with: \(resume)")
+        case .foreignResponders(let error):
+            return CommandFailure(
+                "Stopped: \(TerminalSafeText.neutralise(error.description)). Session \(id) is saved; nothing that answered "
+                    + "instead of the phone counts as a hit or a miss.",
+                hint: "Clear the field, then continue with: \(resume)")
         case .readerFailed(let error):
             return CommandFailure(
                 error.description + " Session \(id) is saved.",

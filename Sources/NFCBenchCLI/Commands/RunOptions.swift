@@ -35,7 +35,8 @@ struct RunOptions {
         "--positioner-timeout", value: "seconds", help: "How long an exec: positioner command may take (default 60).",
         expected: "seconds in \(OptionValue.describe(positionerTimeouts))", convert: OptionValue.seconds(in: positionerTimeouts))
     static let confirmEach = Flag(
-        "--confirm-each", help: "Wait for Enter before every position's tap window (slow or awkward placements).")
+        "--confirm-each",
+        help: "With a machine positioner, also wait for Enter or Space before every window (a manual run always does).")
     static let faultTimeouts: ClosedRange<Double> = 1...86_400
     static let faultTimeout = Option<Double>(
         "--fault-timeout", value: "seconds",

@@ -68,8 +68,13 @@ final class RunPrinter: Sendable {
             out.line(
                 "Nothing is timed yet. When the phone is prepared and the reader's field is clear, press Enter (q and Enter to quit)."
             )
-        case .confirmPlacement(let step):
-            out.line("  Place the phone for position \(step + 1), then press Enter (s skip, u undo, q quit).")
+        case .awaitingPlacement(let step): awaitingPlacement(step)
+        case .foreign(let t, let reason):
+            progress.stop()
+            out.line(
+                "  \(TerminalSafeText.neutralise(ResponderWords.describe(t))) answered, not the phone (\(reason)): "
+                    + "remove cards from the bench and from the phone's case.")
+            out.line("  Position \(t.step + 1) is tapped again once the field is clear.")
         case .readerFault(let error, let step):
             progress.stop()
             out.line(
@@ -154,14 +159,29 @@ final class RunPrinter: Sendable {
         }
     }
 
+    /// The operator places the phone, then says so: nothing is timed before that.
+    private func awaitingPlacement(_ step: Int) {
+        if interactive {
+            context.output.line(
+                "  Place the phone, then press Enter or Space (r retry, s skip, u undo, q quit; no Enter needed)."
+                    + " Nothing is timed until then.")
+            progress.start("  waiting for you to place the phone", timeout: nil)
+        } else {
+            context.output.line(
+                "  Place the phone for position \(step + 1), then send an empty line (r, s, u or q and a newline:"
+                    + " retry, skip, undo, quit). Nothing is timed until then.")
+        }
+    }
+
     private func waitingForTap(_ seconds: Double) {
+        progress.stop()
         if interactive {
             if keysAvailable { context.output.line("  keys: r retry, s skip, u undo, q quit (no Enter needed)") }
-            progress.start("  waiting for the phone", timeout: seconds)
+            progress.start("  placed; waiting for the phone", timeout: seconds)
         } else {
             context.output.line(
                 "  waiting up to \(ReaderCommands.format(seconds)) s for the phone..."
-                    + (keysAvailable ? " (r retry, s skip, u undo, q quit, each then Enter)" : ""))
+                    + (keysAvailable ? " (r retry, s skip, u undo, q quit, each then a newline)" : ""))
         }
     }
 
@@ -171,12 +191,22 @@ final class RunPrinter: Sendable {
         map.record(t)
         let detail: String =
             switch (t.result, t.tagProgress) {
+            case (.hit, nil) where t.placement == .answeredBeforeConfirmation:
+                "  \(t.technology ?? "") UID \(t.uid ?? ""), answered before the placement was confirmed (not timed)"
             case (.hit, nil): "  \(t.technology ?? "") UID \(t.uid ?? "") in \(format(t.latencyMs ?? 0, 1)) ms"
+            case (.hit, _?) where t.placement == .answeredBeforeConfirmation:
+                "  the phone read the whole NDEF message before the placement was confirmed (not timed)"
             case (.hit, _?): "  the phone read the whole NDEF message in \(format(t.latencyMs ?? 0, 1)) ms"
             case (.partial, let progress?): "  the phone started reading and stopped (got as far as \(progress.rawValue))"
             default: ""
             }
-        let colour = t.result == .hit ? "1;32" : t.result == .partial ? "1;33" : t.result == .miss ? "1;31" : "2"
+        let colour =
+            switch t.result {
+            case .hit: "1;32"
+            case .partial, .foreign: "1;33"
+            case .miss: "1;31"
+            case .skipped: "2"
+            }
         context.output.line("  " + (useColor ? "\u{1B}[\(colour)m\(t.result.rawValue)\u{1B}[0m" : t.result.rawValue) + detail)
     }
 

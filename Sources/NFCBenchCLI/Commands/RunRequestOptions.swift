@@ -27,7 +27,7 @@ enum RunRequestOptions {
         request.mode = options.invocationMode
         request.positioner = options.positioner
         request.positionerTimeout = options.positionerTimeout
-        request.unattended = options.auto
+        request.unattended = options.auto || options.json
         request.readerFeedback = options.feedback
         request.simulatedPhone = RunRequest.SimulatedPhoneSettings(antenna: options.simAntenna, seed: options.simSeed)
         request.virtualBenchDirectory = options.simBenchDirectory
@@ -90,7 +90,9 @@ enum RunRequestOptions {
                     + "(leave out --mode, or start a new session).", path: invocation.path)
         case .unattendedNeedsMachine:
             return UsageError(
-                "'--auto' needs a positioner that moves the phone (sim or exec:...), not manual.", path: invocation.path)
+                "'\(options.auto ? "--auto" : "--json")' reads no keys, so it needs a positioner that moves the phone "
+                    + "(sim or exec:...): a manual run waits for the operator to confirm each placement.",
+                path: invocation.path)
         case .simPositionerNeedsBench:
             return UsageError(
                 "'--positioner sim' needs --reader sim or a virtual bench (give --sim-bench DIR).", path: invocation.path)

@@ -18,8 +18,8 @@ enum RawKeys {
         return AsyncStream { continuation in
             let thread = Thread {
                 while let byte = try? FileDescriptor.standardInput.read(upTo: 1).first {
-                    // One printable key, or Enter (CR on a raw terminal, LF from a pipe).
-                    guard byte == 0x0A || byte == 0x0D || (0x21...0x7E).contains(byte),
+                    // One printable key, Space, or Enter (CR on a raw terminal, LF from a pipe).
+                    guard byte == 0x0A || byte == 0x0D || (0x20...0x7E).contains(byte),
                         let command = OperatorKeys.command(String(UnicodeScalar(byte)))
                     else { continue }
                     switch command {

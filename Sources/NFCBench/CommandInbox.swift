@@ -1,0 +1,20 @@
+import Foundation
+
+/// Operator commands, delivered one at a time to whichever wait is current.
+final class CommandInbox: Sendable {
+    private let stream: AsyncStream<OperatorCommand>?
+    private let buffer = AsyncStreamBuffer()
+
+    init(_ stream: AsyncStream<OperatorCommand>?) {
+        self.stream = stream
+        if let stream { buffer.feed(from: stream) }
+    }
+
+    var isOpen: Bool { stream != nil }
+    func next() async -> OperatorCommand? { await buffer.next() }
+    func poll() -> OperatorCommand? { buffer.poll() }
+    func unread(_ command: OperatorCommand) { buffer.unread(command) }
+    /// Drops every key typed so far: they were typed for no window.
+    func discardWaiting() { while buffer.poll() != nil {} }
+    func close() { buffer.close() }
+}

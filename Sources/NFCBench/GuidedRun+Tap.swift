@@ -1,0 +1,198 @@
+import Foundation
+import NFCBenchRecords
+import NFCReaders
+
+/// One position of a guided run: clear field, placement, window, record, lift.
+extension GuidedRun {
+    struct TapContext {
+        let step: Int
+        /// The attempt number the tap is stored under (FOREIGN answers take one too).
+        let attempt: Int
+        let probe: Probe
+        let signature: PhoneSignature
+    }
+
+    enum TapOutcome {
+        case recorded(TapRecord)
+        case undo, retry, quit
+        /// A manual run's keyboard ended before the operator confirmed position `step`.
+        case keyboardClosed(step: Int)
+    }
+
+    /// One position. A reader that fails anywhere in it (while the field is cleared, during
+    /// the window, while the phone is lifted) records nothing more there: it is waited for
+    /// (and reopened when it vanished), and the position is tapped again.
+    func tapOrRecover(_ tap: TapContext, inbox: CommandInbox, events: @Sendable (RunEvent) -> Void) async throws
+        -> TapOutcome
+    {
+        do {
+            return try await self.tap(tap, inbox: inbox, events: events)
+        } catch let error as ReaderError where error.code != .cancelled {
+            try? await positioner.lift(index: tap.step)
+            try await recoverAfter(error, step: tap.step, events: events)
+            return .retry
+        }
+    }
+
+    /// Journals a reader failure, waits for the reader, journals its return.
+    func recoverAfter(_ error: ReaderError, step: Int?, events: @Sendable (RunEvent) -> Void) async throws {
+        let lost = error.code == .unplugged
+        try await journal(lost ? .readerLost : .readerFault, step: step, details: ["error": error.message])
+        events(lost ? .readerLost(error) : .readerFault(error, step: step))
+        try await recover(from: error)
+        try await journal(.readerRecovered, step: step)
+        events(.readerRecovered(step: step))
+    }
+
+    private func tap(_ tap: TapContext, inbox: CommandInbox, events: @Sendable (RunEvent) -> Void) async throws
+        -> TapOutcome
+    {
+        let reader = readers.current
+        // The field must be clear first, so a phone left on the reader cannot count as a hit here.
+        if try await !reader.waitForRemoval(timeout: liftTimeout) {
+            events(.waitingForLift)
+            _ = try await reader.waitForRemoval(timeout: .seconds(3600))
+        }
+        // Keys typed while the run waited for the lift belong to no window: only keys typed
+        // once this position is shown count.
+        inbox.discardWaiting()
+        try await positioner.place(tap.probe, index: tap.step)
+        let placement: TapPlacement
+        if operatorConfirmsPlacement(inbox) {
+            events(.awaitingPlacement(step: tap.step))
+            switch try await waitForPlacement(inbox: inbox, reader: reader, step: tap.step) {
+            case .observed(let early):
+                return try await conclude(early, tap, placement: .answeredBeforeConfirmation, events: events)
+            case .command(.proceed):
+                placement = .confirmedByOperator
+            case .command(let command):
+                return try await act(on: command, tap, events: events)
+            case .keyboardClosed:
+                guard positioner.needsOperator else {
+                    placement = .reportedByPositioner
+                    break
+                }
+                try await positioner.lift(index: tap.step)
+                return .keyboardClosed(step: tap.step)
+            }
+        } else {
+            placement = .reportedByPositioner
+        }
+        try await journal(.placed, step: tap.step, details: ["by": placement.rawValue])
+        events(.waitingForTap(seconds: session.tapTimeout))
+        let opened = Date()
+        let observed = try await waitForTapOrCommand(inbox: inbox, reader: reader, step: tap.step)
+        try await journal(
+            .window, step: tap.step, at: opened,
+            details: ["seconds": FixedPoint.format(session.tapTimeout, 3), "outcome": Self.outcomeWord(observed)])
+        switch observed {
+        case .command(let command): return try await act(on: command, tap, events: events)
+        default: return try await conclude(observed, tap, placement: placement, events: events)
+        }
+    }
+
+    /// What the operator's key does at a position.
+    private func act(on command: OperatorCommand, _ tap: TapContext, events: @Sendable (RunEvent) -> Void) async throws
+        -> TapOutcome
+    {
+        switch command {
+        case .skip:
+            try await journal(.skip, step: tap.step)
+            return try await record(.skipped, nil, tap, placement: nil, events: events)
+        case .undo:
+            try await positioner.lift(index: tap.step)
+            return .undo
+        case .retry, .proceed:
+            try await journal(.retry, step: tap.step)
+            try await positioner.lift(index: tap.step)
+            return .retry
+        case .quit:
+            try await positioner.lift(index: tap.step)
+            return .quit
+        }
+    }
+
+    /// What the reader saw, as a tap (or a fault to wait out).
+    private func conclude(
+        _ observed: WaitResult, _ tap: TapContext, placement: TapPlacement, events: @Sendable (RunEvent) -> Void
+    ) async throws -> TapOutcome {
+        switch observed {
+        case .command(let command):
+            return try await act(on: command, tap, events: events)
+        case .window(.faulty(let error)):
+            // No evidence either way: record nothing, wait for the reader, tap again.
+            try await positioner.lift(index: tap.step)
+            try await recoverAfter(error, step: tap.step, events: events)
+            return .retry
+        case .window(.clean):
+            return try await record(.miss, nil, tap, placement: placement, events: events)
+        case .window(.target(let target)):
+            if case .foreign(let reason) = tap.signature.fit(target) {
+                try await journal(
+                    .foreign, step: tap.step,
+                    details: ["responder": ResponderWords.describe(target), "reason": reason, "uid": Hex.string(target.uid)])
+                return try await record(.foreign, target, tap, placement: placement, foreignReason: reason, events: events)
+            }
+            return try await record(.hit, target, tap, placement: placement, events: events)
+        case .tagRead(let read):
+            return try await record(
+                read.completed ? .hit : .partial, nil, tap, placement: placement, tagRead: read, events: events)
+        }
+    }
+
+    static func outcomeWord(_ observed: WaitResult) -> String {
+        switch observed {
+        case .command(let command): "key \(command)"
+        case .window(.clean): "clean"
+        case .window(.target): "answered"
+        case .window(.faulty): "reader fault"
+        case .tagRead(let read): read.completed ? "read" : "partial read"
+        }
+    }
+
+    /// In tag mode the latency is the time to read: from the phone's activation (field
+    /// detection) to the answer to its last READ BINARY. A phone that answered before the
+    /// operator confirmed its placement has no time to detect: nothing was timed yet.
+    private func record(
+        _ result: TapRecord.Result, _ detected: DetectedTarget?, _ tap: TapContext, placement: TapPlacement?,
+        tagRead: TagReadResult? = nil, foreignReason: String? = nil, events: @Sendable (RunEvent) -> Void
+    ) async throws -> TapOutcome {
+        let readTime = tagRead?.readTime.map { ($0.seconds * 10_000).rounded() / 10 }
+        let timed = placement != .answeredBeforeConfirmation
+        let record = TapRecord(
+            sessionID: session.id, step: tap.step, attempt: tap.attempt, probe: tap.probe,
+            insidePredicted: predicted?.contains(x: tap.probe.x, y: tap.probe.y) ?? false, result: result,
+            latencyMs: timed ? (detected.map { ($0.latencyMilliseconds * 10).rounded() / 10 } ?? readTime) : nil,
+            technology: detected?.technology.rawValue ?? (tagRead == nil ? nil : "ISO14443A"),
+            uid: detected.map { Hex.string($0.uid) },
+            atqa: detected?.atqa.map { Hex.string($0) }, sak: detected?.sak.map { Hex.string([$0]) },
+            ats: detected?.ats.map { Hex.string($0) }, atr: detected?.atr.map { Hex.string($0) }, timestamp: Date(),
+            tagProgress: tagRead.map { TagProgress($0.progress) }, placement: placement,
+            windowSeconds: result == .skipped ? nil : session.tapTimeout)
+        try await store.record(record)  // durable before anything else happens
+        events(.tap(record))
+        if let foreignReason { events(.foreign(record, reason: foreignReason)) }
+        // The tap is recorded: a reader failing while the phone is lifted delays the next
+        // position, never repeats this one.
+        do {
+            try await afterTap(result, step: tap.step, events: events)
+        } catch let error as ReaderError where error.code != .cancelled {
+            try await recoverAfter(error, step: nil, events: events)
+        }
+        return .recorded(record)
+    }
+
+    private func afterTap(_ result: TapRecord.Result, step: Int, events: @Sendable (RunEvent) -> Void) async throws {
+        let reader = readers.current
+        if result != .skipped { await reader.signal(result.read ? .hit : .miss) }
+        try await positioner.lift(index: step)
+        guard result == .hit || result == .foreign else { return }
+        // An operator's hands hear "lift" at once, not after the field has stayed busy for
+        // `liftTimeout`; a machine positioner has already lifted, so only a phone still
+        // read after that is worth a word.
+        if !positioner.needsOperator, try await reader.waitForRemoval(timeout: liftTimeout) { return }
+        events(.waitingForLift)
+        _ = try await reader.waitForRemoval(timeout: .seconds(3600))
+        events(.lifted)
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import NFCBenchRecords
+import NFCReaders
+
+/// The two waits of a position: for the placement (the reader already listening), and
+/// the tap window itself.
+extension GuidedRun {
+    enum WaitResult { case window(TapWindow), tagRead(TagReadResult), command(OperatorCommand) }
+
+    enum PlacementWait {
+        /// The phone answered (or the reader failed) before the operator confirmed.
+        case observed(WaitResult)
+        case command(OperatorCommand)
+        case keyboardClosed
+    }
+
+    /// How long each look of the reader lasts while the run waits for the placement; the
+    /// looks repeat until the operator confirms, so a phone that answers early is caught.
+    /// An emulated tag is offered for longer, so a phone's read is rarely cut by a restart.
+    var placementLook: Duration { session.mode == .tag ? .seconds(2) : .milliseconds(500) }
+
+    /// Waits for the operator's "placed" (Enter or Space) while the reader listens: a
+    /// phone that answers first was in place, and its answer counts (as answered before
+    /// the confirmation); a clean look counts for nothing.
+    func waitForPlacement(inbox: CommandInbox, reader: any Reader, step: Int) async throws -> PlacementWait {
+        let look = placementLook
+        return try await withThrowingTaskGroup(of: PlacementWait.self) { group in
+            group.addTask {
+                while true {
+                    let seen = try await observe(reader, window: look, step: step)
+                    if case .window(.clean) = seen { continue }
+                    return .observed(seen)
+                }
+            }
+            group.addTask {
+                guard let command = await inbox.next() else {
+                    if Task.isCancelled { throw CancellationError() }
+                    return .keyboardClosed
+                }
+                return .command(command)
+            }
+            guard let first = try await group.next() else { throw CancellationError() }
+            group.cancelAll()
+            while let late = try? await group.next() {
+                // A key typed as the phone answered belongs to this position's window: keep it.
+                if case .command(let command) = late { inbox.unread(command) }
+            }
+            return first
+        }
+    }
+
+    /// One tap window as the session's mode sees it: the reader polling for the phone
+    /// (card mode), or emulating a tag for the phone to read (tag mode).
+    func observe(_ reader: any Reader, window: Duration, step: Int) async throws -> WaitResult {
+        guard session.mode == .tag else { return .window(try await reader.pollWindow(window)) }
+        guard let emulator = reader.capabilities.tagEmulator else {
+            throw ReaderError(.unsupported, "Reader '\(reader.info.name)' cannot emulate a tag (tag mode).")
+        }
+        switch try await emulator.emulateTag(tagMessage(step), window: window) {
+        case .read(let read): return .tagRead(read)
+        case .clean: return .window(.clean)
+        case .faulty(let error): return .window(.faulty(error))
+        }
+    }
+
+    /// Polls for the whole tap window; an operator command ends the wait early. Enter or
+    /// Space inside the window changes nothing (the placement is already confirmed).
+    func waitForTapOrCommand(inbox: CommandInbox, reader: any Reader, step: Int) async throws -> WaitResult {
+        let window = Duration.milliseconds(Int64(session.tapTimeout * 1000))
+        guard inbox.isOpen else { return try await observe(reader, window: window, step: step) }
+        while let waiting = inbox.poll() {
+            if waiting != .proceed { return .command(waiting) }
+        }
+        return try await withThrowingTaskGroup(of: WaitResult.self) { group in
+            group.addTask { try await observe(reader, window: window, step: step) }
+            group.addTask {
+                while let command = await inbox.next() {
+                    if command != .proceed { return .command(command) }
+                }
+                try await Task.sleep(for: .seconds(86_400))
+                throw CancellationError()
+            }
+            guard let first = try await group.next() else { throw CancellationError() }
+            group.cancelAll()
+            // A command that arrived as the window ended is kept for the next wait.
+            while let late = try? await group.next() {
+                if case .command(let command) = late { inbox.unread(command) }
+            }
+            return first
+        }
+    }
+}
