@@ -1,4 +1,5 @@
 import Foundation
+import NFCBenchRecords
 import NFCBenchStoreSQLite
 import NFCStore
 import NFCTestSupport
@@ -91,19 +92,19 @@ struct InteractiveRunTests {
         try await tmux.type("")
         let total = RunEndToEndTests.s24GridPositions
         _ = try await tmux.waitFor("Position 1/\(total)")
-        // The countdown is the last thing drawn for a position: everything before it is on screen.
-        let first = try await tmux.waitFor("waiting for the phone")
+        // The placement wait is the last thing drawn for a position: everything before it is on screen.
+        let first = try await tmux.waitFor("waiting for you to place the phone")
         #expect(first.contains("Galaxy S24 (sm_s921b)") && first.contains("turn NFC on"))
+        #expect(first.contains("Place the phone, then press Enter or Space. Nothing is timed until then."))
         #expect(first.contains("keys: r retry, s skip, u undo, q quit (no Enter needed)"))
         #expect(first.contains("mm below the top edge") || first.contains("mm above the bottom edge"))
-        #expect(first.contains("waiting for the phone"))  // the live countdown
         #expect(first.contains("╭"))  // the silhouette is drawn on a terminal
-        try await tmux.type("s")
+        try await tmux.press("s")
         _ = try await tmux.waitFor("Position 2/\(total)")
-        try await tmux.type("u")
+        try await tmux.press("u")
         _ = try await tmux.waitFor("undone: position 1 (SKIPPED)")
-        try await tmux.type("r")
-        try await tmux.type("q")
+        try await tmux.press("r")
+        try await tmux.press("q")
         let last = try await tmux.waitFor("resume with: nfcbench run --resume")
         #expect(last.contains("quit by the operator"))
         let store = try await SQLiteBenchStore.open(path: db)
@@ -127,21 +128,21 @@ struct InteractiveRunTests {
         try await tmux.press("Enter")
         let total = RunEndToEndTests.s24GridPositions
         _ = try await tmux.waitFor("Position 1/\(total)")
-        _ = try await tmux.waitFor("waiting for the phone")
+        _ = try await tmux.waitFor("waiting for you to place the phone")
         bench.placeOverCoil()
         let start = ContinuousClock.now
         _ = try await tmux.waitFor("lift the phone off the reader")
         #expect(ContinuousClock.now - start < .seconds(5), "the lift prompt came late")
         let lift = try await tmux.waitFor("waiting for the lift")
-        #expect(lift.contains("HIT"))
+        #expect(lift.contains("HIT") && lift.contains("answered before the placement was confirmed"))
         bench.lift()
-        let second = try await tmux.waitFor("waiting for the phone", after: "Position 2/\(total)")
+        let second = try await tmux.waitFor("to place the phone", after: "Position 2/\(total)")
         #expect(second.contains("lifted"))
         // The map at position 2 shows position 1's hit.
         let map = second.components(separatedBy: "Position 2/").last ?? ""
         #expect(map.contains("●"), "\(map)")
         try await tmux.press("s")  // a single key, no Enter
-        let skipped = try await tmux.waitFor("waiting for the phone", after: "Position 3/\(total)")
+        let skipped = try await tmux.waitFor("to place the phone", after: "Position 3/\(total)")
         #expect(skipped.contains("SKIPPED"))
         #expect(!skipped.contains("s lefts"))  // the key never echoed onto the countdown
         try await tmux.press("u")
@@ -157,6 +158,52 @@ struct InteractiveRunTests {
         try await tmux.stop()
     }
 
+    /// A slow hand at a virtual bench (libnfc over the emulated PN532), the coil covering the
+    /// whole back and 1 s windows: a technician who needs 2.5 s to place the phone gets no
+    /// MISS before they confirm the placement; an Enter pressed while the run waits for
+    /// the lift confirms nothing; Space confirms, and only then can a clean window be a MISS.
+    @Test func aSlowHandGetsNoMissBeforeConfirmingAndAStaleEnterConfirmsNothing() async throws {
+        let db = scratch.database()
+        let bench = try TestBench(antenna: (0.02, 0.02, 0.96, 0.96))
+        let tmux = Tmux()
+        try await tmux.start(
+            "\(BuiltBinary.path) run --plan grid --model SM-S921B --reader \(bench.spec) --tap-timeout 1"
+                + " --db \(db) --no-report; sleep 30")
+        _ = try await tmux.waitFor("press Enter")
+        try await tmux.press("Enter")
+        let total = RunEndToEndTests.s24GridPositions
+        _ = try await tmux.waitFor("to place the phone", after: "Position 1/\(total)")
+        try await Task.sleep(for: .milliseconds(2500))  // the slow hand: 2.5 windows' time
+        bench.placeOverCoil()
+        _ = try await tmux.waitFor("waiting for the lift")
+        try await tmux.press("Enter")  // pressed while lifting: stale
+        try await Task.sleep(for: .milliseconds(300))
+        bench.lift()
+        _ = try await tmux.waitFor("to place the phone", after: "Position 2/\(total)")
+        try await Task.sleep(for: .milliseconds(2500))
+        let waiting = try await tmux.screen()
+        let second = waiting.components(separatedBy: "Position 2/").last ?? ""
+        #expect(!second.contains("MISS") && !second.contains("placed; waiting"), "\(second)")
+        bench.placeOverCoil()
+        _ = try await tmux.waitFor("waiting for the lift", after: "Position 2/\(total)")
+        bench.lift()
+        _ = try await tmux.waitFor("to place the phone", after: "Position 3/\(total)")
+        // Confirmed with nothing on the reader: a clean 1 s window after it is a MISS.
+        try await tmux.press("Space")
+        _ = try await tmux.waitFor("MISS", after: "Position 3/\(total)")
+        try await tmux.press("q")
+        _ = try await tmux.waitFor("resume with: nfcbench run --resume")
+        let store = try await SQLiteBenchStore.open(path: db)
+        let session = try #require(try await store.sessions().first)
+        let taps = try await store.taps(session.id)
+        #expect(taps.map(\.result) == [.hit, .hit, .miss], "\(taps.map(\.result))")
+        #expect(taps.prefix(2).allSatisfy { $0.placement == .answeredBeforeConfirmation && $0.latencyMs == nil })
+        #expect(taps[2].placement == .confirmedByOperator && taps[2].windowSeconds == 1)
+        let placed = try await store.events(session.id).filter { $0.kind == .placed }
+        #expect(placed.map(\.step) == [2] && placed.first?.details["by"] == "operator")
+        try await tmux.stop()
+    }
+
     /// Ctrl-C while the run waits for the phone: the session is saved, the resume command
     /// (with --db) is printed, and the exit code is 130, as documented.
     @Test func ctrlCDuringTheTapWaitInATerminal() async throws {
@@ -167,7 +214,9 @@ struct InteractiveRunTests {
                 + "echo \"exit status $?\"; sleep 30")
         _ = try await tmux.waitFor("press Enter")
         try await tmux.type("")
-        _ = try await tmux.waitFor("waiting for the phone")
+        _ = try await tmux.waitFor("waiting for you to place the phone")
+        try await tmux.press("Space")  // placed: the window runs
+        _ = try await tmux.waitFor("placed; waiting for the phone")
         try await tmux.press("C-c")
         let screen = try await tmux.waitFor("exit status")
         #expect(screen.contains("exit status 130"), "\(screen)")

@@ -162,9 +162,8 @@ final class RunPrinter: Sendable {
     /// The operator places the phone, then says so: nothing is timed before that.
     private func awaitingPlacement(_ step: Int) {
         if interactive {
-            context.output.line(
-                "  Place the phone, then press Enter or Space (r retry, s skip, u undo, q quit; no Enter needed)."
-                    + " Nothing is timed until then.")
+            context.output.line("  Place the phone, then press Enter or Space. Nothing is timed until then.")
+            if keysAvailable { context.output.line("  keys: r retry, s skip, u undo, q quit (no Enter needed)") }
             progress.start("  waiting for you to place the phone", timeout: nil)
         } else {
             context.output.line(
@@ -176,7 +175,6 @@ final class RunPrinter: Sendable {
     private func waitingForTap(_ seconds: Double) {
         progress.stop()
         if interactive {
-            if keysAvailable { context.output.line("  keys: r retry, s skip, u undo, q quit (no Enter needed)") }
             progress.start("  placed; waiting for the phone", timeout: seconds)
         } else {
             context.output.line(
