@@ -147,7 +147,7 @@ enum LabSchema {
         ("005-push-functions", PushFunctions.migration),
         // Evidence: each tap's placement and window, and each session's audit trail,
         // written only through the push (`PushFunctions.eventsMigration`).
-        ("006-evidence", PushFunctions.eventsMigration),
+        ("006-placement-and-events", PushFunctions.eventsMigration),
     ]
 
     /// Applies missing migrations under the advisory lock; refuses a store from a newer

@@ -159,7 +159,7 @@ enum BenchSchema {
         // was (NULL for taps from before), and the session's audit trail. An event moves
         // the session's revision on, so the lab store receives the trail too.
         (
-            "010-evidence",
+            "010-placement-and-events",
             """
             ALTER TABLE tap ADD COLUMN placement TEXT;
             ALTER TABLE tap ADD COLUMN window_s REAL;

@@ -144,6 +144,14 @@ public struct SVGSilhouetteRenderer: Sendable {
         case .skipped:
             return
                 "<rect class=\"nfc-skipped\" x=\"\(f(p.x - a))\" y=\"\(f(p.y - a))\" width=\"\(f(2 * a))\" height=\"\(f(2 * a))\" fill=\"none\" stroke=\"\(palette.skipped)\" stroke-width=\"\(f(2 * u))\"/>"
+        case .partial:
+            // Half a disc: the read began (the field reached) and never finished.
+            return
+                "<g class=\"nfc-partial\"><circle cx=\"\(f(p.x))\" cy=\"\(f(p.y))\" r=\"\(f(r))\" fill=\"#FFFFFF\" stroke=\"\(palette.hit)\" stroke-width=\"\(f(1.5 * u))\"/><path d=\"M\(f(p.x)) \(f(p.y - r))A\(f(r)) \(f(r)) 0 0 0 \(f(p.x)) \(f(p.y + r))Z\" fill=\"\(palette.hit)\"/></g>"
+        case .foreign:
+            // A diamond: something answered, and it was not the phone.
+            return
+                "<path class=\"nfc-foreign\" d=\"M\(f(p.x)) \(f(p.y - a))L\(f(p.x + a)) \(f(p.y))L\(f(p.x)) \(f(p.y + a))L\(f(p.x - a)) \(f(p.y))Z\" fill=\"none\" stroke=\"\(palette.skipped)\" stroke-width=\"\(f(2 * u))\"/>"
         case .planned:
             return
                 "<g class=\"nfc-planned\" stroke=\"\(palette.highlight)\" stroke-width=\"\(f(1.5 * u))\" fill=\"none\"><circle cx=\"\(f(p.x))\" cy=\"\(f(p.y))\" r=\"\(f(r))\"/><path d=\"M\(f(p.x - 2 * r)) \(f(p.y))H\(f(p.x + 2 * r))M\(f(p.x)) \(f(p.y - 2 * r))V\(f(p.y + 2 * r))\"/></g>"
@@ -156,7 +164,7 @@ public struct SVGSilhouetteRenderer: Sendable {
             "<g class=\"nfc-orientation\" fill=\"\(palette.text)\"><path d=\"M\(f(cx - 6 * u)) \(f(y - 4 * u))L\(f(cx)) \(f(y - 14 * u))L\(f(cx + 6 * u)) \(f(y - 4 * u))Z\"/><text x=\"\(f(cx))\" y=\"\(f(y + 8 * u))\" font-size=\"\(f(11 * u))\" text-anchor=\"middle\">back of the phone, top edge up</text></g>"
     }
 
-    private enum LegendEntry { case zone, sweep, measured, hit, miss, skipped, planned, heat }
+    private enum LegendEntry { case zone, sweep, measured, hit, miss, skipped, planned, heat, partial, foreign }
 
     private func legend(_ d: SilhouetteDrawing) -> [(LegendEntry, String)] {
         var entries: [(LegendEntry, String)] = []
@@ -173,7 +181,13 @@ public struct SVGSilhouetteRenderer: Sendable {
         if d.sweepRegion != nil { entries.append((.sweep, "area to sweep")) }
         if d.measured != nil { entries.append((.measured, "measured zone")) }
         if d.marks.contains(where: { $0.kind == .hit }) { entries.append((.hit, "hit: the reader saw the phone")) }
+        if d.marks.contains(where: { $0.kind == .partial }) {
+            entries.append((.partial, "partial: the phone began reading and stopped"))
+        }
         if d.marks.contains(where: { $0.kind == .miss }) { entries.append((.miss, "miss: nothing read")) }
+        if d.marks.contains(where: { $0.kind == .foreign }) {
+            entries.append((.foreign, "foreign: only another card or device answered"))
+        }
         if d.marks.contains(where: { $0.kind == .skipped }) { entries.append((.skipped, "skipped by the operator")) }
         if d.marks.contains(where: { $0.kind == .planned }) { entries.append((.planned, "reader centre goes here")) }
         return entries
@@ -202,6 +216,8 @@ public struct SVGSilhouetteRenderer: Sendable {
             case .miss: parts.append(mark(.miss, at: (x, y)))
             case .skipped: parts.append(mark(.skipped, at: (x, y)))
             case .planned: parts.append(mark(.planned, at: (x, y)))
+            case .partial: parts.append(mark(.partial, at: (x, y)))
+            case .foreign: parts.append(mark(.foreign, at: (x, y)))
             }
             parts.append("<text x=\"\(f(x + 12 * u))\" y=\"\(f(y + 4 * u))\">\(XMLText.escape(words))</text>")
             y += 16 * u
@@ -234,8 +250,12 @@ public struct SVGSilhouetteRenderer: Sendable {
         if let m = d.measured { parts.append("Measured zone \(span(m)).") }
         if !d.marks.isEmpty {
             let hits = d.marks.filter { $0.kind == .hit }.count, misses = d.marks.filter { $0.kind == .miss }.count
-            let skipped = d.marks.count - hits - misses
-            parts.append("\(d.marks.count) positions: \(hits) hit, \(misses) missed, \(skipped) skipped.")
+            let partial = d.marks.filter { $0.kind == .partial }.count
+            let foreign = d.marks.filter { $0.kind == .foreign }.count
+            let skipped = d.marks.count - hits - misses - partial - foreign
+            parts.append(
+                "\(d.marks.count) positions: \(hits) hit, " + (partial > 0 ? "\(partial) partial, " : "")
+                    + "\(misses) missed, \(skipped) skipped" + (foreign > 0 ? ", \(foreign) foreign only" : "") + ".")
         }
         if !d.heat.isEmpty { parts.append("Shaded cells show how often pooled taps read there.") }
         return parts.joined(separator: " ")

@@ -4,7 +4,9 @@ public struct SilhouetteDrawing: Sendable {
     /// What happened at a position. Each kind has its own shape (filled disc, cross,
     /// hollow square), so a colour-blind reader or a grey printout tells them apart.
     /// `planned`: where a plan will put the reader's centre (templates, plans).
-    public enum MarkKind: Sendable { case hit, miss, skipped, planned }
+    /// `partial`: a tag read that began and stopped (tag mode); `foreign`: only something
+    /// other than the phone answered there.
+    public enum MarkKind: Sendable { case hit, miss, skipped, planned, partial, foreign }
     public struct Mark: Sendable {
         public let x: Double, y: Double, kind: MarkKind
         /// The position's number in the plan, printed beside the mark (SVG only).

@@ -16,7 +16,8 @@ public struct TerminalSilhouetteRenderer: Sendable {
     }
 
     public static let legend =
-        "█ verified zone  ▓ zone  ╱ stale zone  ░ sweep  ◉ place here  ● hit  × miss  □ skipped  + measured zone"
+        "█ verified zone  ▓ zone  ╱ stale zone  ░ sweep  ◉ place here  ● hit  ◐ partial  × miss  □ skipped  ◇ foreign"
+        + "  + measured zone"
 
     public func render(_ drawing: SilhouetteDrawing) -> [String] {
         let columns = max(4, Int((Double(rows) * drawing.aspectRatio * 2).rounded()))
@@ -49,6 +50,8 @@ public struct TerminalSilhouetteRenderer: Sendable {
             case .miss: grid[r][c] = Cell("×", palette.miss)
             case .skipped: grid[r][c] = Cell("□", palette.skipped)
             case .planned: grid[r][c] = Cell("○", palette.highlight)
+            case .partial: grid[r][c] = Cell("◐", palette.hit)
+            case .foreign: grid[r][c] = Cell("◇", palette.skipped)
             }
         }
         let edge = String(repeating: "─", count: columns)

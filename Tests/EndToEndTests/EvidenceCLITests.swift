@@ -88,7 +88,7 @@ struct EvidenceCLITests {
         #expect(withVoid.stdout.contains(first) && withVoid.stdout.contains("wrong phone on the bench"))
         let refined = try await BuiltBinary.run(["refine", "--model", "SM-S921B", "--include-simulated", "--db", db, "--json"])
         let entry = try #require((try object(refined.stdout)["entries"] as? [[String: Any]])?.first)
-        #expect(entry["sessions"] as? [String] == [second])
+        #expect(entry["sessionIds"] as? [String] == [second])
         // Kept, never deleted.
         let store = try await SQLiteBenchStore.open(path: db)
         #expect(try await store.session(first)?.voidReason == "wrong phone on the bench")

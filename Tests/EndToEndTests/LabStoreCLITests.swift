@@ -54,7 +54,7 @@ struct LabStoreCLITests {
         #expect(refine.status == 0, "\(refine.stderr)")
         let refined = try jsonObject(refine.stdout)
         let entries = try #require(refined["entries"] as? [[String: Any]])
-        #expect((entries.first?["sessions"] as? [String])?.count == 3, "\(refine.stdout)")
+        #expect((entries.first?["sessionIds"] as? [String])?.count == 3, "\(refine.stdout)")
 
         // The lab's exports hold exactly the rows of the benches' own.
         for format in [["export", "--all"], ["report", "--all", "--include-simulated", "--format", "csv-sessions"]] {

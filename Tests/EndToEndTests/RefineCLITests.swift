@@ -61,7 +61,8 @@ struct RefineCLITests {
             entry["key"] as? String == "sm_s921b" && entry["outcome"] as? String == "refined"
                 && entry["promoted"] as? Bool == false)
         #expect(
-            (entry["sessions"] as? [String]) == ids && entry["taps"] as? Int == taps && entry["units"] as? [String] == ["A", "B"])
+            (entry["sessionIds"] as? [String]) == ids && entry["taps"] as? Int == taps
+                && entry["units"] as? [String] == ["A", "B"])
         let tallies = try #require(entry["positions"] as? [[String: Any]])
         #expect(
             tallies.count == Set(positions.joined()).count
@@ -103,7 +104,7 @@ struct RefineCLITests {
         ])
         #expect(again.status == 0, "\(again.stderr)")
         let second = try #require((try object(again.stdout)["entries"] as? [[String: Any]])?.first)
-        #expect(second["outcome"] as? String == "tooFewSessions" && (second["sessions"] as? [String])?.count == 4)
+        #expect(second["outcome"] as? String == "tooFewSessions" && (second["sessionIds"] as? [String])?.count == 4)
         let carried = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: patch2))) as! [String: Any]
         let rows = try #require(carried["entries"] as? [[String: Any]])
         #expect(

@@ -145,7 +145,7 @@ struct RunEndToEndTests {
             try jsonObject("{\"s\":" + (try await BuiltBinary.run(["sessions", "--db", db, "--json"])).stdout + "}")["s"]
             as! [[String: Any]]
         #expect(list.count == 1 && list[0]["status"] as? String == "in_progress" && list[0]["taps"] as? Int == 3)
-        let id = list[0]["id"] as! String
+        let id = try #require(list[0]["sessionId"] as? String)
         let resumed = try await BuiltBinary.run([
             "run", "--resume", id, "--reader", "sim", "--positioner", "sim", "--auto",
             "--tap-timeout", "0.2", "--db", db, "--json",

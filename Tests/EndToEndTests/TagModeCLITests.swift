@@ -38,7 +38,7 @@ struct TagModeCLITests {
         let reads = bench.bench.bench.snapshot.tagReads
         #expect(!reads.isEmpty)
         let csv = try await BuiltBinary.run(["export", "--session", session.id, "--db", db])
-        #expect(csv.stdout.contains(",tag,ndef-read\r\n"), "\(csv.stdout.prefix(400))")
+        #expect(csv.stdout.contains(",tag,ndef-read,positioner,0.500\r\n"), "\(csv.stdout.prefix(400))")
     }
 
     /// A phone that stops mid-read is recorded PARTIAL with how far it got, never HIT or MISS.
@@ -73,6 +73,28 @@ struct TagModeCLITests {
         #expect(table.stdout.contains("0/\(observed) +\(partial) partial"), "\(table.stdout)")
         let text = try await BuiltBinary.run(["show", id, "--db", db])
         #expect(text.stdout.contains("taps \(observed), hits 0, partial reads \(partial)"), "\(text.stdout)")
+        #expect(text.stdout.contains("stopped early (PARTIAL)"), "\(text.stdout)")
+        // PARTIAL is named everywhere a result appears: the JSON tap list, the HTML table
+        // and drawing, JUnit (a failure saying how far the read got).
+        let tapList = try #require(shown["tapList"] as? [[String: Any]])
+        #expect(tapList.filter { $0["result"] as? String == "PARTIAL" }.count == partial)
+        #expect(tapList.allSatisfy { ($0["result"] as? String) != "HIT" } && shown["sessionId"] as? String == id)
+        let html = scratch.file("partial.html"), junit = scratch.file("partial.xml")
+        #expect(try await BuiltBinary.run(["report", "--session", id, "--db", db, "-o", html]).status == 0)
+        let page = try String(contentsOfFile: html, encoding: .utf8)
+        #expect(
+            page.contains("class=\"mark-partial\">PARTIAL") && page.contains("stopped after reading the capability container"))
+        #expect(page.contains("class=\"nfc-partial\"") && page.contains("partial: the phone began reading and stopped"))
+        #expect(!page.contains("class=\"mark-hit\">HIT"))
+        #expect(page.contains("stopped early (PARTIAL)"))
+        let xml = try await BuiltBinary.run([
+            "report", "--session", id, "--format", "junit", "--db", db, "-o", junit,
+        ])
+        #expect(xml.status == 0, "\(xml.stderr)")
+        let cases = try String(contentsOfFile: junit, encoding: .utf8)
+        let partialCases = cases.components(separatedBy: "type=\"partial-read\"").count - 1
+        let partialPositions = Set(taps.filter { $0.result == .partial }.map(\.step)).count
+        #expect(partialCases == partialPositions && cases.contains("PARTIAL read: the phone began reading the tag and stopped"))
     }
 
     /// Refine pools both modes by default; --mode takes one.
@@ -89,7 +111,7 @@ struct TagModeCLITests {
             let r = try await BuiltBinary.run(
                 ["refine", "--model", "SM-S921B", "--include-simulated", "--min-sessions", "1", "--db", db, "--json"] + extra)
             let o = try jsonObject(r.stdout)
-            return ((o["entries"] as? [[String: Any]])?.first?["sessions"] as? [String])?.count ?? -1
+            return ((o["entries"] as? [[String: Any]])?.first?["sessionIds"] as? [String])?.count ?? -1
         }
         #expect(try await sessions([]) == 3)
         let all = try jsonObject(

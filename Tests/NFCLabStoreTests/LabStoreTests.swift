@@ -18,6 +18,15 @@ struct LabStoreTests {
         let lab = try await LabFixture(stations: ["bench-a"])
         let local = try await SQLiteBenchStore.open(path: scratch.database())
         let session = try await LabFixture.session("S-20261130-100000-aaaa", station: "bench-a", in: local)
+        // The audit trail goes with the session, milliseconds and details intact.
+        try await local.record(
+            SessionEvent(
+                sessionID: session.id, at: Date(timeIntervalSince1970: 1_790_000_000.125), kind: .started,
+                details: ["positioner": "manual", "reader": "sim"]))
+        try await local.record(
+            SessionEvent(
+                sessionID: session.id, at: Date(timeIntervalSince1970: 1_790_000_003.5), kind: .foreign, step: 2,
+                details: ["responder": "a MIFARE Classic 1K card (UID 5A1B2C3D)", "reason": "no ISO-DEP", "uid": "5A1B2C3D"]))
         let store = try await PostgresLabStore.open(lab.benches["bench-a"]!)
         for _ in 0..<2 {  // a second sync finds nothing to push
             let report = await LabSync.run(from: local, to: store, station: "bench-a")
@@ -36,6 +45,12 @@ struct LabStoreTests {
             } == original)
         #expect(try await reader.sessions().count == 1)
         #expect(try await local.pendingSync(lab: try await store.identity()).isEmpty)
+        let events = try await reader.events("bench-a/S-20261130-100000-aaaa")
+        #expect(
+            events.map {
+                var e = $0; e.sessionID = session.id; return e
+            } == (try await local.events(session.id)))
+        #expect(events.count == 2 && events[1].details["uid"] == "5A1B2C3D" && events[0].sequence == 0)
     }
 
     /// A change after a push (a void, an undo and a new tap) moves the session's revision
@@ -225,11 +240,12 @@ struct LabStoreTests {
                 #expect(
                     applied == [
                         "001-lab-sessions", "002-tag-mode", "003-station-machines", "004-stored-ranges", "005-push-functions",
+                        "006-placement-and-events",
                     ])
             }
         }
         let c = try PostgresConnection(url)
-        #expect(try c.execute("SELECT count(*) FROM lab_schema_migration").integer(0, 0) == 5)
+        #expect(try c.execute("SELECT count(*) FROM lab_schema_migration").integer(0, 0) == 6)
         #expect(try c.execute("SELECT count(*) FROM lab_identity").integer(0, 0) == 1)
     }
 

@@ -9,7 +9,7 @@ public enum CSVFormat {
         "confidence", "source", "stale", "catalog_version", "session_started_at", "session_ended_at",
         "probe_index", "attempt", "probe_x", "probe_y", "inside_predicted", "result", "latency_ms",
         "technology", "uid", "atqa", "sak", "ats", "atr", "timestamp", "simulated", "void_reason", "station", "mode",
-        "tag_progress",
+        "tag_progress", "placement", "window_s",
     ]
 
     public static var header: String { columns.joined(separator: ",") + "\r\n" }
@@ -46,7 +46,7 @@ public enum CSVFormat {
         let cells: [String] = [
             String(t.step), String(t.attempt), fixed(t.probeX, 4), fixed(t.probeY, 4), t.insidePredicted ? "true" : "false",
             t.result.rawValue, fixed(t.latencyMs, 1), t.technology ?? "", text(t.uid), text(t.atqa), text(t.sak),
-            text(t.ats), text(t.atr), iso8601(t.timestamp),
+            text(t.ats), text(t.atr), iso8601Milliseconds(t.timestamp),
         ]
         for (i, cell) in cells.enumerated() {
             if i > 0 { sink.append(UInt8(ascii: ",")) }
@@ -55,6 +55,10 @@ public enum CSVFormat {
         try sink.append(suffix)
         sink.append(UInt8(ascii: ","))
         if let progress = t.tagProgress { try sink.append(progress.rawValue) }
+        sink.append(UInt8(ascii: ","))
+        if let placement = t.placement { try sink.append(placement.rawValue) }
+        sink.append(UInt8(ascii: ","))
+        if let window = t.windowSeconds { try sink.append(FixedPoint.format(window, 3)) }
         sink.append(UInt8(ascii: "\r"))
         sink.append(UInt8(ascii: "\n"))
     }
@@ -81,6 +85,19 @@ public enum CSVFormat {
         func two(_ v: Int) -> String { v < 10 ? "0\(v)" : String(v) }
         return
             "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))Z"
+    }
+
+    /// `2026-11-29T16:20:20.123Z`: the same to the nearest millisecond.
+    public static func iso8601Milliseconds(_ date: Date?) -> String {
+        guard let date else { return "" }
+        let scaled = (date.timeIntervalSince1970 * 1000).rounded()
+        guard scaled.isFinite, abs(scaled) < Double(1 << 52) else { return "" }
+        let total = Int(scaled)
+        let millis = ((total % 1000) + 1000) % 1000
+        let whole = iso8601(Date(timeIntervalSince1970: Double((total - millis) / 1000)))
+        guard whole.hasSuffix("Z") else { return whole }
+        let three = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : String(millis)
+        return String(whole.dropLast()) + "." + three + "Z"
     }
 
     /// Free text from operators and catalogs: neutralised against spreadsheet formulas.

@@ -16,7 +16,7 @@ public struct CSVSessionExporter: SessionExporter {
         "measured_x", "measured_y", "measured_width", "measured_height",
         "measured_left_mm", "measured_top_mm", "measured_width_mm", "measured_height_mm",
         "iou", "centre_offset", "centre_offset_mm", "taps", "hits", "skipped", "body_width_mm", "body_height_mm",
-        "session_started_at", "session_ended_at", "station", "mode",
+        "session_started_at", "session_ended_at", "station", "mode", "partial_positions", "foreign_answers",
     ]
 
     public func export(_ sessions: SessionSource, from store: any BenchReading, to sink: ExportSink) async throws {
@@ -53,6 +53,7 @@ public struct CSVSessionExporter: SessionExporter {
             String(score.taps), String(score.hits), String(score.skipped),
             FixedPoint.format(r.body?.width, 1), FixedPoint.format(r.body?.height, 1),
             CSVFormat.iso8601(s.startedAt), CSVFormat.iso8601(s.endedAt), CSVFormat.text(s.station), s.mode.rawValue,
+            String(r.partialPositions.count), String(r.positions.reduce(0) { $0 + $1.foreignAnswers }),
         ]
         return cells.map(CSVFormat.quote).joined(separator: ",") + "\r\n"
     }

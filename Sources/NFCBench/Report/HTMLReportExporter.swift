@@ -61,8 +61,9 @@ public struct HTMLReportExporter: SessionExporter {
                 let section = ExportSink.memory()
                 // A damaged session is left out (the store notes it; the command says so).
                 guard let taps = try await store.intactTaps(of: session) else { return [] }
+                let trail = await Self.events(of: session, in: store)
                 try HTMLSessionSection(
-                    report: ReportedSession(session, taps: taps),
+                    report: ReportedSession(session, taps: taps, events: trail.events, eventsProblem: trail.problem),
                     anchor: "session-\(first + index + 1)", toolVersion: toolVersion
                 ).write(to: section)
                 return section.bytes
@@ -72,6 +73,14 @@ public struct HTMLReportExporter: SessionExporter {
                 count += 1
             })
         written += count
+    }
+
+    /// A session's trail for its timeline; a damaged event is said there, never a reason
+    /// to leave the session's report out.
+    static func events(of session: SessionRecord, in store: any BenchReading) async -> (
+        events: [SessionEvent], problem: String?
+    ) {
+        do { return (try await store.events(session.reference), nil) } catch { return ([], String(describing: error)) }
     }
 
     private func head(

@@ -26,6 +26,8 @@ enum HTMLReportStyle {
         .mark-hit::before { content: "\\25CF\\00A0"; color: #0072B2; }
         .mark-miss::before { content: "\\2715\\00A0"; color: #D55E00; }
         .mark-skipped::before { content: "\\25A1\\00A0"; color: #777; }
+        .mark-partial::before { content: "\\25D0\\00A0"; color: #0072B2; }
+        .note { color: #555; font-size: 0.9em; }
         ol.timeline { font-size: 0.85em; }
         footer { margin-top: 2em; font-size: 0.8em; color: #555; }
         @page { margin: 14mm 12mm; }

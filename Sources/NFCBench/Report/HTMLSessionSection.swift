@@ -48,7 +48,7 @@ struct HTMLSessionSection {
                 s.mode == .tag ? "tag: the phone's reader read an emulated Type 4 tag" : "card: the reader polled the phone"
             ),
             ("Evidence", s.simulated ? "simulated reader" : "real reader"),
-            ("Plan", "\(s.plan.rawValue), \(s.repeats) tap(s) per position, \(FixedPoint.format(s.tapTimeout, 1)) s window"),
+            ("Plan", "\(s.plan.rawValue), \(s.repeats) tap(s) per position, " + windowWords),
             (
                 "Prediction",
                 "\(s.confidence.rawValue) from \(s.source.rawValue)" + (s.stale ? ", stale" : "")
@@ -63,6 +63,13 @@ struct HTMLSessionSection {
         try sink.append("<dl class=\"facts\">")
         for (term, value) in rows { try sink.append("<dt>\(term)</dt><dd>\(value)</dd>") }
         try sink.append("</dl>\n")
+    }
+
+    /// "1.0 s window", or every length the session used when a resume changed it.
+    private var windowWords: String {
+        let lengths = report.windowLengths.map { FixedPoint.format($0, 1) + " s" }
+        return lengths.count == 1
+            ? lengths[0] + " window" : "windows of " + lengths.joined(separator: ", ") + " (each position's in the timeline)"
     }
 
     private func verdict(to sink: ExportSink) throws {
@@ -119,10 +126,22 @@ struct HTMLSessionSection {
             let flag = report.contradicts(p) ? " <span class=\"contradicts\">(contradicts the prediction)</span>" : ""
             // Plain concatenation: interpolating an Int goes through a dynamic cast per
             // cell, which a million-position report feels.
-            let mark = p.outcome == .hit ? "mark-hit" : p.outcome == .miss ? "mark-miss" : "mark-skipped"
+            let mark =
+                switch p.outcome {
+                case .hit: "mark-hit"
+                case .miss: "mark-miss"
+                case .partial: "mark-partial"
+                case .skipped, .foreign: "mark-skipped"
+                }
+            let note =
+                (p.partialProgress.map { " <span class=\"note\">(stopped after " + PartialReadWords.stage($0) + ")</span>" }
+                    ?? "")
+                + (p.answeredBeforeConfirmation
+                    ? " <span class=\"note\">(answered before the placement was confirmed)</span>" : "")
+                + (p.foreignAnswers > 0 ? " <span class=\"note\">(" + String(p.foreignAnswers) + "× FOREIGN)</span>" : "")
             try sink.append(
                 "<tr><td>" + String(p.number) + "</td><td>" + a + "</td><td>" + b + "</td><td>" + band + "</td><td class=\""
-                    + mark + "\">" + p.outcome.rawValue + flag + "</td><td>" + String(p.attempts) + "</td><td>"
+                    + mark + "\">" + p.outcome.rawValue + flag + note + "</td><td>" + String(p.attempts) + "</td><td>"
                     + FixedPoint.format(p.latencyMs, 0) + "</td><td>"
                     + FixedPoint.format(max(0, p.firstTappedAt.timeIntervalSince(start)), 1) + "</td></tr>\n")
         }
@@ -130,14 +149,24 @@ struct HTMLSessionSection {
         if !mm { try sink.append("<p>No published body size for this model: positions are fractions of the back.</p>\n") }
     }
 
-    /// The session's course: the positions table is its tap-by-tap timeline (numbered in
-    /// the order tapped, with the time of each); this adds start, first and last tap, end.
+    /// The session's course. With an audit trail: every event, to the millisecond, each
+    /// window with its own length. Sessions from before the trail was kept show start,
+    /// first and last tap, and end.
     private func timeline(to sink: ExportSink) throws {
         let s = report.session
         func after(_ date: Date) -> String { "+" + FixedPoint.format(max(0, date.timeIntervalSince(s.startedAt)), 1) + " s" }
         try sink.append("<h3>Timeline</h3>\n<ol class=\"timeline\">")
         try sink.append("<li>" + CSVFormat.iso8601(s.startedAt) + " session started</li>")
-        if let first = report.positions.first, let last = report.positions.last {
+        if let problem = report.eventsProblem {
+            try sink.append("<li>the audit trail could not be read: " + XMLText.escape(problem) + "</li>")
+        }
+        if !report.events.isEmpty {
+            for event in report.events where event.kind != .started {
+                try sink.append(
+                    "<li>" + after(event.at) + " <time datetime=\"" + EventWords.instant(event.at) + "\">"
+                        + EventWords.instant(event.at) + "</time> " + XMLText.escape(EventWords.describe(event)) + "</li>")
+            }
+        } else if let first = report.positions.first, let last = report.positions.last {
             try sink.append("<li>" + after(first.firstTappedAt) + " position 1 tapped</li>")
             try sink.append(
                 "<li>" + after(last.firstTappedAt) + " position " + String(last.number) + " tapped (the last)</li>")

@@ -52,6 +52,17 @@ public struct JUnitReportExporter: SessionExporter {
             if p.outcome == .skipped {
                 skipped += 1
                 body = "<skipped message=\"skipped by the operator\"/>"
+            } else if p.outcome == .foreign {
+                skipped += 1
+                body =
+                    "<skipped message=\"only something other than the phone answered here (\(p.foreignAnswers)x FOREIGN): no evidence\"/>"
+            } else if p.outcome == .partial {
+                // A read that stopped early is not a pass: the phone found the tag and gave up.
+                failures += 1
+                let why =
+                    "PARTIAL read: the phone began reading the tag and stopped after "
+                    + (p.partialProgress.map(PartialReadWords.stage) ?? "activating it")
+                body = "<failure message=\"\(x(why))\" type=\"partial-read\">\(x(name))</failure>"
             } else if r.contradicts(p) {
                 failures += 1
                 let why =

@@ -11,7 +11,28 @@ import NFCLocatorCore
 public struct ReportedSession: Sendable {
     /// One plan position: all its attempts, reduced to what the verdict uses.
     public struct Position: Sendable, Equatable {
-        public enum Outcome: String, Sendable { case hit = "HIT", miss = "MISS", skipped = "SKIPPED" }
+        public enum Outcome: String, Sendable {
+            case hit = "HIT", miss = "MISS", skipped = "SKIPPED"
+            /// Tag mode: the phone began reading and never finished at this position. It
+            /// counts as a read for the verdict (the field reached), and is shown as PARTIAL.
+            case partial = "PARTIAL"
+            /// Only something other than the phone answered here: no evidence either way.
+            case foreign = "FOREIGN"
+
+            /// Whether the phone's field reached the reader here.
+            public var read: Bool { self == .hit || self == .partial }
+
+            /// How a drawing marks it.
+            public var markKind: SilhouetteDrawing.MarkKind {
+                switch self {
+                case .hit: .hit
+                case .miss: .miss
+                case .skipped: .skipped
+                case .partial: .partial
+                case .foreign: .foreign
+                }
+            }
+        }
         /// 1-based, as the operator saw it.
         public let number: Int
         public let probe: Probe
@@ -24,15 +45,29 @@ public struct ReportedSession: Sendable {
         /// miss in the core or a hit far outside contradicts it.
         public let evidence: ZoneEvidence.Band?
         public let firstTappedAt: Date
+        /// Tag mode: how far the furthest read got, when no read here finished.
+        public let partialProgress: TagProgress?
+        /// Answers at this position from something other than the phone.
+        public let foreignAnswers: Int
+        /// The window length of the position's first observed attempt (a resume may change it).
+        public let windowSeconds: Double?
+        /// The first answer here came before the operator confirmed the placement.
+        public let answeredBeforeConfirmation: Bool
     }
 
     public let session: SessionRecord
     public let positions: [Position]
     public let score: SessionScore
     public let body: BodyMillimetres?
+    /// The session's audit trail (empty for sessions recorded before it was kept).
+    public let events: [SessionEvent]
+    /// Why the trail could not be read, when it could not (a damaged event row).
+    public let eventsProblem: String?
 
-    public init(_ session: SessionRecord, taps: [TapRecord]) {
+    public init(_ session: SessionRecord, taps: [TapRecord], events: [SessionEvent] = [], eventsProblem: String? = nil) {
         self.session = session
+        self.events = events
+        self.eventsProblem = eventsProblem
         body = BodyMillimetres(session)
         let strategy = ProbePlans.make(
             session.plan, around: session.predicted, aspectRatio: session.aspectRatio, pass: session.planPass,
@@ -44,36 +79,63 @@ public struct ReportedSession: Sendable {
             while end < taps.count, taps[end].step == taps[index].step { end += 1 }
             let attempts = taps[index..<end]
             let first = attempts[attempts.startIndex]
-            let tapped = attempts.filter { $0.result != .skipped }
+            let tapped = attempts.filter { $0.result != .skipped && $0.result != .foreign }
+            let foreign = attempts.filter { $0.result == .foreign }.count
             let outcome: Position.Outcome =
-                tapped.isEmpty ? .skipped : tapped.contains { $0.result.read } ? .hit : .miss
+                if tapped.contains(where: { $0.result == .hit }) {
+                    .hit
+                } else if tapped.contains(where: { $0.result == .partial }) { .partial } else if !tapped.isEmpty { .miss } else {
+                    foreign > 0 ? .foreign : .skipped
+                }
+            let firstRead = tapped.first { $0.result.read }
             positions.append(
                 Position(
                     number: positions.count + 1, probe: first.probe, outcome: outcome, attempts: tapped.count,
-                    latencyMs: tapped.first { $0.result.read }?.latencyMs, insidePredicted: first.insidePredicted,
+                    latencyMs: firstRead?.latencyMs, insidePredicted: first.insidePredicted,
                     evidence: session.predicted.map {
                         ZoneEvidence.band(of: first.probe, in: $0, aspectRatio: session.aspectRatio)
                     },
-                    firstTappedAt: first.timestamp))
+                    firstTappedAt: first.timestamp,
+                    partialProgress: outcome == .partial ? Self.furthest(tapped.compactMap(\.tagProgress)) : nil,
+                    foreignAnswers: foreign, windowSeconds: tapped.first?.windowSeconds,
+                    answeredBeforeConfirmation: firstRead?.placement == .answeredBeforeConfirmation))
             index = end
         }
         self.positions = positions
         // The verdict's evidence is the positions themselves: a position hit if any of its
         // attempts read, and skipped positions are neither hits nor misses.
-        let tapped = positions.filter { $0.outcome != .skipped }
+        let tapped = positions.filter { $0.outcome != .skipped && $0.outcome != .foreign }
         score = SessionScore(
-            predicted: session.predicted, history: tapped.map { ($0.probe, $0.outcome == .hit) },
+            predicted: session.predicted, history: tapped.map { ($0.probe, $0.outcome.read) },
             skipped: positions.count - tapped.count, strategy: strategy, aspectRatio: session.aspectRatio)
+    }
+
+    /// The tap windows the session used, shortest first: one unless a resume changed it.
+    public var windowLengths: [Double] {
+        let stored = Set(positions.compactMap(\.windowSeconds))
+        return stored.isEmpty ? [session.tapTimeout] : stored.sorted()
+    }
+
+    /// Positions where reads began and stopped early (tag mode).
+    public var partialPositions: [Position] { positions.filter { $0.outcome == .partial } }
+
+    /// The furthest of several partial reads' progress.
+    static func furthest(_ progress: [TagProgress]) -> TagProgress? {
+        progress.max { TagProgress.allCases.firstIndex(of: $0)! < TagProgress.allCases.firstIndex(of: $1)! }
     }
 
     /// Whether the position's result contradicts the prediction: a miss in the zone's
     /// core, or a hit far outside it. Edge and near taps say nothing either way.
     public func contradicts(_ p: Position) -> Bool {
-        (p.evidence == .core && p.outcome == .miss) || (p.evidence == .far && p.outcome == .hit)
+        (p.evidence == .core && p.outcome == .miss) || (p.evidence == .far && p.outcome.read)
     }
 
     /// The verdict in words, with direction and millimetres when it is SHIFTED.
-    public var verdictSentence: String { VerdictWords.sentence(score, bodyHeightMm: session.bodyHeightMm) }
+    public var verdictSentence: String {
+        let words = VerdictWords.sentence(score, bodyHeightMm: session.bodyHeightMm)
+        let observed = positions.filter { $0.outcome != .skipped && $0.outcome != .foreign }.count
+        return PartialReadWords.sentence(partial: partialPositions.count, of: observed).map { words + " " + $0 } ?? words
+    }
 
     /// Marketing name and identifier: "Galaxy S24 (SM-S921B)".
     public var name: String { Self.displayName(session) }
@@ -90,7 +152,7 @@ public struct ReportedSession: Sendable {
             marks: positions.map {
                 SilhouetteDrawing.Mark(
                     x: $0.probe.x, y: $0.probe.y,
-                    kind: $0.outcome == .hit ? .hit : $0.outcome == .miss ? .miss : .skipped, label: String($0.number))
+                    kind: $0.outcome.markKind, label: String($0.number))
             }, measured: score.measured)
     }
 }

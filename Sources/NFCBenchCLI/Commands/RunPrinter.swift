@@ -260,7 +260,7 @@ final class RunPrinter: Sendable {
     static func counts(_ summary: TapSummary) -> [(String, JSONValue)] {
         [
             ("taps", .int(summary.taps)), ("hits", .int(summary.hits)), ("partialReads", .int(summary.partialReads)),
-            ("reads", .int(summary.reads)), ("skipped", .int(summary.skips)),
+            ("reads", .int(summary.reads)), ("skipped", .int(summary.skips)), ("foreign", .int(summary.foreign)),
         ]
     }
 
@@ -329,9 +329,14 @@ final class LiveMap: Sendable {
 
     func record(_ t: TapRecord) {
         state.withLock { s in
-            if t.result.read { s.hits.insert(t.step) }
+            if t.result == .hit { s.hits.insert(t.step) }
+            // A full read outranks a partial one, which outranks a miss; a FOREIGN answer
+            // marks a position only while nothing else has.
+            let previous = s.marks[t.step]?.kind
             let kind: SilhouetteDrawing.MarkKind =
-                s.hits.contains(t.step) ? .hit : t.result == .skipped ? .skipped : .miss
+                if s.hits.contains(t.step) { .hit } else if t.result == .partial || previous == .partial {
+                    .partial
+                } else if t.result == .foreign { previous ?? .foreign } else { t.result == .skipped ? .skipped : .miss }
             s.marks[t.step] = .init(x: t.probeX, y: t.probeY, kind: kind)
         }
     }

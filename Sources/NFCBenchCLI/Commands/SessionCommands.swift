@@ -12,14 +12,16 @@ enum SessionCommands {
 
     static let listModel = Option<String>("--model", value: "id", help: "Only this model (and its regional variants).")
     static let listJSON = Flag("--json", help: "Print a JSON array.")
-    static let showJSON = Flag("--json", help: "Print the session summary and its taps as JSON.")
+    static let showJSON = Flag("--json", help: "Print the session summary, its taps and its events as JSON.")
+    static let showEvents = Flag(
+        "--events", help: "Print the session's audit trail: every placement, window, key, fault and resume, to the ms.")
     static let showSVG = Option<String>(
         "--svg", value: "file", help: "Also write the session's drawing as SVG (as 'report --format svg').")
 
     static let showSpec = CommandSpec(
         "show", abstract: "Redraw a session: the silhouette with its hits and misses, and its score.",
         arguments: [ArgumentSpec("session", help: "The session id.")],
-        options: [StoreOptions.database.spec, LabOptions.readStore.spec, showJSON.spec, showSVG.spec],
+        options: [StoreOptions.database.spec, LabOptions.readStore.spec, showJSON.spec, showEvents.spec, showSVG.spec],
         handler: show)
 
     static func list(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
@@ -32,7 +34,8 @@ enum SessionCommands {
                 rows.append(
                     .object(
                         [
-                            ("id", .string(s.id)), ("station", .optional(s.station)), ("reference", .string(s.reference)),
+                            ("sessionId", .string(s.id)), ("station", .optional(s.station)),
+                            ("reference", .string(s.reference)),
                             ("status", .string(s.status.rawValue)), ("mode", .string(s.mode.rawValue)),
                             ("model", .string(s.modelInput)),
                             ("lookupKey", .string(s.lookupKey)), ("verdict", .optional(s.verdict?.rawValue)),
@@ -102,37 +105,40 @@ enum SessionCommands {
         if let destination {
             try await ExportOutput.write(SVGReportExporter(summary: false), sessions: [s], from: store, to: destination)
         }
+        let events = try await store.events(id)
         if invocation[showJSON] {
             let summary = RunPrinter.summary(s, score: nil, taps: TapSummary(taps), databasePath: path)
             guard case .object(var members) = summary else { return ExitCode.failure }
-            members.append(
-                (
-                    "tapList",
-                    .array(
-                        taps.map { t in
-                            .object([
-                                ("step", .int(t.step)), ("attempt", .int(t.attempt)), ("x", .number(t.probeX)),
-                                ("y", .number(t.probeY)),
-                                ("result", .string(t.result.rawValue)), ("latencyMs", t.latencyMs.map(JSONValue.number) ?? .null),
-                                ("uid", .optional(t.uid)), ("technology", .optional(t.technology)),
-                            ])
-                        })
-                ))
+            members.append(("tapList", .array(taps.map(SessionJSON.tap))))
+            members.append(("events", .array(events.map(SessionJSON.event))))
             context.output.line(JSONValue.object(members).serialized(pretty: true))
+            return ExitCode.success
+        }
+        if invocation[showEvents] {
+            context.output.line("\(TerminalSafeText.neutralise(s.id))  \(events.count) events")
+            if events.isEmpty { context.output.line("  none recorded (sessions from before nfcbench kept an audit trail)") }
+            for event in events {
+                context.output.line(
+                    "  " + EventWords.instant(event.at) + "  " + TerminalSafeText.neutralise(EventWords.describe(event)))
+            }
             return ExitCode.success
         }
         let useColor = context.useColor(invocation)
         let zone = s.predicted
-        let report = ReportedSession(s, taps: taps)
+        let report = ReportedSession(s, taps: taps, events: events)
         let marks = report.positions.map {
             SilhouetteDrawing.Mark(
-                x: $0.probe.x, y: $0.probe.y, kind: $0.outcome == .hit ? .hit : $0.outcome == .miss ? .miss : .skipped)
+                x: $0.probe.x, y: $0.probe.y, kind: $0.outcome.markKind)
         }
         let safe = TerminalSafeText.neutralise
         context.output.line(
             "\(safe(s.id))  \(safe(s.displayName ?? s.modelInput)) (\(safe(s.lookupKey)))  \(s.status.rawValue)  "
                 + (s.verdict?.rawValue ?? ""))
         if let reason = s.verdictReason { context.output.line("  \(safe(reason))") }
+        let partial = report.partialPositions.count
+        if let words = PartialReadWords.sentence(partial: partial, of: report.score.taps) {
+            context.output.line("  \(words)")
+        }
         if let station = s.station { context.output.line("  station \(TerminalSafeText.neutralise(station))") }
         if s.mode == .tag { context.output.line("  tag mode: the phone's reader read an emulated Type 4 tag") }
         if s.simulated { context.output.line("  SIMULATED reader (\(s.reader)): not bench evidence; refine leaves it out") }
@@ -146,6 +152,7 @@ enum SessionCommands {
         context.output.line(
             "taps \(counted.taps), hits \(counted.hits)"
                 + (counted.partialReads > 0 ? ", partial reads \(counted.partialReads)" : "")
+                + (counted.foreign > 0 ? ", foreign answers \(counted.foreign)" : "")
                 + (counted.skips > 0 ? ", skipped \(counted.skips)" : "") + (s.iou.map { String(format: ", IoU %.2f", $0) } ?? "")
                 + "  reader \(safe(s.reader.description))  unit \(safe(s.unit ?? "-"))  operator \(safe(s.operatorName ?? "-"))")
         return ExitCode.success

@@ -77,7 +77,7 @@ enum SyncCommand {
                 "damaged",
                 .array(
                     report.damaged.map {
-                        .object([("session", .string($0.reference)), ("problem", .string($0.problem.description))])
+                        .object([("reference", .string($0.reference)), ("problem", .string($0.problem.description))])
                     })
             ),
             ("error", .optional(report.error.map { "\($0)" })),
