@@ -168,7 +168,7 @@ extension GuidedRun {
             atqa: detected?.atqa.map { Hex.string($0) }, sak: detected?.sak.map { Hex.string([$0]) },
             ats: detected?.ats.map { Hex.string($0) }, atr: detected?.atr.map { Hex.string($0) }, timestamp: Date(),
             tagProgress: tagRead.map { TagProgress($0.progress) }, placement: placement,
-            windowSeconds: result == .skipped ? nil : session.tapTimeout)
+            windowSeconds: result == .skipped ? nil : session.tapTimeout, platformProbe: detected?.platformProbe)
         try await store.record(record)  // durable before anything else happens
         events(.tap(record))
         if let foreignReason { events(.foreign(record, reason: foreignReason)) }

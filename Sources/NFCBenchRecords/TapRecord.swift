@@ -1,4 +1,5 @@
 import Foundation
+import NFCReaders
 
 /// One tap: where the phone was, and what the reader saw.
 public struct TapRecord: Sendable, Equatable {
@@ -41,19 +42,23 @@ public struct TapRecord: Sendable, Equatable {
     /// The length of this tap's window in seconds (a resumed session may have changed it);
     /// `nil` for taps recorded before migration 010.
     public var windowSeconds: Double?
+    /// What the Android HCE probe found out about the responder (`AndroidHCEProbe`);
+    /// `nil` when it was not asked (no ISO-DEP, tag mode, older taps).
+    public var platformProbe: PlatformProbe?
 
     public init(
         sessionID: String, step: Int, attempt: Int, probe: Probe, insidePredicted: Bool,
         result: Result, latencyMs: Double? = nil, technology: String? = nil, uid: String? = nil,
         atqa: String? = nil, sak: String? = nil, ats: String? = nil, atr: String? = nil, timestamp: Date,
-        tagProgress: TagProgress? = nil, placement: TapPlacement? = nil, windowSeconds: Double? = nil
+        tagProgress: TagProgress? = nil, placement: TapPlacement? = nil, windowSeconds: Double? = nil,
+        platformProbe: PlatformProbe? = nil
     ) {
         precondition(step >= 0 && attempt >= 0, "steps and attempts count from 0")
         self.sessionID = sessionID; self.step = step; self.attempt = attempt; self.probe = probe
         self.insidePredicted = insidePredicted; self.result = result
         self.latencyMs = latencyMs; self.technology = technology; self.uid = uid; self.atqa = atqa
         self.sak = sak; self.ats = ats; self.atr = atr; self.timestamp = timestamp; self.tagProgress = tagProgress
-        self.placement = placement; self.windowSeconds = windowSeconds
+        self.placement = placement; self.windowSeconds = windowSeconds; self.platformProbe = platformProbe
     }
 
     public var probeX: Double { probe.x }

@@ -18,7 +18,7 @@ enum LabRows {
 
     static let tapColumns = """
         station, session_id, step, attempt, probe_x, probe_y, inside_predicted, result, latency_ms, technology, uid, atqa,
-        sak, ats, atr, timestamp, tag_progress, placement, window_s
+        sak, ats, atr, timestamp, tag_progress, placement, window_s, platform_probe
         """
 
     static let tapColumnNames = names(tapColumns)
@@ -62,7 +62,7 @@ enum LabRows {
             .real(t.probe.y), .bool(t.insidePredicted), .text(t.result.rawValue), .optional(t.latencyMs),
             .optional(t.technology), .optional(t.uid), .optional(t.atqa), .optional(t.sak), .optional(t.ats),
             .optional(t.atr), .real(t.timestamp.timeIntervalSince1970), .optional(t.tagProgress?.rawValue),
-            .optional(t.placement?.rawValue), .optional(t.windowSeconds),
+            .optional(t.placement?.rawValue), .optional(t.windowSeconds), .optional(t.platformProbe?.rawValue),
         ]
     }
 
@@ -139,7 +139,8 @@ enum LabRows {
             atqa: v.optionalText(11), sak: v.optionalText(12), ats: v.optionalText(13), atr: v.optionalText(14),
             timestamp: try v.date(15), tagProgress: try v.optionalName(16, as: TagProgress.self),
             placement: try v.optionalName(17, as: TapPlacement.self),
-            windowSeconds: try v.optionalNumber(18, in: SessionRecord.storedTapTimeouts))
+            windowSeconds: try v.optionalNumber(18, in: SessionRecord.storedTapTimeouts),
+            platformProbe: try v.optionalName(19, as: PlatformProbe.self))
     }
 }
 

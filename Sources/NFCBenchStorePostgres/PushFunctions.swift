@@ -1,6 +1,7 @@
 import Foundation
 import NFCBenchRecords
 import NFCPostgres
+import NFCReaders
 
 /// The only way a bench role writes (migration 005): `SECURITY DEFINER` functions that
 /// apply the rules row-level security applied before (a bench writes only the stations
@@ -70,11 +71,14 @@ enum PushFunctions {
     /// that carries the trail with the session (four arguments; the three-argument push
     /// of older benches still works and leaves the trail as it was).
     static var eventsMigration: String {
+        let probes = PlatformProbe.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
         let placements = TapPlacement.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
         return """
             ALTER TABLE lab_tap ADD COLUMN placement text CHECK (placement IS NULL OR placement IN (\(placements)));
             ALTER TABLE lab_tap ADD COLUMN window_s double precision
                 CHECK (window_s IS NULL OR window_s BETWEEN 0.001 AND 86400);
+            ALTER TABLE lab_tap ADD COLUMN platform_probe text
+                CHECK (platform_probe IS NULL OR platform_probe IN (\(probes)));
             CREATE TABLE lab_event (
                 station text COLLATE "C" NOT NULL,
                 session_id text COLLATE "C" NOT NULL,

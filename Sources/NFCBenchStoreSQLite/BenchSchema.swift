@@ -163,6 +163,7 @@ enum BenchSchema {
             """
             ALTER TABLE tap ADD COLUMN placement TEXT;
             ALTER TABLE tap ADD COLUMN window_s REAL;
+            ALTER TABLE tap ADD COLUMN platform_probe TEXT;
             CREATE TABLE session_event (
                 session_id TEXT NOT NULL REFERENCES session(id) ON DELETE CASCADE,
                 sequence INTEGER NOT NULL,

@@ -17,7 +17,7 @@ enum RecordRows {
 
     static let tapSelect = """
         SELECT session_id, step, attempt, probe_x, probe_y, inside_predicted, result, latency_ms, technology, uid, atqa,
-            sak, ats, atr, timestamp, checksum, tag_progress, placement, window_s FROM tap
+            sak, ats, atr, timestamp, checksum, tag_progress, placement, window_s, platform_probe FROM tap
         """
 
     static func session(from s: SQLiteStatement) throws(RecordDecodingError) -> SessionRecord {
@@ -158,13 +158,15 @@ enum RecordRows {
             ats: try v.optionalText((12, "ats")), atr: try v.optionalText((13, "atr")), timestamp: try v.date((14, "timestamp")),
             tagProgress: try v.optionalName((16, "tag_progress"), as: TagProgress.self),
             placement: try v.optionalName((17, "placement"), as: TapPlacement.self),
-            windowSeconds: try v.optionalNumber((18, "window_s"), in: SessionRecord.storedTapTimeouts))
+            windowSeconds: try v.optionalNumber((18, "window_s"), in: SessionRecord.storedTapTimeouts),
+            platformProbe: try v.optionalName((19, "platform_probe"), as: PlatformProbe.self))
         // Values in range can still be altered ones. Rows written before migration 006
         // carry no checksum and are not checked.
         if s.type(15) != .null {
             let stored = try v.integer((15, "checksum"), in: Int64.min...Int64.max)
             let later =
-                (s.type(16) == .null ? [] : [s.value(16)]) + evidenceChecksummed(placement: s.value(17), window: s.value(18))
+                (s.type(16) == .null ? [] : [s.value(16)])
+                + evidenceChecksummed(placement: s.value(17), window: s.value(18), probe: s.value(19))
             guard RowChecksum.of((0..<15).map { s.value(Int32($0)) } + later) == Int64(stored) else {
                 throw v.fail((15, "checksum"), expected: "the checksum of the row's values: the row changed after it was written")
             }
@@ -187,18 +189,20 @@ enum RecordRows {
         RowChecksum.of(
             tapValues(t) + (t.tagProgress.map { [.text($0.rawValue)] } ?? [])
                 + evidenceChecksummed(
-                    placement: .optionalText(t.placement?.rawValue), window: .optionalReal(t.windowSeconds)))
+                    placement: .optionalText(t.placement?.rawValue), window: .optionalReal(t.windowSeconds),
+                    probe: .optionalText(t.platformProbe?.rawValue)))
     }
 
     /// Migration 010's columns join the checksum only when they hold a value, each after
     /// its name, so rows written before them keep their checksums and a value cannot pass
     /// for another column's.
-    static func evidenceChecksummed(placement: SQLiteStatement.Value, window: SQLiteStatement.Value)
-        -> [SQLiteStatement.Value]
-    {
+    static func evidenceChecksummed(
+        placement: SQLiteStatement.Value, window: SQLiteStatement.Value, probe: SQLiteStatement.Value
+    ) -> [SQLiteStatement.Value] {
         var out: [SQLiteStatement.Value] = []
         if placement != .null { out += [.text("placement"), placement] }
         if window != .null { out += [.text("window_s"), window] }
+        if probe != .null { out += [.text("platform_probe"), probe] }
         return out
     }
 }

@@ -68,6 +68,18 @@ final class LibNFCDevice {
 
     func deselect() { _ = nfc_initiator_deselect_target(handle) }
 
+    /// One APDU to the selected ISO-DEP target (InDataExchange): the answer, or `nil`
+    /// when the target gave none within `timeoutMs` or the exchange failed.
+    func exchange(_ apdu: [UInt8], timeoutMs: Int32) -> [UInt8]? {
+        var answer = [UInt8](repeating: 0, count: 262)
+        let count = answer.withUnsafeMutableBufferPointer { rx in
+            apdu.withUnsafeBufferPointer { tx in
+                nfc_initiator_transceive_bytes(handle, tx.baseAddress, tx.count, rx.baseAddress, rx.count, timeoutMs)
+            }
+        }
+        return count > 0 ? Array(answer.prefix(Int(count))) : nil
+    }
+
     /// Interrupts a blocking call from another thread (`nfc_abort_command`).
     func abort() { _ = nfc_abort_command(handle) }
 

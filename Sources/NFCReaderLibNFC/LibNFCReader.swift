@@ -83,7 +83,7 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
                 case .success(let target?):
                     self.lastTarget = target
                     let latency = ContinuousClock.now - start
-                    return .success(LibNFCDevice.detected(target, latency: latency, reader: self.info.name))
+                    return .success(self.identified(target, latency: latency))
                 case .success(nil):
                     continue
                 case .failure(.aborted):
@@ -94,6 +94,21 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
             }
         }
     }
+
+    /// The target as detected, and whether it answers as an Android phone: an ISO-DEP
+    /// target is asked `AndroidHCEProbe`'s SELECT once, after its latency was taken.
+    func identified(_ target: nfc_target, latency: Duration) -> DetectedTarget {
+        var detected = LibNFCDevice.detected(target, latency: latency, reader: info.name)
+        let isoDEP = detected.technology == .iso14443B || (detected.sak ?? 0) & 0x20 != 0
+        if isoDEP {
+            detected.platformProbe = AndroidHCEProbe.platform(
+                fromAnswer: device.exchange(AndroidHCEProbe.select, timeoutMs: Self.probeTimeoutMs))
+        }
+        return detected
+    }
+
+    /// An Android phone answers the HCE SELECT within milliseconds.
+    static let probeTimeoutMs: Int32 = 300
 
     /// How long the last poll of a window may run past the window's end before the
     /// window counts as faulty (a chip that never finishes its poll).
@@ -130,8 +145,7 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
                 switch outcome {
                 case .success(let target?):
                     self.lastTarget = target
-                    return .success(
-                        .target(LibNFCDevice.detected(target, latency: ContinuousClock.now - start, reader: self.info.name)))
+                    return .success(.target(self.identified(target, latency: ContinuousClock.now - start)))
                 case .success(nil) where pollTime > Self.slowestCleanPoll:
                     // A slow round is a slow link or a host that stalled. The link is asked at
                     // once for a few commands it answers in milliseconds: answered in time, the

@@ -292,9 +292,15 @@ public final class PCSCReader: Reader, @unchecked Sendable {
                 let response = try connection.transmit([0xFF, 0xCA, 0x01, 0x00, 0x00])
                 if response.count > 3, response.suffix(2) == [0x90, 0x00] { ats = Array(response.dropLast(2).dropFirst()) }
             }
-            return DetectedTarget(
+            var detected = DetectedTarget(
                 technology: typeB ? .iso14443B : .iso14443A, uid: uid, ats: ats, atr: atr,
                 latency: ContinuousClock.now - start, reader: readerName)
+            // Whether it answers as an Android phone (`AndroidHCEProbe`), after the latency
+            // was taken: the SELECT goes to the card itself, as any APDU does.
+            if info?.isISO14443Part4 == true {
+                detected.platformProbe = AndroidHCEProbe.platform(fromAnswer: try? connection.transmit(AndroidHCEProbe.select))
+            }
+            return detected
         } catch let status as PCSCStatus {
             card = nil
             if status.meansTargetLeft { return nil }

@@ -34,6 +34,9 @@ public struct DetectedTarget: Sendable, Hashable {
     public let latency: Duration
     /// Name of the reader that saw it.
     public let reader: String
+    /// The Android HCE probe's finding (`AndroidHCEProbe`), for readers that exchange APDUs
+    /// with the target; `nil` when it was not asked.
+    public var platformProbe: PlatformProbe?
 
     public init(
         technology: TargetTechnology, uid: [UInt8], atqa: [UInt8]? = nil, sak: UInt8? = nil,

@@ -78,6 +78,27 @@ public struct SimulatedTarget: Sendable, Hashable {
     public let ats: [UInt8]
     /// Full ATQB, starting 0x50 (type B).
     public let atqb: [UInt8]
+    /// An Android phone's NFC service answers the Android HCE AID itself (`AndroidHCEProbe`).
+    public var answersAndroidHCE = false
+
+    public init(
+        technology: TargetTechnology, uid: [UInt8], atqa: [UInt8], sak: UInt8, ats: [UInt8], atqb: [UInt8],
+        answersAndroidHCE: Bool = false
+    ) {
+        self.technology = technology
+        self.uid = uid
+        self.atqa = atqa
+        self.sak = sak
+        self.ats = ats
+        self.atqb = atqb
+        self.answersAndroidHCE = answersAndroidHCE
+    }
+
+    /// The phone's answer to a SELECT by AID: Android's to its HCE AID, `6A 82` (not
+    /// found) to any other, as a phone without the app answers.
+    public func answer(toSelect apdu: [UInt8]) -> [UInt8] {
+        answersAndroidHCE && AndroidHCEProbe.isProbe(apdu) ? AndroidHCEProbe.androidAnswer : [0x6A, 0x82]
+    }
 
     /// Android HCE-like answer: random 4-byte UID starting 0x08, ATQA 00 04, SAK 0x20
     /// (ISO-DEP), an ATS without historical bytes, hence PC/SC ATR 3B 80 80 01 01.
@@ -87,7 +108,7 @@ public struct SimulatedTarget: Sendable, Hashable {
         return SimulatedTarget(
             technology: technology, uid: uid, atqa: [0x00, 0x04], sak: 0x20,
             ats: [0x78, 0x80, 0x70, 0x02],
-            atqb: [0x50] + uid + [0x00, 0x00, 0x00, 0x00] + [0x00, 0x81, 0x71])
+            atqb: [0x50] + uid + [0x00, 0x00, 0x00, 0x00] + [0x00, 0x81, 0x71], answersAndroidHCE: true)
     }
 
     /// The ATR a PC/SC reader builds for this target (PC/SC Part 3): a storage card's

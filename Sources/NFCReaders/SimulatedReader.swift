@@ -20,11 +20,16 @@ public final class SimulatedReader: Reader {
         let start = clock.now
         while true {
             if let t = bench.visibleTarget() {
-                return DetectedTarget(
+                var detected = DetectedTarget(
                     technology: t.technology, uid: t.uid,
                     atqa: t.technology == .iso14443A ? t.atqa : nil, sak: t.technology == .iso14443A ? t.sak : nil,
-                    ats: t.technology == .iso14443A ? t.ats : nil, atqb: t.technology == .iso14443B ? t.atqb : nil,
-                    latency: clock.now - start, reader: info.name)
+                    ats: t.technology == .iso14443A && t.sak & 0x20 != 0 ? t.ats : nil,
+                    atqb: t.technology == .iso14443B ? t.atqb : nil, latency: clock.now - start, reader: info.name)
+                // The simulated field answers the Android HCE probe as the emulators do.
+                if t.technology == .iso14443B || t.sak & 0x20 != 0 {
+                    detected.platformProbe = AndroidHCEProbe.platform(fromAnswer: t.answer(toSelect: AndroidHCEProbe.select))
+                }
+                return detected
             }
             if clock.now - start >= timeout { return nil }
             do { try await clock.sleep(for: pollInterval) } catch { throw .cancelled(info.name) }

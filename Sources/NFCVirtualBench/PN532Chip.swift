@@ -138,10 +138,15 @@ public struct PN532Chip: Sendable {
     private mutating func exchange(_ args: [UInt8], thru: Bool) -> [UInt8] {
         guard selectedIsPresent() else { return [0x01] }  // status: timeout, target gone
         guard thru else {
-            // InDataExchange: the chip wraps the APDU in ISO-DEP itself. A phone in HCE
-            // answers SELECT for an AID it does not host with 6A 82.
+            // InDataExchange: the chip wraps the APDU in ISO-DEP itself. A phone answers
+            // SELECT of Android's HCE AID when it is an Android phone, 6A 82 otherwise.
             let apdu = Array(args.dropFirst())
-            return [0x00] + (apdu.count > 1 && apdu[0] == 0x00 && apdu[1] == 0xA4 ? [0x6A, 0x82] : [0x90, 0x00])
+            // A card without ISO-DEP never answers an APDU: the chip times out (status 01).
+            guard let target = selected?.target, target.technology == .iso14443B || target.sak & 0x20 != 0 else {
+                return [0x01]
+            }
+            guard apdu.count > 1, apdu[0] == 0x00, apdu[1] == 0xA4 else { return [0x00, 0x90, 0x00] }
+            return [0x00] + target.answer(toSelect: apdu)
         }
         // InCommunicateThru: raw frames. A phone speaks ISO-DEP only (I-, R- and S-blocks);
         // probes for other protocols (ST SRx, ASK CTx, B') get no answer, as on air.

@@ -107,7 +107,7 @@ public final class VPCDCard: Sendable {
             controls.firmware { $0.ledCommands.append(apdu) }
             return [0x90, led & 0x0F]
         case (0x00, 0xA4, 0x04, _):
-            return [0x6A, 0x82]  // SELECT of an AID the phone does not host
+            return target.answer(toSelect: apdu)
         default:
             return [0x6D, 0x00]
         }

@@ -23,6 +23,30 @@ struct LibNFCEndToEndTests {
         await reader.close()
     }
 
+    /// The Android HCE SELECT through libnfc's InDataExchange: the phone answers it as
+    /// Android's NFC service does; a dual-interface card in the case refuses it.
+    @Test func theAndroidHCEProbeTellsThePhoneFromACard() async throws {
+        let bench = try TestBench()
+        bench.placeOverCoil()
+        let reader = try await LibNFCReader.open(connstring: bench.connstring)
+        let phone = try #require(try await reader.waitForTarget(timeout: .seconds(3)))
+        #expect(phone.platformProbe == .android)
+        bench.lift()
+        #expect(try await reader.waitForRemoval(timeout: .seconds(3)))
+        let a = bench.bench.bench.snapshot.phone.antenna
+        bench.bench.bench.setStrayCard(StrayCard(kind: .dualInterface, region: (0, 0, 1, 1), uid: [0x5A, 0x1B, 0x2C, 0x3D]))
+        bench.bench.bench.place(x: a.x + a.width / 2, y: a.y + a.height / 2)
+        let card = try #require(try await reader.waitForTarget(timeout: .seconds(3)))
+        #expect(card.uid == [0x5A, 0x1B, 0x2C, 0x3D] && card.sak == 0x28 && card.platformProbe == .notAndroid)
+        bench.lift()
+        bench.bench.bench.setStrayCard(StrayCard(kind: .mifareClassic, region: (0, 0, 1, 1), uid: [0x5A, 0x1B, 0x2C, 0x3D]))
+        bench.bench.bench.place(x: a.x + a.width / 2, y: a.y + a.height / 2)
+        // No ISO-DEP: nothing to ask, so no finding.
+        let classic = try #require(try await reader.waitForTarget(timeout: .seconds(3)))
+        #expect(classic.sak == 0x08 && classic.platformProbe == nil && classic.ats == nil)
+        await reader.close()
+    }
+
     @Test func detectsTypeB() async throws {
         let bench = try TestBench(technology: .iso14443B)
         bench.placeOverCoil()

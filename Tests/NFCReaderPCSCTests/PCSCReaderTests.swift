@@ -42,6 +42,41 @@ struct PCSCReaderTests {
         }
     }
 
+    /// The Android HCE SELECT over PC/SC (SCardTransmit to the card): the phone answers
+    /// as Android does, a dual-interface card refuses, and pcsc-tools' scriptor, a client
+    /// we did not write, gets the same answers from the virtual card.
+    @Test func theAndroidHCEProbeOverPCSCAndThroughScriptor() async throws {
+        try await SharedVirtualReader.exclusive {
+            _ = try client.request(.place(x: 0.5, y: 0.3))
+            let reader = try await open()
+            let phone = try #require(try await reader.waitForTarget(timeout: .seconds(5)))
+            #expect(phone.platformProbe == .android)
+            await reader.close()
+            let select = Hex.string(AndroidHCEProbe.select, separator: " ")
+            #expect(try await scriptor(select).contains("14 81 00 00 90 00"))
+            _ = try client.request(.lift)
+            _ = try client.request(.card(StrayCard(kind: .dualInterface, region: (0, 0, 1, 1), uid: [0x5A, 0x1B, 0x2C, 0x3D])))
+            defer { _ = try? client.request(.card(nil)) }
+            _ = try client.request(.place(x: 0.5, y: 0.3))
+            let again = try await open()
+            let card = try #require(try await again.waitForTarget(timeout: .seconds(5)))
+            #expect(card.uid == [0x5A, 0x1B, 0x2C, 0x3D] && card.platformProbe == .notAndroid)
+            await again.close()
+            #expect(try await scriptor(select).contains("6A 82"))
+            _ = try client.request(.lift)
+        }
+    }
+
+    /// One APDU through scriptor (pcsc-tools) to the shared reader; its whole output.
+    func scriptor(_ apdu: String) async throws -> String {
+        let script = scratch.file("apdu.txt")
+        try (apdu + "\n").write(toFile: script, atomically: true, encoding: .utf8)
+        let r = try await ChildProcess.run(
+            "/usr/bin/scriptor", ["-r", readerName, script], environment: ProcessInfo.processInfo.environment,
+            mergeErrors: true, timeout: 20)
+        return r.stdout
+    }
+
     /// `close()` lets go of pcsc-lite before it returns (the process may exit right
     /// after, while a dispatch thread drops the last reference): a closed reader says so,
     /// closing twice is harmless, and the reader opens again.

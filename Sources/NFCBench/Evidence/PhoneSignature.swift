@@ -13,7 +13,11 @@ import NFCReaders
 /// - a phone that showed a random UID (first byte 0x08, ISO 14443-3) shows a new random
 ///   one each time; a fixed UID after that is another device;
 /// - a phone that showed a fixed UID (some Wallet express cards) keeps it; any other
-///   UID is another device.
+///   UID is another device;
+/// - an Android phone answers the Android HCE SELECT (`AndroidHCEProbe`) itself: an
+///   ISO-DEP target that refuses it is not the Android phone under test, and a target
+///   that answers it is not the iPhone under test. The catalog's platform says which is
+///   expected; a phone that answered it once must answer it again.
 ///
 /// The signature is learned from the first read that fits, and from the stored taps
 /// on resume, so a resumed session applies the same rules.
@@ -28,9 +32,12 @@ public struct PhoneSignature: Sendable, Equatable {
     public private(set) var technology: TargetTechnology?
     public private(set) var randomUID: Bool?
     public private(set) var fixedUID: [UInt8]?
+    /// The platform the catalog gives the model, or the one the phone's first read showed.
+    public private(set) var platform: PhonePlatform
 
     public init(session: SessionRecord, taps: [TapRecord]) {
         checksResponders = session.mode == .card
+        platform = ModelIdentifierFingerprintProvider(modelIdentifier: session.lookupKey).fingerprint().platform
         for tap in taps where tap.result == .hit { learn(from: tap) }
     }
 
@@ -41,6 +48,7 @@ public struct PhoneSignature: Sendable, Equatable {
         let random = UIDKind(uid: uid) == .random
         randomUID = random
         fixedUID = random ? nil : uid
+        if platform == .unknown, tap.platformProbe == .android { platform = .android }
     }
 
     /// Whether `target` can be the phone under test, and if not, why.
@@ -60,7 +68,14 @@ public struct PhoneSignature: Sendable, Equatable {
         if let fixedUID, target.uid != fixedUID {
             return .foreign(reason: "its UID differs from the fixed UID \(Hex.string(fixedUID)) the phone showed")
         }
-        return .phone
+        switch (platform, target.platformProbe) {
+        case (.android, .notAndroid?):
+            return .foreign(reason: "it refused the Android HCE SELECT, which every Android phone with NFC on answers")
+        case (.iOS, .android?):
+            return .foreign(reason: "it answered as an Android phone, and the phone under test is an iPhone")
+        default:
+            return .phone
+        }
     }
 }
 

@@ -9,7 +9,7 @@ public enum CSVFormat {
         "confidence", "source", "stale", "catalog_version", "session_started_at", "session_ended_at",
         "probe_index", "attempt", "probe_x", "probe_y", "inside_predicted", "result", "latency_ms",
         "technology", "uid", "atqa", "sak", "ats", "atr", "timestamp", "simulated", "void_reason", "station", "mode",
-        "tag_progress", "placement", "window_s",
+        "tag_progress", "placement", "window_s", "platform_probe",
     ]
 
     public static var header: String { columns.joined(separator: ",") + "\r\n" }
@@ -59,6 +59,8 @@ public enum CSVFormat {
         if let placement = t.placement { try sink.append(placement.rawValue) }
         sink.append(UInt8(ascii: ","))
         if let window = t.windowSeconds { try sink.append(FixedPoint.format(window, 3)) }
+        sink.append(UInt8(ascii: ","))
+        if let probe = t.platformProbe { try sink.append(probe.rawValue) }
         sink.append(UInt8(ascii: "\r"))
         sink.append(UInt8(ascii: "\n"))
     }

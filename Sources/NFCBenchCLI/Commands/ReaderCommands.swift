@@ -180,6 +180,7 @@ enum TargetJSON {
             ("atr", hex(t.atr)),
             ("atrInfo", .optional(t.atrInfo?.summary)),
             ("kind", .string(t.kind.rawValue)),
+            ("platformProbe", .optional(t.platformProbe?.rawValue)),
             ("latencyMs", .number((t.latencyMilliseconds * 10).rounded() / 10)),
             ("reader", .string(t.reader)),
         ])
@@ -195,6 +196,11 @@ enum TargetJSON {
         if let atqb = t.atqb { parts.append("ATQB \(Hex.string(atqb, separator: " "))") }
         if let atr = t.atr { parts.append("ATR \(Hex.string(atr, separator: " "))") }
         parts.append("\(t.kind.rawValue)")
+        switch t.platformProbe {
+        case .android?: parts.append("Android (answers the HCE AID)")
+        case .notAndroid?: parts.append("not Android (refuses the HCE AID)")
+        case .noAnswer?, nil: break
+        }
         parts.append(FixedPoint.format(t.latencyMilliseconds, 1) + " ms")
         return parts.joined(separator: "  ")
     }

@@ -12,6 +12,7 @@ enum SessionJSON {
             ("sak", .optional(t.sak)), ("ats", .optional(t.ats)), ("atr", .optional(t.atr)),
             ("tagProgress", .optional(t.tagProgress?.rawValue)), ("placement", .optional(t.placement?.rawValue)),
             ("windowSeconds", t.windowSeconds.map(JSONValue.number) ?? .null),
+            ("platformProbe", .optional(t.platformProbe?.rawValue)),
             ("at", .string(EventWords.instant(t.timestamp))),
         ])
     }
