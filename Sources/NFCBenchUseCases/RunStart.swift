@@ -118,8 +118,12 @@ public enum RunStart {
         let antenna =
             request.simulatedPhone.antenna
             ?? predicted.map { ($0.x, $0.y, $0.width, $0.height) } ?? (0.1, 0.1, 0.8, 0.4)
-        return PhoneOnBench(
-            phone: SimulatedPhone(antenna: antenna, aspectRatio: aspectRatio), seed: request.simulatedPhone.seed)
+        var phone = SimulatedPhone(antenna: antenna, aspectRatio: aspectRatio)
+        // The simulated phone is of the model's platform: an iPhone's Wallet does not answer
+        // Android's HCE SELECT.
+        let key = saved?.lookupKey ?? request.resolution?.lookupKey ?? ""
+        phone.answersAndroidHCE = ModelIdentifierFingerprintProvider(modelIdentifier: key).fingerprint().platform != .iOS
+        return PhoneOnBench(phone: phone, seed: request.simulatedPhone.seed)
     }
 }
 

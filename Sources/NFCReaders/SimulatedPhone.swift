@@ -17,6 +17,9 @@ public struct SimulatedPhone: Sendable, Hashable {
     public var edgeFalloff: Double
     /// Chance that the phone does not answer even squarely over the coil.
     public var missRate: Double
+    /// An Android phone answers the Android HCE SELECT (`AndroidHCEProbe`); an iPhone's
+    /// Wallet does not.
+    public var answersAndroidHCE = true
 
     public init(
         antenna: (x: Double, y: Double, width: Double, height: Double), aspectRatio: Double = 0.48,
@@ -36,6 +39,7 @@ public struct SimulatedPhone: Sendable, Hashable {
     public static func == (a: SimulatedPhone, b: SimulatedPhone) -> Bool {
         a.antenna == b.antenna && a.aspectRatio == b.aspectRatio && a.technology == b.technology
             && a.readerRadius == b.readerRadius && a.edgeFalloff == b.edgeFalloff && a.missRate == b.missRate
+            && a.answersAndroidHCE == b.answersAndroidHCE
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -101,7 +101,7 @@ struct StoreSafetyCLITests {
         let db = scratch.database()
         try await simulatedSessions(db, count: 3)
         let listed = try await BuiltBinary.run(["sessions", "--db", db, "--json"])
-        let ids = listed.stdout.matches(of: /"id" *: *"([^"]+)"/).map { String($0.1) }
+        let ids = listed.stdout.matches(of: /"sessionId" *: *"([^"]+)"/).map { String($0.1) }
         #expect(ids.count == 3, "\(listed.stdout)")
         let sqlite = try SQLiteDatabase(path: db)
         try sqlite.execute("UPDATE session SET body_height_mm = 5000 WHERE id = '\(ids[0])'")

@@ -54,7 +54,7 @@ public struct PhoneSignature: Sendable, Equatable {
     /// Whether `target` can be the phone under test, and if not, why.
     public func fit(_ target: DetectedTarget) -> Fit {
         guard checksResponders else { return .phone }
-        if !ResponderWords.isISODEP(target) {
+        if ResponderWords.isISODEP(target) == false {
             return .foreign(reason: "it has no ISO-DEP (ISO 14443-4), which every phone's card emulation uses")
         }
         if let technology, target.technology != technology {

@@ -6,11 +6,12 @@ import NFCReaders
 /// over PC/SC, the ATR's card name (PC/SC Part 3).
 public enum ResponderWords {
     /// ISO-DEP from the SAK's bit 0x20 (type A), the ATR's ISO 14443-4 form (PC/SC), or
-    /// type B (ISO 14443-4 is the only protocol a phone speaks over B).
-    public static func isISODEP(_ target: DetectedTarget) -> Bool {
+    /// type B (ISO 14443-4 is the only protocol a phone speaks over B); `nil` when the
+    /// reader reported neither (a replayed tap), which proves nothing either way.
+    public static func isISODEP(_ target: DetectedTarget) -> Bool? {
         if let sak = target.sak { return sak & 0x20 != 0 }
         if let info = target.atrInfo { return info.isISO14443Part4 }
-        return target.technology == .iso14443B
+        return target.technology == .iso14443B ? true : nil
     }
 
     public static func describe(_ target: DetectedTarget) -> String {
