@@ -46,6 +46,8 @@ public struct RunRequest: Sendable {
     /// No one at the bench to answer prompts: the phone must be moved by a machine.
     public var unattended = false
     public var readerFeedback = true
+    /// `--include-simulated`: an adaptive plan may learn from simulated sessions too.
+    public var includeSimulated = false
     public var simulatedPhone = SimulatedPhoneSettings()
     /// A virtual bench's folder for the sim positioner; `nil`: beside an emulated PN532's pty.
     public var virtualBenchDirectory: String?

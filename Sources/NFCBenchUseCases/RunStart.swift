@@ -94,15 +94,12 @@ public enum RunStart {
         guard case .model(let model, let resolution, let resolver) = request.subject else {
             preconditionFailure("a new session starts from a resolved model")
         }
-        let earlier = SessionSelection.sessions(of: model, in: try await store.sessions())
-        var focus: PlanFocus?
-        if ProbePlans.registration(request.plan).usesFocus {
-            focus = try await PlanLearning.focus(
-                for: model, earlier: earlier, resolver: resolver, store: store, simulated: reader.info.isSimulated)
-        }
+        let planned = try await RunPlanning.plan(
+            model: model, kind: request.plan, zone: resolution.zone, aspectRatio: resolution.profile?.aspectRatio ?? 0.48,
+            resolver: resolver, store: store, includeSimulated: request.includeSimulated)
         var session = SessionRecord(
             id: SessionIdentifier.make(), model: model, resolution: resolution, plan: request.plan,
-            planPass: earlier.count, planFocus: focus, reader: spec, readerFirmware: reader.info.firmware,
+            planPass: planned.pass, planFocus: planned.focus, reader: spec, readerFirmware: reader.info.firmware,
             simulated: reader.info.isSimulated, unit: request.unit, operatorName: request.operatorName,
             repeats: request.repeats, tapTimeout: request.tapTimeout ?? 5, startedAt: Date())
         session.station = request.station

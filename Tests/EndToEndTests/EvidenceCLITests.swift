@@ -121,23 +121,26 @@ struct EvidenceCLITests {
         let db = scratch.database()
         let first = try await simulatedRun(db, unit: "A", extra: ["--plan", "adaptive"])
         #expect(first["planFocus"] is NSNull, "nothing to learn from yet: \(first)")
+        // Simulated sessions teach nothing unless asked for.
+        let untaught = try await simulatedRun(db, unit: "A", extra: ["--plan", "adaptive"])
+        #expect(untaught["planFocus"] is NSNull, "\(untaught)")
         let second = try await BuiltBinary.run([
             "run", "--model", "SM-S921B", "--reader", "sim", "--auto", "--plan", "adaptive", "--tap-timeout", "0.1",
-            "--db", db,
+            "--db", db, "--include-simulated",
         ])
         #expect(
-            second.status == 0 && second.stdout.contains("Plan learns from 1 earlier session: spare taps go to"),
+            second.status == 0 && second.stdout.contains("Plan learns from 2 earlier sessions: spare taps go to"),
             "\(second.stdout)")
         // Stopped after two positions, then resumed: the stored focus plans every tap.
         let stop = try await BuiltBinary.run([
             "run", "--model", "SM-S921B", "--reader", "sim", "--plan", "adaptive", "--positioner", "exec:test {index} -lt 2",
-            "--auto", "--tap-timeout", "0.1", "--db", db,
+            "--auto", "--tap-timeout", "0.1", "--db", db, "--include-simulated",
         ])
         #expect(stop.status == 1)
         let store = try await SQLiteBenchStore.open(path: db)
         let stopped = try #require(try await store.sessions().first { $0.status == .inProgress })
         let focus = try #require(stopped.planFocus)
-        #expect(focus.sessions == 2)
+        #expect(focus.sessions == 3)
         let resumed = try await BuiltBinary.run([
             "run", "--resume", stopped.id, "--reader", "sim", "--positioner", "sim", "--auto", "--db", db,
         ])
@@ -156,9 +159,50 @@ struct EvidenceCLITests {
         let earlier = SessionSelection.sessions(of: "SM-S921B", in: try await store.sessions())
         #expect(
             try await PlanLearning.focus(
-                for: "SM-S921B", earlier: earlier, resolver: resolver, store: store, simulated: false) == nil)
+                for: "SM-S921B", earlier: earlier, resolver: resolver, store: store, includeSimulated: false) == nil)
         #expect(
             try await PlanLearning.focus(
-                for: "SM-S921B", earlier: earlier, resolver: resolver, store: store, simulated: true) != nil)
+                for: "SM-S921B", earlier: earlier, resolver: resolver, store: store, includeSimulated: true) != nil)
+    }
+
+    /// What is printed is what is tapped: after learning, `plan` and `template` give the
+    /// positions `run` asks for, with the same database, naming what they learned from.
+    @Test func planAndTemplateShowTheRunsPositionsAfterLearning() async throws {
+        let db = scratch.database()
+        for unit in ["A", "B", "C"] {
+            _ = try await simulatedRun(db, unit: unit, extra: ["--plan", "adaptive", "--include-simulated"])
+        }
+        let plan = try object(
+            try await BuiltBinary.run([
+                "plan", "--model", "SM-S921B", "--plan", "adaptive", "--db", db, "--include-simulated", "--json",
+            ]).stdout)
+        #expect((plan["learnedFromSessionIds"] as? [String])?.count == 3 && plan["planFocus"] is String, "\(plan)")
+        let probes = try #require(plan["probes"] as? [[String: Double]]).map { Probe(x: $0["x"]!, y: $0["y"]!) }
+        // The run with the truth at the prediction and a phone that always answers over
+        // its coil: its positions are the plan's.
+        let run = try object(
+            try await BuiltBinary.run([
+                "run", "--model", "SM-S921B", "--reader", "sim", "--auto", "--plan", "adaptive", "--tap-timeout", "0.1",
+                "--db", db, "--include-simulated", "--json", "--no-report",
+            ]).stdout)
+        let id = try #require(run["sessionId"] as? String)
+        let store = try await SQLiteBenchStore.openForReading(path: db)
+        let tapped = try await store.taps(id).map(\.probe)
+        #expect(run["planFocus"] as? String == plan["planFocus"] as? String)
+        #expect(Array(tapped.prefix(2)) == Array(probes.prefix(2)), "\(tapped) vs \(probes)")
+        // Without --include-simulated nothing is learned from these simulated sessions.
+        let bench = try object(
+            try await BuiltBinary.run(["plan", "--model", "SM-S921B", "--plan", "adaptive", "--db", db, "--json"]).stdout)
+        #expect((bench["learnedFromSessionIds"] as? [String]) == [] && bench["planFocus"] is NSNull)
+        let words = try await BuiltBinary.run([
+            "plan", "--model", "SM-S921B", "--plan", "adaptive", "--db", db, "--include-simulated",
+        ])
+        #expect(words.stdout.contains("Plan learns from 4 earlier sessions") && words.stdout.contains("Learned from: S-"))
+        let svg = scratch.file("template.svg")
+        let template = try await BuiltBinary.run([
+            "template", "--model", "SM-S921B", "--plan", "adaptive", "--db", db, "--include-simulated", "-o", svg,
+        ])
+        #expect(template.status == 0, "\(template.stderr)")
+        #expect(try String(contentsOfFile: svg, encoding: .utf8).contains("learned from 4 session(s)"))
     }
 }

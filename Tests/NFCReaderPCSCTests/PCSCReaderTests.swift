@@ -55,9 +55,11 @@ struct PCSCReaderTests {
             let select = Hex.string(AndroidHCEProbe.select, separator: " ")
             #expect(try await scriptor(select).contains("14 81 00 00 90 00"))
             _ = try client.request(.lift)
+            try await SharedVirtualReader.waitForPCSCD(cardPresent: false)
             _ = try client.request(.card(StrayCard(kind: .dualInterface, region: (0, 0, 1, 1), uid: [0x5A, 0x1B, 0x2C, 0x3D])))
             defer { _ = try? client.request(.card(nil)) }
             _ = try client.request(.place(x: 0.5, y: 0.3))
+            try await SharedVirtualReader.waitForPCSCD(cardPresent: true)
             let again = try await open()
             let card = try #require(try await again.waitForTarget(timeout: .seconds(5)))
             #expect(card.uid == [0x5A, 0x1B, 0x2C, 0x3D] && card.platformProbe == .notAndroid)

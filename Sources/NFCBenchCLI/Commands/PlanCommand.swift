@@ -1,14 +1,20 @@
 import Foundation
 import NFCBench
 import NFCBenchRecords
+import NFCBenchUseCases
 import NFCLocatorCore
 
 /// `nfcbench plan`: the probe plan for a model, without a reader.
 enum PlanCommand {
     static let spec = CommandSpec(
         "plan", abstract: "Print the probe positions a run would use for a model.",
-        discussion: "For the adaptive plan: the positions taken if the phone answers exactly inside the predicted zone.",
-        options: [model.spec, plan.spec, pass.spec, json.spec] + CatalogOptions.all,
+        discussion: """
+            The positions 'run' would use now: the grid pass and the adaptive plan's learned focus come from the model's
+            earlier sessions in the same database (--db), bench evidence only unless --include-simulated. For the
+            adaptive plan: the positions taken if the phone answers exactly inside the predicted zone.
+            """,
+        options: [model.spec, plan.spec, pass.spec, StoreOptions.database.spec, includeSimulated.spec, json.spec]
+            + CatalogOptions.all,
         handler: run)
 
     static let model = Option<String>(
@@ -20,6 +26,8 @@ enum PlanCommand {
         "--pass", value: "n", help: "Grid: which interleaved grid (the n-th session of a model taps pass n; default 0).",
         expected: "a whole number in 0...1000000", convert: OptionValue.whole(in: 0...1_000_000))
     static let json = Flag("--json", help: "Print a JSON object.")
+    static let includeSimulated = Flag(
+        "--include-simulated", help: "Learn from simulated sessions too, as 'run --include-simulated' does.")
 
     static func run(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
         let kind = invocation[plan] ?? .adaptive
@@ -30,24 +38,42 @@ enum PlanCommand {
         let fingerprint = ModelIdentifierFingerprintProvider(modelIdentifier: model).fingerprint()
         let r = loaded.resolver.resolve(fingerprint, signals: .inferred(from: fingerprint, model: model))
         let aspect = r.profile?.aspectRatio ?? 0.48
-        let pass = invocation[Self.pass] ?? 0
-        let strategy = ProbePlans.make(kind, around: r.zone, aspectRatio: aspect, pass: pass)
-        let probes = strategy.expectedProbes(for: r.zone)
+        // The pass and learned focus `run` would use now, from the same database.
+        let planned = try await RunPlanning.plan(
+            model: model, kind: kind, zone: r.zone, aspectRatio: aspect, resolver: loaded.resolver,
+            store: try await StoreOptions.planningStore(invocation, context),
+            includeSimulated: invocation[includeSimulated], pass: invocation[Self.pass])
+        let probes = planned.strategy.expectedProbes(for: r.zone)
         if invocation[json] {
             context.output.line(
                 JSONValue.object([
                     ("model", .string(model)), ("lookupKey", .string(r.lookupKey)), ("plan", .string(kind.rawValue)),
-                    ("predictedZone", r.zone?.json ?? .null), ("probes", probesJSON(probes)),
+                    ("predictedZone", r.zone?.json ?? .null), ("pass", .int(planned.pass)),
+                    ("planFocus", .optional(planned.focus?.stored)),
+                    ("learnedFromSessionIds", .array(planned.learnedFrom.map(JSONValue.string))),
+                    ("probes", probesJSON(probes)),
                 ]).serialized(pretty: true))
         } else {
             let words = PositionWords(body: r.profile.flatMap(BodyMillimetres.init(profile:)))
             context.output.line("\(kind.rawValue) plan for \(r.profile?.displayName ?? model): \(probes.count) positions")
+            for line in learningLines(planned, bodyHeightMm: r.profile?.bodyHeightMm, aspectRatio: aspect) {
+                context.output.line(line)
+            }
             context.output.line(words.orientation)
             for (i, p) in probes.enumerated() {
                 context.output.line(String(format: "%3d  ", i + 1) + words.words(p))
             }
         }
         return ExitCode.success
+    }
+
+    /// What the plan learned, naming the sessions, as `run` announces it.
+    static func learningLines(_ planned: PlannedRun, bodyHeightMm: Double?, aspectRatio: Double) -> [String] {
+        guard let focus = planned.focus else { return [] }
+        return [
+            RunPrinter.learning(focus, bodyHeightMm: bodyHeightMm, aspectRatio: aspectRatio),
+            "Learned from: " + planned.learnedFrom.map { TerminalSafeText.neutralise($0) }.joined(separator: ", "),
+        ]
     }
 
     static func probesJSON(_ probes: [Probe]) -> JSONValue {

@@ -56,6 +56,9 @@ struct RunOptions {
     static let report = Option<String>(
         "--report", value: "file", help: "Write the session's HTML report here (default: <session id>.html beside the database).")
     static let noReport = Flag("--no-report", help: "Write no HTML report at the end.")
+    static let includeSimulated = Flag(
+        "--include-simulated",
+        help: "Let an adaptive plan learn from simulated sessions too (it learns from bench evidence only by default).")
 
     static let all: [OptionSpec] = [
         model.spec, allowUnknown.spec, reader.spec, plan.spec, unit.spec, operatorName.spec, tapTimeout.spec, repeats.spec,
@@ -63,7 +66,7 @@ struct RunOptions {
         positionerTimeout.spec, confirmEach.spec, faultTimeout.spec, auto.spec, StoreOptions.database.spec, resume.spec,
         simAntenna.spec, simSeed.spec,
         simBench.spec, noFeedback.spec, json.spec, report.spec, noReport.spec, LabOptions.station.spec,
-        LabOptions.labStore.spec, mode.spec, ndefURI.spec, ndefText.spec,
+        LabOptions.labStore.spec, mode.spec, ndefURI.spec, ndefText.spec, includeSimulated.spec,
     ]
     static let mode = Option<TapMode>(
         "--mode", value: "card|tag",

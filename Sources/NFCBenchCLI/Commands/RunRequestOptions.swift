@@ -28,6 +28,7 @@ enum RunRequestOptions {
         request.positioner = options.positioner
         request.positionerTimeout = options.positionerTimeout
         request.unattended = options.auto || options.json
+        request.includeSimulated = invocation[RunOptions.includeSimulated]
         request.readerFeedback = options.feedback
         request.simulatedPhone = RunRequest.SimulatedPhoneSettings(antenna: options.simAntenna, seed: options.simSeed)
         request.virtualBenchDirectory = options.simBenchDirectory

@@ -27,6 +27,14 @@ enum StoreOptions {
         return (try await openForReading(path, checked: checked), path)
     }
 
+    /// The bench database `run` would learn from, read only, or `nil` when there is none
+    /// yet (nothing recorded: nothing to learn, and nothing is created).
+    static func planningStore(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> (any BenchReading)? {
+        let path = path(invocation, context)
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        return try await openForReading(path, checked: false)
+    }
+
     /// Session `id`, or a failure that says how to list the ones there are.
     static func session(_ id: String, in store: any BenchReading, path: String) async throws -> SessionRecord {
         guard let session = try await store.session(id) else {

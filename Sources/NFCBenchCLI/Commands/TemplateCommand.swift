@@ -1,6 +1,7 @@
 import Foundation
 import NFCBench
 import NFCBenchRecords
+import NFCBenchUseCases
 import NFCLocatorCore
 
 /// `nfcbench template`: a life-size placement template of the phone's back to print and
@@ -10,10 +11,12 @@ enum TemplateCommand {
         "template", abstract: "Draw a life-size placement template of a phone's back (SVG, 1 mm = 1 mm at 100 %).",
         discussion: """
             The back of the phone, top edge up, at its published size, with the predicted zone and the positions the
-            plan taps when the prediction is right (an adaptive run adds positions as the taps answer). Print at 100 %
-            without "fit to page" and check the 50 mm scale bar with a ruler.
+            plan taps when the prediction is right (an adaptive run adds positions as the taps answer): the positions
+            'run' would use now, learned focus included (see 'plan'). Print at 100 % without "fit to page" and check
+            the 50 mm scale bar with a ruler.
             """,
-        options: [model.spec, plan.spec, output.spec] + CatalogOptions.all,
+        options: [model.spec, plan.spec, output.spec, StoreOptions.database.spec, PlanCommand.includeSimulated.spec]
+            + CatalogOptions.all,
         handler: run)
 
     static let model = Option<String>(
@@ -35,8 +38,13 @@ enum TemplateCommand {
                 hint: "Use a catalog entry with bodyWidthMm and bodyHeightMm (nfcbench catalog search TEXT).")
         }
         let kind = invocation[plan] ?? .adaptive
-        let probes = ProbePlans.make(kind, around: profile.zone, aspectRatio: profile.aspectRatio)
-            .expectedProbes(for: profile.zone)
+        let planned = try await RunPlanning.plan(
+            model: chosen.identifier, kind: kind, zone: profile.zone, aspectRatio: profile.aspectRatio,
+            resolver: loaded.resolver, store: try await StoreOptions.planningStore(invocation, context),
+            includeSimulated: invocation[PlanCommand.includeSimulated])
+        let probes = planned.strategy.expectedProbes(for: profile.zone)
+        let learned =
+            planned.learnedFrom.isEmpty ? "" : " Learned from sessions " + planned.learnedFrom.joined(separator: ", ") + "."
         let drawing = SilhouetteDrawing(
             aspectRatio: body.width / body.height, zone: profile.zone, zoneStyle: profile.verified ? .exact : .approximate,
             marks: probes.enumerated().map { .init(x: $1.x, y: $1.y, kind: .planned, label: String($0 + 1)) })
@@ -44,10 +52,12 @@ enum TemplateCommand {
         let description =
             "Life-size template of the back of the \(profile.displayName) (\(profile.modelIdentifier)), "
             + "\(FixedPoint.format(body.width, 1)) × \(FixedPoint.format(body.height, 1)) mm, top edge up. "
-            + probes.enumerated().map { "Position \($0 + 1): \(words.words($1))." }.joined(separator: " ")
+            + probes.enumerated().map { "Position \($0 + 1): \(words.words($1))." }.joined(separator: " ") + learned
         let svg = SVGSilhouetteRenderer(bodyMillimetres: (body.width, body.height)).render(
             drawing,
-            title: "\(profile.displayName) (\(profile.modelIdentifier)): placement template, \(kind.rawValue) plan",
+            title: "\(profile.displayName) (\(profile.modelIdentifier)): placement template, \(kind.rawValue) plan"
+                + (planned.pass > 0 && kind == .grid ? ", pass \(planned.pass)" : "")
+                + (planned.learnedFrom.isEmpty ? "" : ", learned from \(planned.learnedFrom.count) session(s)"),
             description: description)
         guard let destination else {
             context.output.line(svg)
