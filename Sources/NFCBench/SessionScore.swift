@@ -36,6 +36,37 @@ public struct SessionScore: Sendable, Equatable {
 
     public static let minimumTaps = 3
 
+    /// Edges of the measured zone that no tap bounded, in `ZoneEdge` order: a zone that
+    /// reaches the back's border (the reads went to the border), or with no miss beyond it
+    /// across the zone's span. The coil may reach further there; reports say so and draw
+    /// those edges open.
+    public let openEdges: [ZoneEdge]
+
+    static func openEdges(of zone: NormalizedRect?, history: [(probe: Probe, hit: Bool)]) -> [ZoneEdge] {
+        guard let m = zone else { return [] }
+        let misses = history.filter { !$0.hit }.map(\.probe)
+        let border = 0.005
+        func across(_ p: Probe, vertical: Bool) -> Bool {
+            vertical ? (p.y >= m.y && p.y <= m.maxY) : (p.x >= m.x && p.x <= m.maxX)
+        }
+        return ZoneEdge.allCases.filter { edge in
+            switch edge {
+            case .left: m.x <= border || !misses.contains { $0.x < m.x && across($0, vertical: true) }
+            case .right: m.maxX >= 1 - border || !misses.contains { $0.x > m.maxX && across($0, vertical: true) }
+            case .top: m.y <= border || !misses.contains { $0.y < m.y && across($0, vertical: false) }
+            case .bottom: m.maxY >= 1 - border || !misses.contains { $0.y > m.maxY && across($0, vertical: false) }
+            }
+        }
+    }
+
+    /// "open at the top and left: no tap bounded them", or `nil` when every edge is bounded.
+    public var openEdgesWords: String? {
+        guard !openEdges.isEmpty else { return nil }
+        let names = openEdges.map(\.rawValue)
+        let list = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names.last!
+        return "open at the \(list): no tap bounded \(names.count == 1 ? "it" : "them"), the coil may reach further"
+    }
+
     /// `history`: every position tapped with whether it read; `skipped`: positions the
     /// operator skipped, which are neither hits nor misses.
     public init(
@@ -46,6 +77,7 @@ public struct SessionScore: Sendable, Equatable {
         hits = history.filter(\.hit).count
         self.skipped = skipped
         measured = strategy.measuredZone(from: history)
+        openEdges = Self.openEdges(of: measured, history: history)
         if let predicted,
             let nearest = history.min(by: {
                 Self.distance($0.probe, predicted, aspectRatio) < Self.distance($1.probe, predicted, aspectRatio)

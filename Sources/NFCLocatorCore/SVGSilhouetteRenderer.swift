@@ -103,13 +103,7 @@ public struct SVGSilhouetteRenderer: Sendable {
                     ))
             }
         }
-        if let m = d.measured {
-            out.append(
-                rect(
-                    m,
-                    "class=\"nfc-measured\" fill=\"none\" stroke=\"\(palette.measured)\" stroke-width=\"\(f(3 * u))\" stroke-dasharray=\"\(f(8 * u)) \(f(4 * u))\""
-                ))
-        }
+        if let m = d.measured { out.append(measured(m, open: d.openSides, l)) }
         if let hl = d.highlight {
             out.append(
                 rect(hl, "class=\"nfc-highlight\" fill=\"none\" stroke=\"\(palette.highlight)\" stroke-width=\"\(f(3 * u))\""))
@@ -158,6 +152,42 @@ public struct SVGSilhouetteRenderer: Sendable {
         }
     }
 
+    /// The measured zone: each bounded side a dashed line; each open side (no tap bounded
+    /// it) no line at all, only an arrow from the zone toward the border, so nobody reads
+    /// an edge that was never measured.
+    private func measured(_ m: NormalizedRect, open: Set<SilhouetteDrawing.Side>, _ l: Layout) -> String {
+        let u = unit
+        let a = l.point(x: m.x, y: m.y), b = l.point(x: m.maxX, y: m.maxY)
+        let style =
+            "stroke=\"\(palette.measured)\" stroke-width=\"\(f(3 * u))\" stroke-dasharray=\"\(f(8 * u)) \(f(4 * u))\" fill=\"none\""
+        var parts = ["<g class=\"nfc-measured\">"]
+        let sides: [(SilhouetteDrawing.Side, (Double, Double), (Double, Double))] = [
+            (.top, (a.x, a.y), (b.x, a.y)), (.right, (b.x, a.y), (b.x, b.y)), (.bottom, (b.x, b.y), (a.x, b.y)),
+            (.left, (a.x, b.y), (a.x, a.y)),
+        ]
+        for (side, from, to) in sides {
+            guard open.contains(side) else {
+                parts.append("<path d=\"M\(f(from.0)) \(f(from.1))L\(f(to.0)) \(f(to.1))\" \(style)/>")
+                continue
+            }
+            // An arrow from the middle of the open side toward the border it may reach.
+            let mx = (from.0 + to.0) / 2, my = (from.1 + to.1) / 2, len = 14 * u, head = 4 * u
+            let (dx, dy): (Double, Double) =
+                switch side {
+                case .top: (0, -1)
+                case .bottom: (0, 1)
+                case .left: (-1, 0)
+                case .right: (1, 0)
+                }
+            let tx = mx + dx * len, ty = my + dy * len
+            parts.append(
+                "<path class=\"nfc-open-edge\" d=\"M\(f(mx)) \(f(my))L\(f(tx)) \(f(ty))M\(f(tx - dy * head - dx * head)) \(f(ty - dx * head - dy * head))L\(f(tx)) \(f(ty))L\(f(tx + dy * head - dx * head)) \(f(ty + dx * head - dy * head))\" stroke=\"\(palette.measured)\" stroke-width=\"\(f(2 * u))\" fill=\"none\"><title>open edge (\(side.rawValue)): no tap bounded it</title></path>"
+            )
+        }
+        parts.append("</g>")
+        return parts.joined()
+    }
+
     private func orientation(_ l: Layout) -> String {
         let u = unit, cx = l.bodyX + l.bodyWidth / 2, y = 22 * u
         return
@@ -179,7 +209,10 @@ public struct SVGSilhouetteRenderer: Sendable {
             entries.append((.zone, words))
         }
         if d.sweepRegion != nil { entries.append((.sweep, "area to sweep")) }
-        if d.measured != nil { entries.append((.measured, "measured zone")) }
+        if d.measured != nil {
+            entries.append(
+                (.measured, d.openSides.isEmpty ? "measured zone" : "measured zone (arrows: open edges no tap bounded)"))
+        }
         if d.marks.contains(where: { $0.kind == .hit }) { entries.append((.hit, "hit: the reader saw the phone")) }
         if d.marks.contains(where: { $0.kind == .partial }) {
             entries.append((.partial, "partial: the phone began reading and stopped"))

@@ -37,6 +37,11 @@ public struct SilhouetteDrawing: Sendable {
     public var measured: NormalizedRect?
     /// Read rates of pooled taps (a model's summary), drawn under everything else.
     public var heat: [HeatCell]
+    /// Sides of the measured zone that no tap bounded: drawn open (an arrow toward the
+    /// border), never as a measured line.
+    public var openSides: Set<Side> = []
+
+    public enum Side: String, Sendable, Hashable, CaseIterable { case left, top, right, bottom }
 
     public init(
         aspectRatio: Double, zone: NormalizedRect? = nil, zoneStyle: ZoneStyle = .approximate,

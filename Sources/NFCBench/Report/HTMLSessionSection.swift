@@ -88,7 +88,8 @@ struct HTMLSessionSection {
             "<div><p class=\"verdict verdict-\(score.verdict.rawValue)\"><strong>Verdict: \(score.verdict.rawValue)</strong><br>\(XMLText.escape(report.verdictSentence))</p>\n<p>\(numbers.joined(separator: "; ")).</p>\n"
         )
         if let m = score.measured {
-            try sink.append("<p>Measured zone: \(zoneWords(m)).</p>\n")
+            let open = score.openEdgesWords.map { " <span class=\"open-edges\">(" + XMLText.escape($0) + ")</span>" } ?? ""
+            try sink.append("<p>Measured zone: \(zoneWords(m))\(open).</p>\n")
         }
         if let p = report.session.predicted { try sink.append("<p>Predicted zone: \(zoneWords(p)).</p>\n") }
         try sink.append("</div>\n")

@@ -147,12 +147,14 @@ public struct ReportedSession: Sendable {
 
     /// The silhouette with predicted and measured zones and every position, numbered.
     public var drawing: SilhouetteDrawing {
-        SilhouetteDrawing(
+        var drawing = SilhouetteDrawing(
             aspectRatio: session.aspectRatio, zone: session.predicted, zoneStyle: session.stale ? .stale : .approximate,
             marks: positions.map {
                 SilhouetteDrawing.Mark(
                     x: $0.probe.x, y: $0.probe.y,
                     kind: $0.outcome.markKind, label: String($0.number))
             }, measured: score.measured)
+        drawing.openSides = Set(score.openEdges.compactMap { SilhouetteDrawing.Side(rawValue: $0.rawValue) })
+        return drawing
     }
 }

@@ -215,7 +215,9 @@ final class RunPrinter: Sendable {
                 + (score.skipped > 0 ? ", \(score.skipped) skipped" : ""))
         out.line(VerdictWords.sentence(score, bodyHeightMm: s.bodyHeightMm))
         if let m = score.measured {
-            out.line("Measured zone: x \(format(m.x)) y \(format(m.y)) w \(format(m.width)) h \(format(m.height))")
+            out.line(
+                "Measured zone: x \(format(m.x)) y \(format(m.y)) w \(format(m.width)) h \(format(m.height))"
+                    + (score.openEdgesWords.map { " (\($0))" } ?? ""))
         }
         if score.verdict == .noField { out.line(strings.string(preparationKey(s))) }
         out.line("Saved as \(s.id) in \(databasePath).")
@@ -286,6 +288,7 @@ final class RunPrinter: Sendable {
             [
                 ("predictedZone", rect(s.predicted)), ("measuredZone", rect(measured)), ("iou", iou),
                 ("centreHit", centreHit), ("centreOffset", offset),
+                ("openEdges", score.map { .array($0.openEdges.map { JSONValue.string($0.rawValue) }) } ?? .null),
             ] + counts(taps)
         members += [
             ("plan", .string(s.plan.rawValue)), ("planFocus", .optional(s.planFocus?.stored)),

@@ -109,6 +109,10 @@ enum SessionCommands {
         if invocation[showJSON] {
             let summary = RunPrinter.summary(s, score: nil, taps: TapSummary(taps), databasePath: path)
             guard case .object(var members) = summary else { return ExitCode.failure }
+            let score = ReportedSession(s, taps: taps).score
+            if let index = members.firstIndex(where: { $0.0 == "openEdges" }) {
+                members[index].1 = .array(score.openEdges.map { .string($0.rawValue) })
+            }
             members.append(("tapList", .array(taps.map(SessionJSON.tap))))
             members.append(("events", .array(events.map(SessionJSON.event))))
             context.output.line(JSONValue.object(members).serialized(pretty: true))
@@ -135,6 +139,16 @@ enum SessionCommands {
             "\(safe(s.id))  \(safe(s.displayName ?? s.modelInput)) (\(safe(s.lookupKey)))  \(s.status.rawValue)  "
                 + (s.verdict?.rawValue ?? ""))
         if let reason = s.verdictReason { context.output.line("  \(safe(reason))") }
+        if let m = report.score.measured {
+            let body = report.body
+            let words =
+                body.map {
+                    "\(FixedPoint.format(m.x * $0.width, 0))–\(FixedPoint.format(m.maxX * $0.width, 0)) mm from the left edge, "
+                        + "\(FixedPoint.format(m.y * $0.height, 0))–\(FixedPoint.format(m.maxY * $0.height, 0)) mm below the top edge"
+                }
+                ?? "x \(FixedPoint.format(m.x, 3))–\(FixedPoint.format(m.maxX, 3)), y \(FixedPoint.format(m.y, 3))–\(FixedPoint.format(m.maxY, 3))"
+            context.output.line("  measured zone: \(words)" + (report.score.openEdgesWords.map { " (\($0))" } ?? ""))
+        }
         let partial = report.partialPositions.count
         if let words = PartialReadWords.sentence(partial: partial, of: report.score.taps) {
             context.output.line("  \(words)")
