@@ -91,7 +91,8 @@ let package = Package(
             name: "RefineStudy", dependencies: ["NFCBench", "NFCBenchRecords", "NFCLocatorCore", "NFCReaders"],
             path: "Benchmarks/RefineStudy"),
         .executableTarget(
-            name: "VerdictStudy", dependencies: ["NFCBench", "NFCBenchRecords", "NFCLocatorCore", "NFCReaders"],
+            name: "VerdictStudy",
+            dependencies: ["NFCBench", "NFCBenchRecords", "NFCBenchStoreSQLite", "NFCLocatorCore", "NFCReaders"],
             path: "Benchmarks/VerdictStudy"),
         .executableTarget(
             name: "StoreBenchmark",

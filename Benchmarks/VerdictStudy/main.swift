@@ -1,6 +1,7 @@
 import Foundation
 import NFCBench
 import NFCBenchRecords
+import NFCBenchStoreSQLite
 import NFCLocatorCore
 import NFCReaders
 
@@ -108,7 +109,44 @@ print("\nWhy not CONFIRMED where the truth is the prediction, and why INCONCLUSI
 for (key, counts) in reasons.sorted(by: { $0.key < $1.key }) {
     for (reason, n) in counts.sorted(by: { $0.value > $1.value }).prefix(3) { print("  \(key): \(n) x \(reason)") }
 }
+// Runner cases: whole sessions through GuidedRun in virtual time (RunnerCases).
+let runnerSeeds = max(1, seeds / 4)
+let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nfcbench-verdicts-\(getpid())")
+try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: scratch) }
+let store = try await SQLiteBenchStore.open(path: scratch.appendingPathComponent("study.sqlite").path)
+var slowRight = RunnerCases.Tally(), slowShifted = RunnerCases.Tally(), stray = RunnerCases.Tally()
+for profile in seed.profiles {
+    let zone = profile.zone
+    for plan in PlanKind.allCases {
+        for s in 0..<runnerSeeds {
+            slowRight = try await RunnerCases.slowHand(
+                profile: profile, coil: truth(.prediction, of: zone)!, plan: plan, seed: s, store: store, tally: slowRight)
+            slowShifted = try await RunnerCases.slowHand(
+                profile: profile, coil: truth(.shifted, of: zone)!, plan: plan, seed: s, store: store, tally: slowShifted)
+            stray = try await RunnerCases.strayCard(profile: profile, plan: plan, seed: s, store: store, tally: stray)
+        }
+    }
+}
+func share(_ t: RunnerCases.Tally, _ v: SessionVerdict) -> Double { Double(t.verdicts[v] ?? 0) / Double(max(t.sessions, 1)) }
+print("\nRunner cases (GuidedRun, \(runnerSeeds) seed(s) per entry and plan):")
+for (name, t) in [("slow hand, truth = prediction", slowRight), ("slow hand, shifted 0.25", slowShifted)] {
+    print(
+        "  \(name): \(t.sessions) sessions, CONFIRMED \(String(format: "%.1f", 100 * share(t, .confirmed)))%, "
+            + "NO_FIELD \(t.verdicts[.noField] ?? 0), MISS \(t.misses), MISS before placement \(t.missesBeforePlacement)")
+    if t.missesBeforePlacement > 0 { failures.append("\(name): \(t.missesBeforePlacement) MISS before placement") }
+}
+if share(slowRight, .confirmed) < 0.98 { failures.append("slow hand, truth = prediction: CONFIRMED < 98%") }
+if (slowRight.verdicts[.noField] ?? 0) > 0 { failures.append("slow hand, truth = prediction: NO_FIELD") }
+if share(slowShifted, .confirmed) > 0.02 { failures.append("slow hand, shifted: CONFIRMED > 2%") }
+print(
+    "  stray card in the case: \(stray.sessions) sessions, \(stray.foreign) FOREIGN answers, "
+        + "\(stray.stoppedForForeign) stopped asking to remove the card, "
+        + "\(stray.verdicts.values.reduce(0, +)) completed, HIT from the card \(stray.hitsFromForeign)")
+if stray.hitsFromForeign > 0 { failures.append("stray card: \(stray.hitsFromForeign) HIT from a foreign card") }
+
 print(
     failures.isEmpty
-        ? "\ntargets met: truth = prediction CONFIRMED >= 98% and never NO_FIELD; shifted CONFIRMED <= 2%; not emulating NO_FIELD >= 99%"
+        ? "\ntargets met: truth = prediction CONFIRMED >= 98% and never NO_FIELD; shifted CONFIRMED <= 2%; not emulating NO_FIELD >= 99%;"
+            + " slow hand: 0 MISS before placement, same verdict targets; stray card: 0 HIT from it"
         : "\nTARGETS MISSED:\n  " + failures.joined(separator: "\n  "))

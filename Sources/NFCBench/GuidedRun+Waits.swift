@@ -32,12 +32,17 @@ extension GuidedRun {
                     return .observed(seen)
                 }
             }
+            let prompted = ContinuousClock.now
+            let minimum = minimumPlacementTime
             group.addTask {
-                guard let command = await inbox.next() else {
-                    if Task.isCancelled { throw CancellationError() }
-                    return .keyboardClosed
+                while true {
+                    guard let command = await inbox.next() else {
+                        if Task.isCancelled { throw CancellationError() }
+                        return .keyboardClosed
+                    }
+                    if command == .proceed, ContinuousClock.now - prompted < minimum { continue }
+                    return .command(command)
                 }
-                return .command(command)
             }
             guard let first = try await group.next() else { throw CancellationError() }
             group.cancelAll()

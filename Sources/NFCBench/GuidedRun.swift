@@ -42,6 +42,11 @@ public struct GuidedRun: Sendable {
     /// FOREIGN responders in a row after which a run without an operator stops, saved:
     /// something in the field keeps answering instead of the phone.
     public static let foreignInARowLimit = 3
+    /// A "placed" sooner than this after the prompt is discarded: no hand reads a prompt
+    /// and puts a phone down that fast, so it is an Enter meant for the position before
+    /// (pressed as the phone answered there, and arriving after the lift). Wall time; a
+    /// study in virtual time sets it to zero.
+    public var minimumPlacementTime = Duration.milliseconds(500)
 
     public init(
         session: SessionRecord, strategy: any ProbeStrategy, readers: ReaderHolder, positioner: any Positioner,

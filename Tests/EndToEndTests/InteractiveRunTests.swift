@@ -188,7 +188,9 @@ struct InteractiveRunTests {
         _ = try await tmux.waitFor("waiting for the lift", after: "Position 2/\(total)")
         bench.lift()
         _ = try await tmux.waitFor("to place the phone", after: "Position 3/\(total)")
-        // Confirmed with nothing on the reader: a clean 1 s window after it is a MISS.
+        // Confirmed with nothing on the reader: a clean 1 s window after it is a MISS. (A
+        // confirmation within half a second of the prompt is taken for a stale key.)
+        try await Task.sleep(for: .milliseconds(800))
         try await tmux.press("Space")
         _ = try await tmux.waitFor("MISS", after: "Position 3/\(total)")
         try await tmux.press("q")
@@ -215,6 +217,7 @@ struct InteractiveRunTests {
         _ = try await tmux.waitFor("press Enter")
         try await tmux.type("")
         _ = try await tmux.waitFor("waiting for you to place the phone")
+        try await Task.sleep(for: .milliseconds(800))
         try await tmux.press("Space")  // placed: the window runs
         _ = try await tmux.waitFor("placed; waiting for the phone")
         try await tmux.press("C-c")

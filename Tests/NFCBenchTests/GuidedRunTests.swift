@@ -203,6 +203,24 @@ struct RunControlTests {
         #expect(taps[1].placement == .confirmedByOperator && taps[1].windowSeconds == 0.25)
     }
 
+    /// An Enter that arrives at once after the prompt (meant for the position before,
+    /// pressed as the phone answered there) confirms nothing; one typed later does.
+    @Test func aConfirmationFasterThanAHandIsTakenForAStaleKey() async throws {
+        let run = try await ManualRun("S-fast", in: scratch)
+        let (store, typing, log) = (run.store, run.keys, run.log)
+        try await log.wait(for: "ready")
+        typing.yield(.proceed)
+        try await log.wait(for: "placement 0")
+        typing.yield(.proceed)  // within half a second of the prompt
+        try await Task.sleep(for: .milliseconds(700))
+        #expect(!log.all.contains("window"), "\(log.all)")
+        typing.yield(.proceed)
+        try await log.wait(for: "tap 0 MISS")
+        typing.yield(.quit)
+        #expect(try await run.running.value == nil)
+        #expect(try await store.taps("S-fast").map(\.placement) == [.confirmedByOperator])
+    }
+
     /// Skip, undo, retry and quit, each typed while its position waits, and the trail
     /// they leave.
     @Test func operatorSkipUndoRetryAndQuitAreJournalled() async throws {
