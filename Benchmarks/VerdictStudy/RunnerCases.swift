@@ -24,6 +24,8 @@ enum RunnerCases {
         var hitsFromForeign = 0
         var foreign = 0
         var stoppedForForeign = 0
+        /// Why sessions were not CONFIRMED, per plan.
+        var reasons: [String: Int] = [:]
     }
 
     /// What the scripted operator did, read by the test of each MISS.
@@ -102,7 +104,10 @@ enum RunnerCases {
         }
         keys.finish()
         tally.sessions += 1
-        if let score { tally.verdicts[score.verdict, default: 0] += 1 }
+        if let score {
+            tally.verdicts[score.verdict, default: 0] += 1
+            if score.verdict != .confirmed { tally.reasons["\(plan.rawValue): \(score.reason)", default: 0] += 1 }
+        }
         let taps = try await store.taps(session.id)
         tally.misses += taps.filter { $0.result == .miss }.count
         tally.missesBeforePlacement += wrongMisses.withLock { $0 }

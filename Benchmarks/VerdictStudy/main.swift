@@ -116,10 +116,15 @@ try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories
 defer { try? FileManager.default.removeItem(at: scratch) }
 let store = try await SQLiteBenchStore.open(path: scratch.appendingPathComponent("study.sqlite").path)
 var slowRight = RunnerCases.Tally(), slowShifted = RunnerCases.Tally(), stray = RunnerCases.Tally()
+// Every session draws its own taps: one seed shared by all entries would make their
+// sessions fail or pass together.
+var sessionSeed = 0
 for profile in seed.profiles {
     let zone = profile.zone
     for plan in PlanKind.allCases {
-        for s in 0..<runnerSeeds {
+        for _ in 0..<runnerSeeds {
+            sessionSeed += 1
+            let s = sessionSeed
             slowRight = try await RunnerCases.slowHand(
                 profile: profile, coil: truth(.prediction, of: zone)!, plan: plan, seed: s, store: store, tally: slowRight)
             slowShifted = try await RunnerCases.slowHand(
@@ -135,6 +140,9 @@ for (name, t) in [("slow hand, truth = prediction", slowRight), ("slow hand, shi
         "  \(name): \(t.sessions) sessions, CONFIRMED \(String(format: "%.1f", 100 * share(t, .confirmed)))%, "
             + "NO_FIELD \(t.verdicts[.noField] ?? 0), MISS \(t.misses), MISS before placement \(t.missesBeforePlacement)")
     if t.missesBeforePlacement > 0 { failures.append("\(name): \(t.missesBeforePlacement) MISS before placement") }
+    if name.contains("prediction") {
+        for (reason, n) in t.reasons.sorted(by: { $0.value > $1.value }).prefix(4) { print("    \(n) x \(reason)") }
+    }
 }
 if share(slowRight, .confirmed) < 0.98 { failures.append("slow hand, truth = prediction: CONFIRMED < 98%") }
 if (slowRight.verdicts[.noField] ?? 0) > 0 { failures.append("slow hand, truth = prediction: NO_FIELD") }

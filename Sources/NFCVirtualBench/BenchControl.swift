@@ -20,6 +20,8 @@ public enum BenchCommand: Codable, Sendable, Equatable {
     case status
     /// A card in the phone's case over a region of its back, or none (`StrayCard`).
     case card(StrayCard?)
+    /// Which phone it is: an Android phone answers Android's HCE SELECT, an iPhone does not.
+    case phone(android: Bool)
 
     public enum TagReaderBehaviour: Codable, Sendable, Equatable {
         case complete
@@ -29,7 +31,7 @@ public enum BenchCommand: Codable, Sendable, Equatable {
 
     /// The text form `nfcbench sim ctl` takes: `place X Y`, `lift`, `fault NAME`,
     /// `antenna X Y W H`, `technology A|B`, `reader complete|abort N|leave N`, `power-cycle`,
-    /// `status`, `card mifare-classic|dual-interface X Y W H [UID]`, `card none`. A line that
+    /// `status`, `card mifare-classic|dual-interface X Y W H [UID]`, `card none`, `phone android|iphone`. A line that
     /// is none of them is refused with its usage.
     public init(parsing line: String) throws(BenchControlError) {
         let words = line.split(separator: " ").map(String.init)
@@ -60,6 +62,9 @@ public enum BenchCommand: Codable, Sendable, Equatable {
         case "power-cycle": self = .powerCycle
         case "status": self = .status
         case "card": self = .card(try Self.strayCard(Array(words.dropFirst())))
+        case "phone":
+            guard words.count == 2, ["android", "iphone"].contains(words[1]) else { throw .usage("phone android|iphone") }
+            self = .phone(android: words[1] == "android")
         default:
             throw .unknownCommand
         }
@@ -112,7 +117,8 @@ public enum BenchControlError: Error, Sendable, Equatable, CustomStringConvertib
     public var description: String {
         switch self {
         case .usage(let usage): "usage: \(usage)"
-        case .unknownCommand: "unknown command; use place, lift, fault, antenna, technology, reader, card, power-cycle or status"
+        case .unknownCommand:
+            "unknown command; use place, lift, fault, antenna, technology, reader, card, phone, power-cycle or status"
         case .unreadable: "not a bench command"
         }
     }

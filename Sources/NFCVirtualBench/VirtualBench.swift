@@ -148,6 +148,10 @@ public final class VirtualBench: Sendable {
             reply.status = status()
         case .card(let card):
             bench.setStrayCard(card)
+        case .phone(let android):
+            var phone = bench.snapshot.phone
+            phone.answersAndroidHCE = android
+            bench.setPhone(phone)
         }
         return reply
     }

@@ -42,6 +42,11 @@ struct BenchControlTests {
         ("place 0.5 0.25", BenchCommand.place(x: 0.5, y: 0.25)), ("lift", .lift), ("fault mute", .fault(.mute)),
         ("antenna 0.1 0.2 0.3 0.4", .antenna(x: 0.1, y: 0.2, width: 0.3, height: 0.4)), ("technology B", .technology(.iso14443B)),
         ("reader leave 3", .reader(.leave(after: 3))), ("power-cycle", .powerCycle), ("status", .status),
+        (
+            "card mifare-classic 0 0.6 1 0.4 04A1B2C3",
+            .card(StrayCard(kind: .mifareClassic, region: (0, 0.6, 1, 0.4), uid: [0x04, 0xA1, 0xB2, 0xC3]))
+        ),
+        ("card none", .card(nil)), ("phone iphone", .phone(android: false)), ("phone android", .phone(android: true)),
     ])
     func theOperatorsWordsBecomeCommands(text: String, command: BenchCommand) throws {
         #expect(try BenchCommand(parsing: text) == command)
@@ -49,7 +54,11 @@ struct BenchControlTests {
         #expect(try JSONDecoder().decode(BenchCommand.self, from: wire) == command)
     }
 
-    @Test(arguments: ["place 2 0", "place nan 0.5", "place inf 0", "antenna 0 0 0 1", "fault loud", "technology C", "jump", ""])
+    @Test(arguments: [
+        "place 2 0", "place nan 0.5", "place inf 0", "antenna 0 0 0 1", "fault loud", "technology C", "jump", "",
+        "card mifare-classic 0 0 1", "card mifare-classic 0 0 0 1", "card mifare-classic 0 0 1 1 08A1B2C3",
+        "card mifare-classic 0 0 1 1 1e309", "card badge 0 0 1 1", "phone nokia",
+    ])
     func wordsThatAreNoCommandAreRefused(text: String) {
         #expect(throws: BenchControlError.self) { try BenchCommand(parsing: text) }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import NFCBench
 import NFCBenchRecords
+import NFCReaders
 
 /// A tap and an event as every JSON output writes them (docs/json.md).
 enum SessionJSON {
@@ -8,7 +9,9 @@ enum SessionJSON {
         .object([
             ("step", .int(t.step)), ("attempt", .int(t.attempt)), ("x", .number(t.probeX)), ("y", .number(t.probeY)),
             ("result", .string(t.result.rawValue)), ("latencyMs", t.latencyMs.map(JSONValue.number) ?? .null),
-            ("uid", .optional(t.uid)), ("technology", .optional(t.technology)), ("atqa", .optional(t.atqa)),
+            ("uid", .optional(t.uid)),
+            ("uidKind", .optional(t.uid.flatMap(Hex.bytes).map { UIDKind(uid: $0).rawValue })),
+            ("technology", .optional(t.technology)), ("atqa", .optional(t.atqa)),
             ("sak", .optional(t.sak)), ("ats", .optional(t.ats)), ("atr", .optional(t.atr)),
             ("tagProgress", .optional(t.tagProgress?.rawValue)), ("placement", .optional(t.placement?.rawValue)),
             ("windowSeconds", t.windowSeconds.map(JSONValue.number) ?? .null),

@@ -49,10 +49,12 @@ enum SimCommand {
         discussion: """
             Commands: place X Y | lift | fault none|slow|garbage|mute|unplug | antenna X Y W H | technology A|B |
             reader complete|abort N|leave N | card mifare-classic|dual-interface X Y W H [UID] | card none |
-            power-cycle | status
+            phone android|iphone | power-cycle | status
             X and Y are fractions of the phone's back from its top-left corner, seen from the back (0 to 1);
             W and H a width and height in the same fractions. 'card' puts a card in the phone's case over
-            that part of the back: it answers wherever the reader meets it, as a stray card would.
+            that part of the back: it answers wherever the reader meets it, as a stray card would. 'phone'
+            says which phone is emulated: an Android phone (the default) answers Android's HCE SELECT, an
+            iPhone does not; run an iPhone model's session with 'phone iphone'.
             """,
         arguments: [ArgumentSpec("command", help: "The command words.", repeating: true)],
         options: [controlDirectory.spec],
