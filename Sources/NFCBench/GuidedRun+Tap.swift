@@ -59,6 +59,8 @@ extension GuidedRun {
         try await positioner.place(tap.probe, index: tap.step)
         let placement: TapPlacement
         if operatorConfirmsPlacement(inbox) {
+            // No keyboard at all: nobody can say the phone is in place, so no window may run.
+            guard inbox.isOpen else { return .keyboardClosed(step: tap.step) }
             events(.awaitingPlacement(step: tap.step))
             switch try await waitForPlacement(inbox: inbox, reader: reader, step: tap.step) {
             case .observed(let early):

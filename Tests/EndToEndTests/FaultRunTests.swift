@@ -17,9 +17,12 @@ enum FaultScript {
     static func positioner(ctl: String, directory: String, fault: String) -> String {
         let once = directory + "/fault-injected", cleared = directory + "/fault-cleared"
         // The clearing runs in the background with its output elsewhere, so the move itself
-        // returns at once and the tap window opens while the reader is faulty.
+        // returns at once and the tap window opens while the reader is faulty. It waits
+        // 3.5 s: on a loaded machine the move's own two `sim ctl` processes and the journal
+        // write before the window took more than the 1.5 s it used to wait, so the window
+        // opened after the fault was gone and rightly recorded a clean MISS.
         return "exec:if [ {index} -eq \(faultyStep) ] && [ ! -e \(once) ]; then touch \(once); \(ctl) fault \(fault) > /dev/null;"
-            + " (sleep 1.5; \(ctl) fault none; date +%s.%N > \(cleared)) > /dev/null 2>&1 & fi; \(ctl) {action} {x} {y} > /dev/null"
+            + " (sleep 3.5; \(ctl) fault none; date +%s.%N > \(cleared)) > /dev/null 2>&1 & fi; \(ctl) {action} {x} {y} > /dev/null"
     }
 
     /// Checks the session: complete, one tap per position, and the faulty position's tap

@@ -203,6 +203,23 @@ struct RunControlTests {
         #expect(taps[1].placement == .confirmedByOperator && taps[1].windowSeconds == 0.25)
     }
 
+    /// A manual run with no keyboard at all never opens a window: nobody can confirm a
+    /// placement. It stops at once, saved, and says why.
+    @Test func aManualRunWithoutAKeyboardRecordsNothing() async throws {
+        let predicted = try NormalizedRect(x: 0.1, y: 0.36, width: 0.8, height: 0.38)
+        let store = try await SQLiteBenchStore.open(path: scratch.file("nokeys.sqlite"))
+        let bench = PhoneOnBench(phone: SimulatedPhone(antenna: (0.1, 0.36, 0.8, 0.38), aspectRatio: 0.4803), seed: 1)
+        let record = testSession("S-nokeys", predicted: predicted)
+        try await store.insert(record)
+        let run = GuidedRun(
+            session: record, strategy: GridPlan(around: predicted), reader: SimulatedReader(bench: bench),
+            positioner: ManualPositioner(), store: store)
+        #expect(try await run.run(commands: nil) { _ in } == nil)
+        #expect(try await store.taps("S-nokeys").isEmpty)
+        let last = try #require(try await store.events("S-nokeys").last)
+        #expect(last.kind == .suspended && last.details["reason"]?.contains("keyboard closed") == true)
+    }
+
     /// An Enter that arrives at once after the prompt (meant for the position before,
     /// pressed as the phone answered there) confirms nothing; one typed later does.
     @Test func aConfirmationFasterThanAHandIsTakenForAStaleKey() async throws {
