@@ -38,14 +38,19 @@ struct InteractiveRunTests {
         }
 
         /// The screen once `text` is on it (waiting for it, up to 15 s).
+        /// One more look after the deadline: when the test process itself was starved past
+        /// the deadline (seen in a loaded end-to-end pass), the screen before the stall is
+        /// no evidence that the text never appeared.
         func waitFor(_ text: String) async throws -> String {
             let deadline = Date().addingTimeInterval(15)
             var last = ""
-            while Date() < deadline {
+            repeat {
                 last = try await screen()
                 if last.contains(text) { return last }
                 try await Task.sleep(for: .milliseconds(100))
-            }
+            } while Date() < deadline
+            last = try await screen()
+            if last.contains(text) { return last }
             Issue.record("'\(text)' never appeared:\n\(last)")
             return last
         }
@@ -55,13 +60,17 @@ struct InteractiveRunTests {
         func waitFor(_ text: String, after marker: String) async throws -> String {
             let deadline = Date().addingTimeInterval(15)
             var last = ""
-            while Date() < deadline {
-                last = try await screen()
-                if let range = last.range(of: marker, options: .backwards), last[range.upperBound...].contains(text) {
-                    return last
-                }
-                try await Task.sleep(for: .milliseconds(100))
+            func found() -> Bool {
+                guard let range = last.range(of: marker, options: .backwards) else { return false }
+                return last[range.upperBound...].contains(text)
             }
+            repeat {
+                last = try await screen()
+                if found() { return last }
+                try await Task.sleep(for: .milliseconds(100))
+            } while Date() < deadline
+            last = try await screen()
+            if found() { return last }
             Issue.record("'\(text)' never appeared after '\(marker)':\n\(last)")
             return last
         }
