@@ -75,6 +75,24 @@ struct InteractiveRunTests {
             return last
         }
 
+        /// The screen once the run has asked for the placement `count` times in all: keys
+        /// typed before a position's prompt are discarded (stale keys), so a test types a
+        /// position's key only once its prompt is there.
+        func waitForPrompt(_ count: Int) async throws -> String {
+            let prompt = "Place the phone, then press Enter or Space."
+            let deadline = Date().addingTimeInterval(15)
+            var last = ""
+            repeat {
+                last = try await screen()
+                if last.components(separatedBy: prompt).count - 1 >= count { return last }
+                try await Task.sleep(for: .milliseconds(100))
+            } while Date() < deadline
+            last = try await screen()
+            if last.components(separatedBy: prompt).count - 1 >= count { return last }
+            Issue.record("the placement prompt never appeared \(count) times:\n\(last)")
+            return last
+        }
+
         func type(_ key: String) async throws {
             _ = try await runTool("/usr/bin/tmux", ["-S", socket, "send-keys", "-t", name, key, "Enter"])
         }
@@ -109,10 +127,12 @@ struct InteractiveRunTests {
         #expect(first.contains("mm below the top edge") || first.contains("mm above the bottom edge"))
         #expect(first.contains("╭"))  // the silhouette is drawn on a terminal
         try await tmux.press("s")
-        _ = try await tmux.waitFor("Position 2/\(total)")
+        _ = try await tmux.waitForPrompt(2)  // position 2 asks
         try await tmux.press("u")
         _ = try await tmux.waitFor("undone: position 1 (SKIPPED)")
+        _ = try await tmux.waitForPrompt(3)  // position 1 again
         try await tmux.press("r")
+        _ = try await tmux.waitForPrompt(4)  // tapped again
         try await tmux.press("q")
         let last = try await tmux.waitFor("resume with: nfcbench run --resume")
         #expect(last.contains("quit by the operator"))
@@ -156,8 +176,10 @@ struct InteractiveRunTests {
         #expect(!skipped.contains("s lefts"))  // the key never echoed onto the countdown
         try await tmux.press("u")
         _ = try await tmux.waitFor("undone: position 2 (SKIPPED)")
+        _ = try await tmux.waitForPrompt(4)  // position 2 again (1, 2, 3, then 2)
         try await tmux.press("r")
         _ = try await tmux.waitFor("(r) retry: this position is tapped again")
+        _ = try await tmux.waitForPrompt(5)
         try await tmux.press("q")
         _ = try await tmux.waitFor("resume with: nfcbench run --resume")
         let store = try await SQLiteBenchStore.open(path: db)
