@@ -196,6 +196,7 @@ struct RunControlTests {
         // Confirmed with nothing there: now a clean full window is a MISS.
         typing.yield(.proceed)
         try await log.wait(for: "tap 1 MISS")
+        try await log.wait(for: "placement 2")  // typed before the prompt, a key is discarded
         typing.yield(.quit)
         #expect(try await run.running.value == nil)
         let taps = try await store.taps("S-slow")
@@ -233,6 +234,7 @@ struct RunControlTests {
         #expect(!log.all.contains("window"), "\(log.all)")
         typing.yield(.proceed)
         try await log.wait(for: "tap 0 MISS")
+        try await log.wait(for: "placement 1")
         typing.yield(.quit)
         #expect(try await run.running.value == nil)
         #expect(try await store.taps("S-fast").map(\.placement) == [.confirmedByOperator])
@@ -250,6 +252,8 @@ struct RunControlTests {
         try await log.wait(for: "placement 1")
         typing.yield(.undo)
         try await log.wait(for: "other undone(0 SKIPPED)")
+        // Position 1 asks again; a key typed before its prompt would be discarded.
+        try await log.wait(for: "placement 0", count: 2)
         typing.yield(.retry)
         try await log.wait(for: "placement 0", count: 3)
         typing.yield(.quit)
