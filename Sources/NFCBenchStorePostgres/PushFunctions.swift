@@ -69,23 +69,24 @@ enum PushFunctions {
 
     /// Migration 006: the tap's placement and window, the `lab_event` trail, and the push
     /// that carries the trail with the session (four arguments; the three-argument push
-    /// of older benches still works and leaves the trail as it was).
+    /// of older benches still works and leaves the trail as it was). Its bounds are
+    /// `StoredRanges`', written as migration 004 writes them (`RangeConstraints`).
     static var eventsMigration: String {
         let probes = PlatformProbe.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
         let placements = TapPlacement.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
         return """
             ALTER TABLE lab_tap ADD COLUMN placement text CHECK (placement IS NULL OR placement IN (\(placements)));
             ALTER TABLE lab_tap ADD COLUMN window_s double precision
-                CHECK (window_s IS NULL OR window_s BETWEEN 0.001 AND 86400);
+                CHECK (window_s IS NULL OR \(RangeConstraints.between("window_s", SessionRecord.storedTapTimeouts)));
             ALTER TABLE lab_tap ADD COLUMN platform_probe text
                 CHECK (platform_probe IS NULL OR platform_probe IN (\(probes)));
             CREATE TABLE lab_event (
                 station text COLLATE "C" NOT NULL,
                 session_id text COLLATE "C" NOT NULL,
-                sequence integer NOT NULL CHECK (sequence BETWEEN 0 AND 10000000),
-                at double precision NOT NULL CHECK (at BETWEEN 0 AND 253402300799),
+                sequence integer NOT NULL CHECK (\(RangeConstraints.between("sequence", StoredRanges.eventSequence))),
+                at double precision NOT NULL CHECK (\(RangeConstraints.between("at", StoredRanges.instants))),
                 kind text NOT NULL,
-                step integer CHECK (step IS NULL OR step BETWEEN 0 AND 100000),
+                step integer CHECK (step IS NULL OR \(RangeConstraints.between("step", StoredRanges.step))),
                 details text NOT NULL,
                 PRIMARY KEY (station, session_id, sequence),
                 FOREIGN KEY (station, session_id) REFERENCES lab_session (station, id) ON DELETE CASCADE
