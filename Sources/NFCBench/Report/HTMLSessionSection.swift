@@ -89,19 +89,10 @@ struct HTMLSessionSection {
         )
         if let m = score.measured {
             let open = score.openEdgesWords.map { " <span class=\"open-edges\">(" + XMLText.escape($0) + ")</span>" } ?? ""
-            try sink.append("<p>Measured zone: \(zoneWords(m))\(open).</p>\n")
+            try sink.append("<p>Measured zone: \(report.zoneWords(m))\(open).</p>\n")
         }
-        if let p = report.session.predicted { try sink.append("<p>Predicted zone: \(zoneWords(p)).</p>\n") }
+        if let p = report.session.predicted { try sink.append("<p>Predicted zone: \(report.zoneWords(p)).</p>\n") }
         try sink.append("</div>\n")
-    }
-
-    private func zoneWords(_ r: NormalizedRect) -> String {
-        guard let body = report.body else {
-            return
-                "x \(FixedPoint.format(r.x, 3))–\(FixedPoint.format(r.maxX, 3)), y \(FixedPoint.format(r.y, 3))–\(FixedPoint.format(r.maxY, 3)) of the back"
-        }
-        return
-            "\(FixedPoint.format(r.x * body.width, 0))–\(FixedPoint.format(r.maxX * body.width, 0)) mm from the left edge, \(FixedPoint.format(r.y * body.height, 0))–\(FixedPoint.format(r.maxY * body.height, 0)) mm below the top edge"
     }
 
     private func positions(to sink: ExportSink) throws {

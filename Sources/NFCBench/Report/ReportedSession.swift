@@ -137,6 +137,17 @@ public struct ReportedSession: Sendable {
         return PartialReadWords.sentence(partial: partialPositions.count, of: observed).map { words + " " + $0 } ?? words
     }
 
+    /// A zone in millimetres from the left and top edges where the body size is known,
+    /// else in fractions of the back: the words the report and `show` use.
+    public func zoneWords(_ r: NormalizedRect) -> String {
+        guard let body else {
+            return
+                "x \(FixedPoint.format(r.x, 3))–\(FixedPoint.format(r.maxX, 3)), y \(FixedPoint.format(r.y, 3))–\(FixedPoint.format(r.maxY, 3)) of the back"
+        }
+        return
+            "\(FixedPoint.format(r.x * body.width, 0))–\(FixedPoint.format(r.maxX * body.width, 0)) mm from the left edge, \(FixedPoint.format(r.y * body.height, 0))–\(FixedPoint.format(r.maxY * body.height, 0)) mm below the top edge"
+    }
+
     /// Marketing name and identifier: "Galaxy S24 (SM-S921B)".
     public var name: String { Self.displayName(session) }
 

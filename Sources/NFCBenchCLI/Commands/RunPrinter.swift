@@ -266,7 +266,11 @@ final class RunPrinter: Sendable {
         ]
     }
 
-    static func summary(_ s: SessionRecord, score: SessionScore?, taps: TapSummary, databasePath: String) -> JSONValue {
+    /// `openEdges`: the measured zone's open edges when there is no score to take them from
+    /// (`show` recomputes them from the taps).
+    static func summary(
+        _ s: SessionRecord, score: SessionScore?, taps: TapSummary, databasePath: String, openEdges: [ZoneEdge]? = nil
+    ) -> JSONValue {
         func rect(_ r: NormalizedRect?) -> JSONValue {
             guard let r else { return .null }
             func round(_ v: Double) -> JSONValue { .number((v * 10_000).rounded() / 10_000) }
@@ -288,7 +292,7 @@ final class RunPrinter: Sendable {
             [
                 ("predictedZone", rect(s.predicted)), ("measuredZone", rect(measured)), ("iou", iou),
                 ("centreHit", centreHit), ("centreOffset", offset),
-                ("openEdges", score.map { .array($0.openEdges.map { JSONValue.string($0.rawValue) }) } ?? .null),
+                ("openEdges", (score?.openEdges ?? openEdges).map { .array($0.map { JSONValue.string($0.rawValue) }) } ?? .null),
             ] + counts(taps)
         members += [
             ("plan", .string(s.plan.rawValue)), ("planFocus", .optional(s.planFocus?.stored)),

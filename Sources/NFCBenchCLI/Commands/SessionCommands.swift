@@ -106,13 +106,11 @@ enum SessionCommands {
             try await ExportOutput.write(SVGReportExporter(summary: false), sessions: [s], from: store, to: destination)
         }
         let events = try await store.events(id)
+        let report = ReportedSession(s, taps: taps, events: events)
         if invocation[showJSON] {
-            let summary = RunPrinter.summary(s, score: nil, taps: TapSummary(taps), databasePath: path)
+            let summary = RunPrinter.summary(
+                s, score: nil, taps: TapSummary(taps), databasePath: path, openEdges: report.score.openEdges)
             guard case .object(var members) = summary else { return ExitCode.failure }
-            let score = ReportedSession(s, taps: taps).score
-            if let index = members.firstIndex(where: { $0.0 == "openEdges" }) {
-                members[index].1 = .array(score.openEdges.map { .string($0.rawValue) })
-            }
             members.append(("tapList", .array(taps.map(SessionJSON.tap))))
             members.append(("events", .array(events.map(SessionJSON.event))))
             context.output.line(JSONValue.object(members).serialized(pretty: true))
@@ -129,7 +127,6 @@ enum SessionCommands {
         }
         let useColor = context.useColor(invocation)
         let zone = s.predicted
-        let report = ReportedSession(s, taps: taps, events: events)
         let marks = report.positions.map {
             SilhouetteDrawing.Mark(
                 x: $0.probe.x, y: $0.probe.y, kind: $0.outcome.markKind)
@@ -140,14 +137,8 @@ enum SessionCommands {
                 + (s.verdict?.rawValue ?? ""))
         if let reason = s.verdictReason { context.output.line("  \(safe(reason))") }
         if let m = report.score.measured {
-            let body = report.body
-            let words =
-                body.map {
-                    "\(FixedPoint.format(m.x * $0.width, 0))–\(FixedPoint.format(m.maxX * $0.width, 0)) mm from the left edge, "
-                        + "\(FixedPoint.format(m.y * $0.height, 0))–\(FixedPoint.format(m.maxY * $0.height, 0)) mm below the top edge"
-                }
-                ?? "x \(FixedPoint.format(m.x, 3))–\(FixedPoint.format(m.maxX, 3)), y \(FixedPoint.format(m.y, 3))–\(FixedPoint.format(m.maxY, 3))"
-            context.output.line("  measured zone: \(words)" + (report.score.openEdgesWords.map { " (\($0))" } ?? ""))
+            context.output.line(
+                "  measured zone: \(report.zoneWords(m))" + (report.score.openEdgesWords.map { " (\($0))" } ?? ""))
         }
         let partial = report.partialPositions.count
         if let words = PartialReadWords.sentence(partial: partial, of: report.score.taps) {
