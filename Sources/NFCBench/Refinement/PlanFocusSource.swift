@@ -14,7 +14,7 @@ extension CatalogRefiner {
     }
 
     /// The focus and the sessions whose evidence it pools, in the order they were given.
-    public func learnedFocus(for model: String, from evidence: [SessionEvidence]) -> (focus: PlanFocus, sessionIDs: [String])? {
+    public func learnedFocus(for model: String, from evidence: [SessionEvidence]) -> PlanLearning.Learned? {
         let fingerprint = ModelIdentifierFingerprintProvider(modelIdentifier: model).fingerprint()
         guard let key = resolver.resolve(fingerprint, signals: .inferred(from: fingerprint, model: model)).profile?.lookupKey
         else { return nil }
@@ -23,6 +23,6 @@ extension CatalogRefiner {
         guard let entry = planner.refine(evidence, only: key).entries.first, let estimate = entry.estimate,
             let focus = PlanFocus(estimate, sessions: entry.evidence.sessionIDs.count)
         else { return nil }
-        return (focus, entry.evidence.sessionIDs)
+        return PlanLearning.Learned(focus: focus, sessionIDs: entry.evidence.sessionIDs)
     }
 }

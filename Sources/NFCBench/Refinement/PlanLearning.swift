@@ -25,7 +25,6 @@ public enum PlanLearning {
             guard let taps = try await store.intactTaps(of: session) else { continue }
             evidence.append(SessionEvidence(session: session, taps: taps))
         }
-        guard let learned = refiner.learnedFocus(for: model, from: evidence) else { return nil }
-        return Learned(focus: learned.focus, sessionIDs: learned.sessionIDs)
+        return refiner.learnedFocus(for: model, from: evidence)
     }
 }
