@@ -37,42 +37,36 @@ struct InteractiveRunTests {
             try await runTool("/usr/bin/tmux", ["-S", socket, "capture-pane", "-p", "-t", name, "-S", "-200"]).output
         }
 
-        /// The screen once `text` is on it (waiting for it, up to 15 s).
-        /// One more look after the deadline: when the test process itself was starved past
-        /// the deadline (seen in a loaded end-to-end pass), the screen before the stall is
-        /// no evidence that the text never appeared.
-        func waitFor(_ text: String) async throws -> String {
+        /// The screen once `shows` holds for it, looking every 100 ms for up to 15 s, and
+        /// once more after the deadline: when the test process itself was starved past the
+        /// deadline (seen in a loaded end-to-end pass), the screen before the stall is no
+        /// evidence that the run never drew it. `what` names it in the failure.
+        func waitUntil(_ what: String, _ shows: (String) -> Bool) async throws -> String {
             let deadline = Date().addingTimeInterval(15)
             var last = ""
             repeat {
                 last = try await screen()
-                if last.contains(text) { return last }
+                if shows(last) { return last }
                 try await Task.sleep(for: .milliseconds(100))
             } while Date() < deadline
             last = try await screen()
-            if last.contains(text) { return last }
-            Issue.record("'\(text)' never appeared:\n\(last)")
+            if shows(last) { return last }
+            Issue.record("\(what) never appeared:\n\(last)")
             return last
         }
 
-        /// The screen once `text` shows after the last `marker` (waiting for it, up to 15 s):
-        /// what a position draws after its heading.
+        /// The screen once `text` is on it.
+        func waitFor(_ text: String) async throws -> String {
+            try await waitUntil("'\(text)'") { $0.contains(text) }
+        }
+
+        /// The screen once `text` shows after the last `marker`: what a position draws
+        /// after its heading.
         func waitFor(_ text: String, after marker: String) async throws -> String {
-            let deadline = Date().addingTimeInterval(15)
-            var last = ""
-            func found() -> Bool {
-                guard let range = last.range(of: marker, options: .backwards) else { return false }
-                return last[range.upperBound...].contains(text)
+            try await waitUntil("'\(text)' after '\(marker)'") { screen in
+                guard let range = screen.range(of: marker, options: .backwards) else { return false }
+                return screen[range.upperBound...].contains(text)
             }
-            repeat {
-                last = try await screen()
-                if found() { return last }
-                try await Task.sleep(for: .milliseconds(100))
-            } while Date() < deadline
-            last = try await screen()
-            if found() { return last }
-            Issue.record("'\(text)' never appeared after '\(marker)':\n\(last)")
-            return last
         }
 
         /// The screen once the run has asked for the placement `count` times in all: keys
@@ -80,17 +74,9 @@ struct InteractiveRunTests {
         /// position's key only once its prompt is there.
         func waitForPrompt(_ count: Int) async throws -> String {
             let prompt = "Place the phone, then press Enter or Space."
-            let deadline = Date().addingTimeInterval(15)
-            var last = ""
-            repeat {
-                last = try await screen()
-                if last.components(separatedBy: prompt).count - 1 >= count { return last }
-                try await Task.sleep(for: .milliseconds(100))
-            } while Date() < deadline
-            last = try await screen()
-            if last.components(separatedBy: prompt).count - 1 >= count { return last }
-            Issue.record("the placement prompt never appeared \(count) times:\n\(last)")
-            return last
+            return try await waitUntil("the placement prompt \(count) times") {
+                $0.components(separatedBy: prompt).count - 1 >= count
+            }
         }
 
         func type(_ key: String) async throws {
