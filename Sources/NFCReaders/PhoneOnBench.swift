@@ -71,8 +71,8 @@ public final class PhoneOnBench: Sendable {
                 s.0.target = card.target
                 s.0.visibleAt = now + .milliseconds(delayMs)
             } else if roll < p {
-                s.0.target = SimulatedTarget.hce(technology: s.0.phone.technology, using: &s.1)
-                s.0.target?.answersAndroidHCE = s.0.phone.answersAndroidHCE
+                s.0.target = SimulatedTarget.hce(
+                    technology: s.0.phone.technology, answersAndroidHCE: s.0.phone.answersAndroidHCE, using: &s.1)
                 s.0.visibleAt = now + .milliseconds(delayMs)
             } else {
                 s.0.target = nil

@@ -85,19 +85,6 @@ public struct SimulatedTarget: Sendable, Hashable {
     /// An Android phone's NFC service answers the Android HCE AID itself (`AndroidHCEProbe`).
     public var answersAndroidHCE = false
 
-    public init(
-        technology: TargetTechnology, uid: [UInt8], atqa: [UInt8], sak: UInt8, ats: [UInt8], atqb: [UInt8],
-        answersAndroidHCE: Bool = false
-    ) {
-        self.technology = technology
-        self.uid = uid
-        self.atqa = atqa
-        self.sak = sak
-        self.ats = ats
-        self.atqb = atqb
-        self.answersAndroidHCE = answersAndroidHCE
-    }
-
     /// The phone's answer to a SELECT by AID: Android's to its HCE AID, `6A 82` (not
     /// found) to any other, as a phone without the app answers.
     public func answer(toSelect apdu: [UInt8]) -> [UInt8] {
@@ -106,13 +93,16 @@ public struct SimulatedTarget: Sendable, Hashable {
 
     /// Android HCE-like answer: random 4-byte UID starting 0x08, ATQA 00 04, SAK 0x20
     /// (ISO-DEP), an ATS without historical bytes, hence PC/SC ATR 3B 80 80 01 01.
-    public static func hce(technology: TargetTechnology, using rng: inout SeededGenerator) -> SimulatedTarget {
+    /// `answersAndroidHCE`: an Android phone's, not an iPhone's (`SimulatedPhone`).
+    public static func hce(technology: TargetTechnology, answersAndroidHCE: Bool, using rng: inout SeededGenerator)
+        -> SimulatedTarget
+    {
         let random = (0..<3).map { _ in UInt8.random(in: 0...255, using: &rng) }
         let uid = [0x08] + random
         return SimulatedTarget(
             technology: technology, uid: uid, atqa: [0x00, 0x04], sak: 0x20,
             ats: [0x78, 0x80, 0x70, 0x02],
-            atqb: [0x50] + uid + [0x00, 0x00, 0x00, 0x00] + [0x00, 0x81, 0x71], answersAndroidHCE: true)
+            atqb: [0x50] + uid + [0x00, 0x00, 0x00, 0x00] + [0x00, 0x81, 0x71], answersAndroidHCE: answersAndroidHCE)
     }
 
     /// The ATR a PC/SC reader builds for this target (PC/SC Part 3): a storage card's
