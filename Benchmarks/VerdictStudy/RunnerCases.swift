@@ -147,8 +147,7 @@ enum RunnerCases {
     /// The simulated phone of the profile's platform: an iPhone does not answer Android's HCE SELECT.
     static func phone(_ profile: DeviceAntennaProfile, coil: (Double, Double, Double, Double)) -> SimulatedPhone {
         var phone = SimulatedPhone(antenna: coil, aspectRatio: profile.aspectRatio)
-        phone.answersAndroidHCE =
-            ModelIdentifierFingerprintProvider(modelIdentifier: profile.lookupKey).fingerprint().platform != .iOS
+        phone.answersAndroidHCE = PhonePlatform(modelIdentifier: profile.lookupKey) != .iOS
         return phone
     }
 

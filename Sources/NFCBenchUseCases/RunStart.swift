@@ -119,7 +119,7 @@ public enum RunStart {
         // The simulated phone is of the model's platform: an iPhone's Wallet does not answer
         // Android's HCE SELECT.
         let key = saved?.lookupKey ?? request.resolution?.lookupKey ?? ""
-        phone.answersAndroidHCE = ModelIdentifierFingerprintProvider(modelIdentifier: key).fingerprint().platform != .iOS
+        phone.answersAndroidHCE = PhonePlatform(modelIdentifier: key) != .iOS
         return PhoneOnBench(phone: phone, seed: request.simulatedPhone.seed)
     }
 }

@@ -24,6 +24,14 @@ public enum PhonePlatform: String, Sendable, CaseIterable {
     }
 }
 
+extension PhonePlatform {
+    /// The platform of the model an identifier or catalog key names (`iPhone15,2`,
+    /// `sm_s921b`), through the fingerprint `NFCLocatorCore` infers for it.
+    public init(modelIdentifier: String) {
+        self = ModelIdentifierFingerprintProvider(modelIdentifier: modelIdentifier).fingerprint().platform
+    }
+}
+
 extension DeviceFingerprint {
     public var platform: PhonePlatform { PhonePlatform(manufacturer: manufacturer) }
 }

@@ -37,7 +37,7 @@ public struct PhoneSignature: Sendable, Equatable {
 
     public init(session: SessionRecord, taps: [TapRecord]) {
         checksResponders = session.mode == .card
-        platform = ModelIdentifierFingerprintProvider(modelIdentifier: session.lookupKey).fingerprint().platform
+        platform = PhonePlatform(modelIdentifier: session.lookupKey)
         for tap in taps where tap.result == .hit { learn(from: tap) }
     }
 

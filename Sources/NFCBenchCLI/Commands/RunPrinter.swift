@@ -246,7 +246,7 @@ final class RunPrinter: Sendable {
 
     /// The phone's platform, from the maker `NFCLocatorCore` infers for the session's model.
     static func platform(_ s: SessionRecord) -> PhonePlatform {
-        ModelIdentifierFingerprintProvider(modelIdentifier: s.lookupKey).fingerprint().platform
+        PhonePlatform(modelIdentifier: s.lookupKey)
     }
 
     func highlight(_ p: Probe) -> NormalizedRect? {
