@@ -100,19 +100,22 @@ public actor PostgresLabStore: BenchReading {
     }
 
     public func taps(_ reference: String) throws -> [TapRecord] {
-        guard let session = try session(reference), let station = session.station else { return [] }
-        let rows = try connection.execute(
-            "SELECT \(LabRows.tapColumns) FROM lab_tap WHERE station = $1 AND session_id = $2 ORDER BY step, attempt",
-            [.text(station), .text(session.id)])
-        return try (0..<rows.count).map { try LabRows.tap(rows, $0) }
+        try rows(of: reference, "SELECT \(LabRows.tapColumns) FROM lab_tap", order: "step, attempt", LabRows.tap)
     }
 
     public func events(_ reference: String) throws -> [SessionEvent] {
+        try rows(of: reference, "SELECT \(LabRows.eventColumns) FROM lab_event", order: "sequence", LabRows.event)
+    }
+
+    /// The rows `select` gives for the session `reference` names (none when there is no
+    /// such session), in `order`, each decoded.
+    private func rows<T>(
+        of reference: String, _ select: String, order: String, _ decode: (PostgresRows, Int) throws -> T
+    ) throws -> [T] {
         guard let session = try session(reference), let station = session.station else { return [] }
         let rows = try connection.execute(
-            "SELECT \(LabRows.eventColumns) FROM lab_event WHERE station = $1 AND session_id = $2 ORDER BY sequence",
-            [.text(station), .text(session.id)])
-        return try (0..<rows.count).map { try LabRows.event(rows, $0) }
+            select + " WHERE station = $1 AND session_id = $2 ORDER BY " + order, [.text(station), .text(session.id)])
+        return try (0..<rows.count).map { try decode(rows, $0) }
     }
 
     public nonisolated func tapBatches(sessions: [String]?) async throws -> any TapBatches {
