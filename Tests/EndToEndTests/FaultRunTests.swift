@@ -14,15 +14,23 @@ enum FaultScript {
     /// A position far from the S24's coil in its first grid pass: the phone is not there.
     static let faultyStep = 12
 
-    static func positioner(ctl: String, directory: String, fault: String) -> String {
+    static func positioner(ctl: String, directory: String, db: String, fault: String) -> String {
         let once = directory + "/fault-injected", cleared = directory + "/fault-cleared"
         // The clearing runs in the background with its output elsewhere, so the move itself
-        // returns at once and the tap window opens while the reader is faulty. It waits
-        // 3.5 s: on a loaded machine the move's own two `sim ctl` processes and the journal
-        // write before the window took more than the 1.5 s it used to wait, so the window
-        // opened after the fault was gone and rightly recorded a clean MISS.
+        // returns at once and the tap window opens while the reader is faulty. It clears the
+        // fault once the run has journaled a fault at that position (as a technician replugs
+        // after seeing it; a loaded machine can make other positions faulty too), never
+        // after a fixed time: on a loaded machine the move, the journal write
+        // and the window's first commands took longer than any timer, the window opened
+        // after the fault was gone and rightly recorded a clean MISS. After a minute it
+        // clears anyway, and the checks below fail.
+        let journaled =
+            "[ \"$(sqlite3 -readonly \(db) \"SELECT count(*) FROM session_event WHERE step = \(faultyStep) AND kind IN ('reader-fault', 'reader-lost')\" 2>/dev/null)\" -gt 0 ]"
+        let clearing =
+            "(i=0; until [ $i -ge 600 ] || \(journaled); do sleep 0.1; i=$((i + 1)); done;"
+            + " \(ctl) fault none; date +%s.%N > \(cleared)) > /dev/null 2>&1 &"
         return "exec:if [ {index} -eq \(faultyStep) ] && [ ! -e \(once) ]; then touch \(once); \(ctl) fault \(fault) > /dev/null;"
-            + " (sleep 3.5; \(ctl) fault none; date +%s.%N > \(cleared)) > /dev/null 2>&1 & fi; \(ctl) {action} {x} {y} > /dev/null"
+            + " \(clearing) fi; \(ctl) {action} {x} {y} > /dev/null"
     }
 
     /// Checks the session: complete, one tap per position, and the faulty position's tap
@@ -66,7 +74,7 @@ struct FaultRunTests {
         let ctl = "\(BuiltBinary.path) sim ctl --dir \(bench.directory)"
         let r = try await BuiltBinary.run([
             "run", "--plan", "grid", "--model", "SM-S921B", "--reader", bench.spec,
-            "--positioner", FaultScript.positioner(ctl: ctl, directory: bench.directory, fault: fault),
+            "--positioner", FaultScript.positioner(ctl: ctl, directory: bench.directory, db: db, fault: fault),
             "--auto", "--tap-timeout", "1", "--fault-timeout", "60", "--db", db,
         ])
         #expect(r.status == 0, "\(r.stderr)")
@@ -82,7 +90,7 @@ struct FaultRunTests {
         let ctl = "\(BuiltBinary.path) sim ctl --dir \(bench.directory)"
         let r = try await BuiltBinary.run([
             "run", "--plan", "grid", "--mode", "tag", "--model", "SM-S921B", "--reader", bench.spec,
-            "--positioner", FaultScript.positioner(ctl: ctl, directory: bench.directory, fault: fault),
+            "--positioner", FaultScript.positioner(ctl: ctl, directory: bench.directory, db: db, fault: fault),
             "--auto", "--tap-timeout", "1", "--fault-timeout", "60", "--db", db,
         ])
         #expect(r.status == 0, "\(r.stderr)")
@@ -106,7 +114,7 @@ struct PCSCFaultRunTests {
             let marker = scratch.path
             let r = try await BuiltBinary.run([
                 "run", "--plan", "grid", "--model", "SM-S921B", "--reader", "pcsc:\(SharedVirtualReader.readerName)",
-                "--positioner", FaultScript.positioner(ctl: ctl, directory: marker, fault: fault),
+                "--positioner", FaultScript.positioner(ctl: ctl, directory: marker, db: db, fault: fault),
                 "--auto", "--tap-timeout", "1", "--fault-timeout", "60", "--db", db,
             ])
             #expect(r.status == 0, "\(r.stderr)")
