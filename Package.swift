@@ -28,7 +28,8 @@ let package = Package(
         .systemLibrary(name: "CLibNFC", pkgConfig: "libnfc", providers: [.apt(["libnfc-dev"])]),
         .systemLibrary(name: "CPCSCLite", pkgConfig: "libpcsclite", providers: [.apt(["libpcsclite-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // Headers only: libpq itself is loaded when a lab store is first opened (see its shim).
+        .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
         // The only importer of CLibPQ: connections, statements, results, typed errors.
         .target(name: "NFCPostgres", dependencies: ["CLibPQ", "NFCSystem"]),
         // The system calls: typed Errno, one EINTR retry, file descriptors that close

@@ -8,12 +8,13 @@ public enum ConnectionString {
     /// given inline is never part of the result; a string libpq cannot parse is described
     /// as such, not echoed (it may hold a password).
     public static func redacted(_ string: String) -> String {
+        guard let pq = try? LibPQ.api() else { return "(a connection string; libpq is not installed to read it)" }
         var error: UnsafeMutablePointer<CChar>?
-        guard let options = PQconninfoParse(string, &error) else {
-            if let error { PQfreemem(error) }
+        guard let options = pq.conninfoParse(string, &error) else {
+            if let error { pq.freemem(error) }
             return "(a connection string libpq cannot parse)"
         }
-        defer { PQconninfoFree(options) }
+        defer { pq.conninfoFree(options) }
         var values: [String: String] = [:]
         var option = options
         while let keyword = option.pointee.keyword {

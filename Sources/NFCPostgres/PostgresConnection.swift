@@ -11,6 +11,7 @@ import NFCSystem
 /// from the environment (`PGHOST`, `PGPORT`, `PGSSLMODE`, `~/.pgpass`, …) applies.
 public final class PostgresConnection {
     private let handle: OpaquePointer
+    private let pq: LibPQ
     /// Where the store is, with any password removed: for messages and logs.
     public let server: String
     /// The longest any one statement may take, client side: the server's own timeouts
@@ -33,6 +34,7 @@ public final class PostgresConnection {
         throws(PostgresError)
     {
         precondition(timeoutSeconds > 0, "a lab store timeout is positive")
+        let pq = try LibPQ.api()
         let redacted = ConnectionString.redacted(connectionString)
         let milliseconds = String(timeoutSeconds * 1000)
         let settings = [
@@ -46,37 +48,38 @@ public final class PostgresConnection {
             ("tcp_user_timeout", milliseconds), ("dbname", connectionString),
         ]
         let connection = withCStringArray(settings.map(\.0)) { k in
-            withCStringArray(settings.map(\.1)) { v in PQconnectdbParams(k, v, 1) }
+            withCStringArray(settings.map(\.1)) { v in pq.connectdbParams(k, v, 1) }
         }
         guard let connection else {
             throw PostgresError(kind: .connection, sqlState: nil, message: "out of memory", server: redacted)
         }
-        guard PQstatus(connection) == CONNECTION_OK else {
+        guard pq.status(connection) == CONNECTION_OK else {
             // libpq quotes the parts of a string it cannot parse: a malformed password among them.
-            let message = ConnectionString.redact(String(cString: PQerrorMessage(connection)), secretsOf: connectionString)
-            PQfinish(connection)
+            let message = ConnectionString.redact(pq.text(pq.errorMessage(connection)), secretsOf: connectionString)
+            pq.finish(connection)
             throw PostgresError(kind: .connection, sqlState: nil, message: message, server: redacted)
         }
         handle = connection
-        server = Self.describe(connection)
+        self.pq = pq
+        server = Self.describe(connection, pq)
         timeout = .seconds(timeoutSeconds)
         secrets = connectionString
         // Notices (a migration's "relation already exists, skipping") are not the operator's business.
-        PQsetNoticeProcessor(connection, { _, _ in }, nil)
+        _ = pq.setNoticeProcessor(connection, { _, _ in }, nil)
     }
 
-    deinit { PQfinish(handle) }
+    deinit { pq.finish(handle) }
 
     /// `user@host:port/database`, read back from the live connection.
-    static func describe(_ c: OpaquePointer) -> String {
+    static func describe(_ c: OpaquePointer, _ pq: LibPQ) -> String {
         func text(_ p: UnsafeMutablePointer<CChar>?) -> String { p.map { String(cString: $0) } ?? "" }
-        let host = text(PQhost(c))
+        let host = text(pq.host(c))
         let place = host.hasPrefix("/") ? "socket \(host)" : host
-        return "\(text(PQuser(c)))@\(place):\(text(PQport(c)))/\(text(PQdb(c)))"
+        return "\(text(pq.user(c)))@\(place):\(text(pq.port(c)))/\(text(pq.db(c)))"
     }
 
     /// The role the server knows this connection as.
-    public var user: String { PQuser(handle).map { String(cString: $0) } ?? "" }
+    public var user: String { pq.user(handle).map { String(cString: $0) } ?? "" }
 
     /// Runs one statement with `parameters` bound to `$1`, `$2`, … (sent as text; the
     /// server converts them to the column types). Returns its rows, if any.
@@ -84,7 +87,7 @@ public final class PostgresConnection {
     public func execute(_ sql: String, _ parameters: [PostgresValue] = []) throws(PostgresError) -> PostgresRows {
         let texts = parameters.map(\.text)
         let sent = withOptionalCStringArray(texts) { values in
-            PQsendQueryParams(handle, sql, Int32(texts.count), nil, values, nil, nil, 0)
+            pq.sendQueryParams(handle, sql, Int32(texts.count), nil, values, nil, nil, 0)
         }
         return try awaitResult(sent: sent == 1)
     }
@@ -92,7 +95,7 @@ public final class PostgresConnection {
     /// Runs several statements of constant SQL (a migration) in one round trip. Takes no
     /// values: anything that carries one goes through `execute(_:_:)`.
     public func executeScript(_ sql: String) throws(PostgresError) {
-        _ = try awaitResult(sent: PQsendQuery(handle, sql) == 1)
+        _ = try awaitResult(sent: pq.sendQuery(handle, sql) == 1)
     }
 
     /// Waits for the statement just sent, at most `timeout`, and returns its result (the
@@ -104,22 +107,22 @@ public final class PostgresConnection {
             throw PostgresError(
                 kind: .connection, sqlState: nil, message: "an earlier statement timed out; reconnect", server: server)
         }
-        guard sent else { throw fail(String(cString: PQerrorMessage(handle))) }
+        guard sent else { throw fail(pq.text(pq.errorMessage(handle))) }
         let deadline = ContinuousClock.now + timeout
         // A script answers with one result per statement: each is waited for in turn, so
         // no `PQgetResult` ever blocks past the deadline. The first failure is kept.
         var chosen: OpaquePointer?
         while true {
             try waitUntilReady(deadline)
-            guard let result = PQgetResult(handle) else { break }
-            if let current = chosen, !Self.succeeded(current) {
-                PQclear(result)
+            guard let result = pq.getResult(handle) else { break }
+            if let current = chosen, !succeeded(current) {
+                pq.clear(result)
                 continue
             }
-            if let current = chosen { PQclear(current) }
+            if let current = chosen { pq.clear(current) }
             chosen = result
         }
-        do { return try PostgresRows.take(chosen, connection: handle, server: server) } catch {
+        do { return try PostgresRows.take(chosen, connection: handle, server: server, pq) } catch {
             throw PostgresError(
                 kind: error.kind, sqlState: error.sqlState, message: ConnectionString.redact(error.message, secretsOf: secrets),
                 server: server)
@@ -128,7 +131,7 @@ public final class PostgresConnection {
 
     /// Reads from the socket until libpq holds a whole result, or throws at `deadline`.
     private func waitUntilReady(_ deadline: ContinuousClock.Instant) throws(PostgresError) {
-        while PQisBusy(handle) == 1 {
+        while pq.isBusy(handle) == 1 {
             let left = deadline - ContinuousClock.now
             guard left > .zero else {
                 // No cancel request: it connects anew, without a bound, to a server that may
@@ -142,20 +145,20 @@ public final class PostgresConnection {
             }
             let readable: Bool
             do {
-                readable = try FileDescriptor(rawValue: PQsocket(handle))
+                readable = try FileDescriptor(rawValue: pq.socket(handle))
                     .waitUntilReadable(timeoutMs: Int32(min(left.components.seconds * 1000 + 1, 1000)))
             } catch { throw fail(error.description) }
-            if readable && PQconsumeInput(handle) == 0 { throw fail(String(cString: PQerrorMessage(handle))) }
+            if readable && pq.consumeInput(handle) == 0 { throw fail(pq.text(pq.errorMessage(handle))) }
         }
     }
 
-    private static func succeeded(_ result: OpaquePointer) -> Bool {
-        [PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY].contains(PQresultStatus(result))
+    private func succeeded(_ result: OpaquePointer) -> Bool {
+        [PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY].contains(pq.resultStatus(result))
     }
 
     private func fail(_ message: String) -> PostgresError {
         PostgresError(
-            kind: PQstatus(handle) == CONNECTION_OK ? .statement : .connection, sqlState: nil,
+            kind: pq.status(handle) == CONNECTION_OK ? .statement : .connection, sqlState: nil,
             message: ConnectionString.redact(message, secretsOf: secrets), server: server)
     }
 
@@ -181,7 +184,7 @@ public final class PostgresConnection {
     }
 
     /// Whether the link is still up (after a failure, a caller may reconnect).
-    public var isConnected: Bool { PQstatus(handle) == CONNECTION_OK }
+    public var isConnected: Bool { pq.status(handle) == CONNECTION_OK }
 }
 
 /// Calls `body` with a NULL-terminated array of C strings that live for the call (the

@@ -12,34 +12,36 @@ public struct PostgresRows: Sendable {
     let server: String
 
     /// Takes ownership of `result` (cleared here) and turns a failure into an error.
-    static func take(_ result: OpaquePointer?, connection: OpaquePointer, server: String) throws(PostgresError) -> PostgresRows {
+    static func take(
+        _ result: OpaquePointer?, connection: OpaquePointer, server: String, _ pq: LibPQ
+    ) throws(PostgresError) -> PostgresRows {
         guard let result else {
-            let message = String(cString: PQerrorMessage(connection))
+            let message = pq.text(pq.errorMessage(connection))
             throw PostgresError(
-                kind: PQstatus(connection) == CONNECTION_OK ? .statement : .connection, sqlState: nil, message: message,
+                kind: pq.status(connection) == CONNECTION_OK ? .statement : .connection, sqlState: nil, message: message,
                 server: server)
         }
-        defer { PQclear(result) }
-        switch PQresultStatus(result) {
+        defer { pq.clear(result) }
+        switch pq.resultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
             break
         default:
-            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-            let message = String(cString: PQresultErrorMessage(result))
-            let lost = PQstatus(connection) != CONNECTION_OK
+            let state = pq.resultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+            let message = pq.text(pq.resultErrorMessage(result))
+            let lost = pq.status(connection) != CONNECTION_OK
             throw PostgresError(kind: lost ? .connection : .statement, sqlState: state, message: message, server: server)
         }
-        let width = Int(PQnfields(result)), height = Int(PQntuples(result))
-        let columns = (0..<width).map { String(cString: PQfname(result, Int32($0))) }
+        let width = Int(pq.nfields(result)), height = Int(pq.ntuples(result))
+        let columns = (0..<width).map { pq.text(pq.fname(result, Int32($0))) }
         var rows: [[String?]] = []
         rows.reserveCapacity(height)
         for r in 0..<height {
             rows.append(
                 (0..<width).map { c in
-                    PQgetisnull(result, Int32(r), Int32(c)) == 1 ? nil : String(cString: PQgetvalue(result, Int32(r), Int32(c)))
+                    pq.getisnull(result, Int32(r), Int32(c)) == 1 ? nil : pq.text(pq.getvalue(result, Int32(r), Int32(c)))
                 })
         }
-        let affected = Int(String(cString: PQcmdTuples(result))) ?? 0
+        let affected = Int(pq.text(pq.cmdTuples(result))) ?? 0
         return PostgresRows(columns: columns, rows: rows, affected: affected, server: server)
     }
 
