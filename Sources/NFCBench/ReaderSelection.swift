@@ -7,8 +7,10 @@ import NFCSystem
 public struct ReaderSelection: Sendable {
     /// Reader libraries' own logs stay off the operator's screen unless `verbose`
     /// (`LibNFCLog`); their failures arrive as typed errors all the same.
-    public static func configureLogging(verbose: Bool, environment: [String: String]) {
-        LibNFCLog.configure(verbose: verbose, environment: environment)
+    public static func configureLogging(
+        verbose: Bool, environment: [String: String], beforeFirstUse: (@Sendable () -> Void)? = nil
+    ) {
+        LibNFCLog.configure(verbose: verbose, environment: environment, beforeFirstUse: beforeFirstUse)
     }
 
     public var opening: ReaderBackendRegistration.Opening

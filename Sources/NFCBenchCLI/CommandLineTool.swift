@@ -13,14 +13,64 @@ public enum CommandLineTool {
             Zones are fractions of the phone's back, viewed from the back, origin top-left, y down.
             Exit codes: 0 success, 1 failure, 64 usage error; commands document any others.
             """,
-        subcommands: [
-            RunCommand.spec, PlanCommand.spec, SessionCommands.listSpec, SessionCommands.showSpec,
-            ExportCommand.spec, ReportCommand.spec, TemplateCommand.spec, VoidCommand.spec, RefineCommand.spec,
-            ResolveCommand.spec,
-            CatalogCommand.spec,
-            ReaderCommands.readersSpec, ReaderCommands.pollSpec, SimCommand.spec, DoctorCommand.spec, SyncCommand.spec,
-            LabStoreCommand.spec,
+        listing: [
+            Subcommand(
+                "run", abstract: "Guide a bench session: tap the phone at each position, record hits, score the prediction."
+            ) { RunCommand.spec },
+            Subcommand("plan", abstract: "Print the probe positions a run would use for a model.") { PlanCommand.spec },
+            Subcommand("sessions", abstract: "List recorded sessions.") { SessionCommands.listSpec },
+            Subcommand("show", abstract: "Redraw a session: the silhouette with its hits and misses, and its score.") {
+                SessionCommands.showSpec
+            },
+            Subcommand("export", abstract: "Export taps as CSV (one row per tap; columns in docs/csv.md).") {
+                ExportCommand.spec
+            },
+            Subcommand(
+                "report", abstract: "Write a report a lab can file: HTML (default), SVG, JUnit XML or one CSV row per session."
+            ) { ReportCommand.spec },
+            Subcommand("template", abstract: "Draw a life-size placement template of a phone's back (SVG, 1 mm = 1 mm at 100 %).")
+            { TemplateCommand.spec },
+            Subcommand("void", abstract: "Mark a session void: kept and listed, but left out of refine, reports and exports.") {
+                VoidCommand.spec
+            },
+            Subcommand("refine", abstract: "Refine unverified catalog zones from completed sessions; write a catalog patch.") {
+                RefineCommand.spec
+            },
+            Subcommand("resolve", abstract: "Show where a phone model's NFC antenna is predicted to be.") { ResolveCommand.spec },
+            Subcommand("catalog", abstract: "Inspect, check and compare antenna catalogs.") { CatalogCommand.spec },
+            Subcommand("readers", abstract: "List readers reachable through libnfc and PC/SC.") { ReaderCommands.readersSpec },
+            Subcommand("poll", abstract: "Wait for ISO 14443 A/B targets and print each one.") { ReaderCommands.pollSpec },
+            Subcommand("sim", abstract: "Run or steer the virtual bench (emulated PN532 and vpcd card).") { SimCommand.spec },
+            Subcommand("doctor", abstract: "Check this machine's setup for NFC readers and say how to fix each problem.") {
+                DoctorCommand.spec
+            },
+            Subcommand(
+                "sync", abstract: "Push this bench's sessions to the lab store: what is new or changed since the last push."
+            ) { SyncCommand.spec },
+            Subcommand("labstore", abstract: "Set up the lab store (PostgreSQL) several benches share.") { LabStoreCommand.spec },
         ])
+
+    /// The answer to a command line that runs no command (`--version`, help, a usage
+    /// error), given at once on the calling thread; `nil` when a command is to run. Such a
+    /// line starts no task, so it starts none of the threads an async command needs.
+    public static func answerWithoutRunning(arguments: [String], context: CommandContext) -> Int32? {
+        let parser = ArgumentParser(root: root)
+        do {
+            switch try parser.parse(arguments) {
+            case .version:
+                context.output.line(version)
+                return ExitCode.success
+            case .help(let path):
+                context.output.write(HelpFormatter(path: path, command: parser.command(at: path)).render())
+                return ExitCode.success
+            case .run:
+                return nil
+            }
+        } catch {
+            printUsageError(error, parser: parser, to: context.errors)
+            return ExitCode.usage
+        }
+    }
 
     /// Parses and runs one command line; returns the process exit code.
     public static func main(arguments: [String], context: CommandContext) async -> Int32 {

@@ -15,6 +15,7 @@ final class LibNFCDevice {
     /// `LibNFCDiagnosis`).
     init?(connstring: String) {
         var ctx: OpaquePointer?
+        LibNFCLog.willInitialise()
         nfc_init(&ctx)
         guard let ctx else { return nil }
         guard let dev = nfc_open(ctx, connstring) else {
@@ -105,6 +106,7 @@ final class LibNFCDevice {
     /// Connstrings libnfc finds (autoscan, `LIBNFC_DEVICE`, `/etc/nfc/devices.d`).
     static func listConnstrings(max: Int = 16) -> [String] {
         var ctx: OpaquePointer?
+        LibNFCLog.willInitialise()
         nfc_init(&ctx)
         guard let ctx else { return [] }
         defer { nfc_exit(ctx) }

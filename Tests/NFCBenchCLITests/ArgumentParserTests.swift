@@ -149,12 +149,21 @@ struct ArgumentParserTests {
         #expect(usageError(["resolve", "--version"])?.message.hasPrefix("Unknown option '--version'") == true)
     }
 
+    /// The root lists its commands without building them; what it lists must be what each
+    /// command says of itself, or help and parsing would disagree.
+    @Test func everyListedCommandIsTheCommandItNames() {
+        for entry in CommandLineTool.root.subcommands {
+            #expect(entry.spec.name == entry.name)
+            #expect(entry.spec.abstract == entry.abstract, "\(entry.name)")
+        }
+    }
+
     @Test func helpHasEverySection() {
         let text = HelpFormatter(path: ["nfcbench"], command: CommandLineTool.root).render()
         for section in ["OVERVIEW:", "USAGE: nfcbench <subcommand>", "OPTIONS:", "SUBCOMMANDS:", "--version", "resolve"] {
             #expect(text.contains(section), "\(section)")
         }
-        let spec = CommandLineTool.root.subcommands.first { $0.name == "resolve" }!
+        let spec = CommandLineTool.root.subcommands.first { $0.name == "resolve" }!.spec
         let resolve = HelpFormatter(path: ["nfcbench", "resolve"], command: spec).render()
         #expect(resolve.contains("USAGE: nfcbench resolve --model <id|name> [--manufacturer <name>]"))
         #expect(resolve.contains("-m, --model <id|name>"))

@@ -26,12 +26,18 @@ public enum LibraryLog {
     }
 
     /// Call first thing in `main`, with the raw arguments: `--verbose` anywhere keeps
-    /// libnfc's full log on standard error instead.
+    /// libnfc's full log on standard error instead. Standard error is diverted just
+    /// before libnfc is first initialised, so commands that never open it (`resolve`,
+    /// `export`, ...) start neither the pipe nor its thread.
     public static func divert(arguments: [String], environment: [String: String]) {
         let verbose = arguments.contains("--verbose")
-        ReaderSelection.configureLogging(verbose: verbose, environment: environment)
-        guard !verbose else { return }
         let logPath = path(environment: environment)
+        ReaderSelection.configureLogging(verbose: verbose, environment: environment) {
+            if !verbose { divert(to: logPath) }
+        }
+    }
+
+    private static func divert(to logPath: String) {
         var fds: [Int32] = [-1, -1]
         let real = dup(2)
         guard real >= 0, pipe(&fds) == 0, dup2(fds[1], 2) >= 0 else { return }

@@ -2,7 +2,7 @@ import Foundation
 import NFCSystem
 import Synchronization
 
-/// Written once by `SignalWaiter.install()` before the handlers are installed, then only
+/// Written once by `SignalWaiter.listen()` before the handlers are installed, then only
 /// read, from the async-signal-safe handler.
 nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
 
@@ -10,8 +10,8 @@ nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
 /// reader parameters, save sessions) instead of dying mid-write.
 ///
 /// The classic self-pipe: the C handler only writes the signal number to a pipe (safe
-/// in a signal handler, whichever thread takes the signal), and a dedicated thread
-/// reads it and runs the registered handlers. Dispatch signal sources are not used: on
+/// in a signal handler, whichever thread takes the signal), and a dispatch read source
+/// on the pipe runs the registered handlers. Dispatch signal sources are not used: on
 /// Linux they sit on `signalfd`, which needs the signal blocked in every thread, and the
 /// runtime starts threads before `main` can block anything.
 /// The first signal runs the handlers; a second one exits at once with 128 + signal,
@@ -26,7 +26,9 @@ public enum SignalWaiter {
         exitHooks.withLock { $0.append(hook) }
     }
 
-    /// Call first thing in `main`.
+    /// Call first thing in `main`: only unblocks the signals. The handlers, their pipe and
+    /// its reader are set up when a command first asks to hear of a signal, so a command
+    /// that never does (`--version`, help) starts nothing.
     public static func install() {
         // A parent may start us with these blocked (Foundation's Process on Linux spawns
         // from a thread that blocks most signals); then Ctrl-C would never arrive.
@@ -35,22 +37,40 @@ public enum SignalWaiter {
         sigaddset(&mask, SIGINT)
         sigaddset(&mask, SIGTERM)
         pthread_sigmask(SIG_UNBLOCK, &mask, nil)
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { return }
-        signalPipeWriteEnd = fds[1]
-        let readEnd = fds[0]
-        for signo in [SIGINT, SIGTERM] {
-            signal(signo) { received in
-                var byte = UInt8(truncatingIfNeeded: received)
-                _ = write(signalPipeWriteEnd, &byte, 1)
+    }
+
+    /// The pipe's reader, set up once by `listen()`; kept so it is never released.
+    private static let reader = Mutex<(any DispatchSourceRead)?>(nil)
+
+    /// The self-pipe, its C handlers and the dispatch source that reads it, once. A read
+    /// source on the pipe (epoll in dispatch's own event thread) rather than a thread of
+    /// our own: a one-shot command's start-up paid more for that thread than for its work.
+    private static func listen() {
+        reader.withLock { reader in
+            guard reader == nil else { return }
+            var fds: [Int32] = [-1, -1]
+            guard pipe(&fds) == 0 else { return }
+            _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
+            signalPipeWriteEnd = fds[1]
+            let readEnd = fds[0]
+            let source = DispatchSource.makeReadSource(fileDescriptor: readEnd, queue: .global())
+            source.setEventHandler {
+                // One byte per signal; what is there now is read, the rest wakes us again.
+                while let bytes = try? FileDescriptor(rawValue: readEnd).read(upTo: 16), !bytes.isEmpty {
+                    for byte in bytes { deliver(Int32(byte)) }
+                }
+            }
+            source.resume()
+            reader = source
+            for signo in [SIGINT, SIGTERM] {
+                signal(signo) { received in
+                    var byte = UInt8(truncatingIfNeeded: received)
+                    _ = write(signalPipeWriteEnd, &byte, 1)
+                }
             }
         }
-        let thread = Thread {
-            // One byte per signal; the pipe's end (or an error) ends the thread.
-            while let byte = try? FileDescriptor(rawValue: readEnd).read(upTo: 1).first { deliver(Int32(byte)) }
-        }
-        thread.name = "signals"
-        thread.start()
     }
 
     static func deliver(_ signo: Int32) {
@@ -68,6 +88,7 @@ public enum SignalWaiter {
     /// Registers `handler` for the first SIGINT/SIGTERM.
     public static func onTermination(_ handler: @escaping @Sendable (Int32) -> Void) {
         state.withLock { $0.handlers.append(handler) }
+        listen()
     }
 
     /// Suspends until SIGINT or SIGTERM arrives.

@@ -44,7 +44,7 @@ public struct ArgumentParser: Sendable {
             guard let sub = target.subcommands.first(where: { $0.name == word }) else {
                 throw unknownSubcommand(word, of: target, path: path)
             }
-            target = sub
+            target = sub.spec
             path.append(word)
         }
         return path
@@ -68,7 +68,7 @@ public struct ArgumentParser: Sendable {
             guard let sub = command.subcommands.first(where: { $0.name == word }) else {
                 throw unknownSubcommand(word, of: command, path: path)
             }
-            command = sub
+            command = sub.spec
             path.append(word)
             index += 1
         }
@@ -117,7 +117,7 @@ public struct ArgumentParser: Sendable {
         var command = root
         for word in path.dropFirst() {
             guard let sub = command.subcommands.first(where: { $0.name == word }) else { break }
-            command = sub
+            command = sub.spec
         }
         return command
     }

@@ -55,6 +55,30 @@ public struct ArgumentSpec: Sendable {
     }
 }
 
+/// A subcommand as its group lists it: the name and abstract that parsing and help need,
+/// and the full spec, built only when the subcommand is chosen. Building every command's
+/// options (their help texts name the registered readers, plans and positioners) took
+/// more of `--version`'s start-up than the version needed in all.
+public struct Subcommand: Sendable {
+    public let name: String
+    public let abstract: String
+    private let load: @Sendable () -> CommandSpec
+
+    /// A subcommand whose spec (a `static let`) is built the first time it is asked for.
+    public init(_ name: String, abstract: String, _ load: @escaping @Sendable () -> CommandSpec) {
+        self.name = name
+        self.abstract = abstract
+        self.load = load
+    }
+
+    /// A subcommand whose spec is built already.
+    public init(_ spec: CommandSpec) {
+        self.init(spec.name, abstract: spec.abstract) { spec }
+    }
+
+    public var spec: CommandSpec { load() }
+}
+
 /// A command or command group. Groups have subcommands and no handler.
 public struct CommandSpec: Sendable {
     public typealias Handler = @Sendable (ParsedInvocation, CommandContext) async throws -> Int32
@@ -64,12 +88,22 @@ public struct CommandSpec: Sendable {
     public let discussion: String?
     public let arguments: [ArgumentSpec]
     public let options: [OptionSpec]
-    public let subcommands: [CommandSpec]
+    public let subcommands: [Subcommand]
     public let handler: Handler?
 
     public init(
         _ name: String, abstract: String, discussion: String? = nil, arguments: [ArgumentSpec] = [],
         options: [OptionSpec] = [], subcommands: [CommandSpec] = [], handler: Handler? = nil
+    ) {
+        self.init(
+            name, abstract: abstract, discussion: discussion, arguments: arguments, options: options,
+            listing: subcommands.map(Subcommand.init), handler: handler)
+    }
+
+    /// A group whose subcommands' specs are built only when one is chosen.
+    public init(
+        _ name: String, abstract: String, discussion: String? = nil, arguments: [ArgumentSpec] = [],
+        options: [OptionSpec] = [], listing subcommands: [Subcommand], handler: Handler? = nil
     ) {
         let names = options.map(\.name)
         precondition(Set(names).count == names.count, "command '\(name)' declares an option twice")
