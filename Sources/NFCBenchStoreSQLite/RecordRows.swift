@@ -145,7 +145,7 @@ enum RecordRows {
         v.row = sessionID
         let step = try v.integer((1, "step"), in: StoredRanges.step)
         let attempt = try v.integer((2, "attempt"), in: StoredRanges.attempt)
-        v.row = "\(sessionID) step \(step) attempt \(attempt)"
+        v.tapPosition = (step, attempt)
         let tap = TapRecord(
             sessionID: sessionID, step: step, attempt: attempt,
             probe: Probe(
@@ -164,10 +164,17 @@ enum RecordRows {
         // carry no checksum and are not checked.
         if s.type(15) != .null {
             let stored = try v.integer((15, "checksum"), in: Int64.min...Int64.max)
-            let later =
-                (s.type(16) == .null ? [] : [s.value(16)])
-                + evidenceChecksummed(placement: s.value(17), window: s.value(18), probe: s.value(19))
-            guard RowChecksum.of((0..<15).map { s.value(Int32($0)) } + later) == Int64(stored) else {
+            // Fed column by column, as `RowChecksum.of` over the values and then
+            // `evidenceChecksummed`'s labelled ones would be: no value copied.
+            var running = RowChecksum.Running()
+            for column in Int32(0)..<15 { s.addToChecksum(column, &running) }
+            if s.type(16) != .null { s.addToChecksum(16, &running) }
+            for (column, label) in [(Int32(17), "placement"), (18, "window_s"), (19, "platform_probe")]
+            where s.type(column) != .null {
+                running.add(.text(label))
+                s.addToChecksum(column, &running)
+            }
+            guard running.checksum == Int64(stored) else {
                 throw v.fail((15, "checksum"), expected: "the checksum of the row's values: the row changed after it was written")
             }
         }

@@ -67,6 +67,16 @@ public actor SQLiteBenchStore: BenchStoring {
     /// SQLite's `integrity_check` of the file: what is damaged, nothing when it is sound.
     public func integrityProblems() throws -> [String] { try database.integrityCheck() }
 
+    /// The same check of the file at `path` on a connection and queue of its own, so it
+    /// can run beside a long read of the store (on a second core) instead of before it.
+    public static func integrityProblems(ofFileAt path: String) async throws -> [String] {
+        let executor = SerialQueueExecutor(label: "nfcbench.store.check")
+        return try await executor.run { () throws -> [String] in
+            let (db, _) = try SQLiteDatabase.openForReading(path)
+            return try db.integrityCheck()
+        }
+    }
+
     /// Opens (creating the file and its folder) and migrates, off the caller's thread.
     public static func open(path: String) async throws -> SQLiteBenchStore {
         let executor = SerialQueueExecutor(label: "nfcbench.store")

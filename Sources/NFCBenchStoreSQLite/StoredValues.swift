@@ -9,9 +9,13 @@ struct StoredValues {
     let statement: SQLiteStatement
     let table: String
     var row: String
+    /// A tap's place in its session, named in errors after `row` (the session): kept as
+    /// numbers and spelt out only for an error, never for each of a million good rows.
+    var tapPosition: (step: Int, attempt: Int)?
 
     func fail(_ column: (Int32, String), expected: String) -> RecordDecodingError {
-        RecordDecodingError(table: table, column: column.1, row: row, value: describe(column.0), expected: expected)
+        let name = tapPosition.map { "\(row) step \($0.step) attempt \($0.attempt)" } ?? row
+        return RecordDecodingError(table: table, column: column.1, row: name, value: describe(column.0), expected: expected)
     }
 
     func describe(_ index: Int32) -> String {

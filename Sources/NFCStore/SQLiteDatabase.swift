@@ -168,6 +168,18 @@ public final class SQLiteStatement {
         // Its bytes as stored (after `sqlite3_column_text`, as SQLite asks), NULs included.
         return String(decoding: UnsafeBufferPointer(start: c, count: Int(sqlite3_column_bytes(statement, column))), as: UTF8.self)
     }
+    /// Adds column `column` of the current row to `running` as `RowChecksum.of` would add
+    /// `value(column)`, reading an ASCII text's bytes in place (any other text goes through
+    /// the String `value` makes, so a damaged byte is fed as it reads back).
+    public func addToChecksum(_ column: Int32, _ running: inout RowChecksum.Running) {
+        guard type(column) == .text, let c = sqlite3_column_text(statement, column) else {
+            running.add(value(column))
+            return
+        }
+        let bytes = UnsafeBufferPointer(start: c, count: Int(sqlite3_column_bytes(statement, column)))
+        if bytes.allSatisfy({ $0 < 0x80 }) { running.addText(bytes) } else { running.add(value(column)) }
+    }
+
     public func blob(_ column: Int32) -> Data {
         let count = Int(sqlite3_column_bytes(statement, column))
         guard count > 0, let bytes = sqlite3_column_blob(statement, column) else { return Data() }

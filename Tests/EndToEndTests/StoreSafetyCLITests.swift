@@ -94,6 +94,31 @@ struct StoreSafetyCLITests {
         }
     }
 
+    /// An export to a file runs the integrity check beside the export, not before it: a
+    /// damaged store is still refused (exit 65), and the file it was to replace keeps its
+    /// old content, with no half-written copy left beside it.
+    @Test func aDamagedStoreLeavesAnExportFileAsItWas() async throws {
+        let db = scratch.database()
+        try await simulatedSessions(db, count: 6)
+        let folder = scratch.path + "/exports-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let target = folder + "/taps.csv"
+        let sound = try await BuiltBinary.run(["export", "--all", "--db", db, "--output", target])
+        #expect(sound.status == 0, "\(sound.stderr)")
+        let before = try Data(contentsOf: URL(fileURLWithPath: target))
+        #expect(String(decoding: before, as: UTF8.self).components(separatedBy: ",completed,").count > 20)
+        var data = try Data(contentsOf: URL(fileURLWithPath: db))
+        let pageSize = 4096
+        let pages = data.count / pageSize
+        for i in ((pages - 2) * pageSize)..<((pages - 1) * pageSize) { data[i] ^= 0xA5 }
+        try data.write(to: URL(fileURLWithPath: db))
+        let r = try await BuiltBinary.run(["export", "--all", "--db", db, "--output", target])
+        #expect(r.status == 65, "\(r.status) \(r.stderr)")
+        #expect(r.stderr.contains("is damaged") && r.stderr.contains(".recover"), "\(r.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["taps.csv"], "no half-written copy left")
+    }
+
     /// The case: one out-of-range value (a 5 m body) and one NaN tap used to make
     /// every reading command exit 65. Now each is one damaged session: listed with the
     /// reason, left out of exports, reports and refine with a count, still voidable.

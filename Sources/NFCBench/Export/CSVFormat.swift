@@ -40,29 +40,138 @@ public enum CSVFormat {
         return sink.text
     }
 
-    /// One row, appended as bytes: the hot loop of a million-row export.
+    /// One row, appended as bytes: the hot loop of a million-row export. The row is written
+    /// straight into the sink's buffer (numbers and the timestamp digit by digit, no cell a
+    /// String of its own).
     static func appendRow(prefix: [UInt8], _ t: TapRecord, suffix: [UInt8], to sink: ExportSink) throws {
-        try sink.append(prefix)
-        let cells: [String] = [
-            String(t.step), String(t.attempt), fixed(t.probeX, 4), fixed(t.probeY, 4), t.insidePredicted ? "true" : "false",
-            t.result.rawValue, fixed(t.latencyMs, 1), t.technology ?? "", text(t.uid), text(t.atqa), text(t.sak),
-            text(t.ats), text(t.atr), iso8601Milliseconds(t.timestamp),
-        ]
-        for (i, cell) in cells.enumerated() {
-            if i > 0 { sink.append(UInt8(ascii: ",")) }
-            try sink.append(quote(cell))
+        try sink.appendBuilt { row in appendRow(prefix: prefix, t, suffix: suffix, to: &row) }
+    }
+
+    static func appendRow(prefix: [UInt8], _ t: TapRecord, suffix: [UInt8], to row: inout [UInt8]) {
+        row.append(contentsOf: prefix)
+        appendDecimal(t.step, to: &row)
+        row.append(UInt8(ascii: ","))
+        appendDecimal(t.attempt, to: &row)
+        row.append(UInt8(ascii: ","))
+        FixedPoint.append(t.probeX, 4, to: &row)
+        row.append(UInt8(ascii: ","))
+        FixedPoint.append(t.probeY, 4, to: &row)
+        row.append(UInt8(ascii: ","))
+        row.append(contentsOf: (t.insidePredicted ? "true" : "false").utf8)
+        row.append(UInt8(ascii: ","))
+        row.append(contentsOf: t.result.rawValue.utf8)
+        row.append(UInt8(ascii: ","))
+        FixedPoint.append(t.latencyMs, 1, to: &row)
+        row.append(UInt8(ascii: ","))
+        if let technology = t.technology { appendQuoted(technology, neutralising: false, to: &row) }
+        for cell in [t.uid, t.atqa, t.sak, t.ats, t.atr] {
+            row.append(UInt8(ascii: ","))
+            if let cell { appendQuoted(cell, neutralising: true, to: &row) }
         }
-        try sink.append(suffix)
-        sink.append(UInt8(ascii: ","))
-        if let progress = t.tagProgress { try sink.append(progress.rawValue) }
-        sink.append(UInt8(ascii: ","))
-        if let placement = t.placement { try sink.append(placement.rawValue) }
-        sink.append(UInt8(ascii: ","))
-        if let window = t.windowSeconds { try sink.append(FixedPoint.format(window, 3)) }
-        sink.append(UInt8(ascii: ","))
-        if let probe = t.platformProbe { try sink.append(probe.rawValue) }
-        sink.append(UInt8(ascii: "\r"))
-        sink.append(UInt8(ascii: "\n"))
+        row.append(UInt8(ascii: ","))
+        appendMilliseconds(t.timestamp, to: &row)
+        row.append(contentsOf: suffix)
+        row.append(UInt8(ascii: ","))
+        if let progress = t.tagProgress { row.append(contentsOf: progress.rawValue.utf8) }
+        row.append(UInt8(ascii: ","))
+        if let placement = t.placement { row.append(contentsOf: placement.rawValue.utf8) }
+        row.append(UInt8(ascii: ","))
+        FixedPoint.append(t.windowSeconds, 3, to: &row)
+        row.append(UInt8(ascii: ","))
+        if let probe = t.platformProbe { row.append(contentsOf: probe.rawValue.utf8) }
+        row.append(UInt8(ascii: "\r"))
+        row.append(UInt8(ascii: "\n"))
+    }
+
+    /// `quote(text(value))` (or `quote(value)`), byte by byte: every character the rules
+    /// look at is ASCII, and a UTF-8 multi-byte sequence never contains an ASCII byte.
+    static func appendQuoted(_ value: String, neutralising: Bool, to bytes: inout [UInt8]) {
+        let utf8 = value.utf8
+        var prefixed = false
+        if neutralising, let first = utf8.first {
+            if first == 0x09 || first == 0x0D || first == 0x0A {
+                prefixed = true
+            } else if let lead = utf8.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D && $0 != 0x0A }) {
+                prefixed =
+                    lead == UInt8(ascii: "=") || lead == UInt8(ascii: "+") || lead == UInt8(ascii: "-")
+                    || lead == UInt8(ascii: "@")
+            }
+        }
+        let needsQuotes = utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
+        guard needsQuotes else {
+            if prefixed { bytes.append(UInt8(ascii: "'")) }
+            bytes.append(contentsOf: utf8)
+            return
+        }
+        bytes.append(0x22)
+        if prefixed { bytes.append(UInt8(ascii: "'")) }
+        for byte in utf8 {
+            if byte == 0x22 { bytes.append(0x22) }
+            bytes.append(byte)
+        }
+        bytes.append(0x22)
+    }
+
+    /// `value` in decimal, digit by digit.
+    static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var divisor: UInt = 1
+        while magnitude / divisor >= 10 { divisor *= 10 }
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(magnitude / divisor))
+            magnitude %= divisor
+            divisor /= 10
+        }
+    }
+
+    /// `iso8601Milliseconds(date)`, appended without building a String.
+    static func appendMilliseconds(_ date: Date, to bytes: inout [UInt8]) {
+        let scaled = (date.timeIntervalSince1970 * 1000).rounded()
+        guard scaled.isFinite, abs(scaled) < Double(1 << 52) else { return }
+        let total = Int(scaled)
+        let millis = ((total % 1000) + 1000) % 1000
+        let seconds = (total - millis) / 1000
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        let (year, month, day) = civil(days)
+        guard year >= 1000, year <= 9999 else {  // as `iso8601` writes them: no padding
+            bytes.append(contentsOf: iso8601Milliseconds(date).utf8)
+            return
+        }
+        func two(_ value: Int) {
+            bytes.append(UInt8(ascii: "0") + UInt8(value / 10))
+            bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
+        }
+        two(year / 100)
+        two(year % 100)
+        bytes.append(UInt8(ascii: "-"))
+        two(month)
+        bytes.append(UInt8(ascii: "-"))
+        two(day)
+        bytes.append(UInt8(ascii: "T"))
+        two(secondOfDay / 3600)
+        bytes.append(UInt8(ascii: ":"))
+        two(secondOfDay / 60 % 60)
+        bytes.append(UInt8(ascii: ":"))
+        two(secondOfDay % 60)
+        bytes.append(UInt8(ascii: "."))
+        bytes.append(UInt8(ascii: "0") + UInt8(millis / 100))
+        two(millis % 100)
+        bytes.append(UInt8(ascii: "Z"))
+    }
+
+    /// The civil date of a day counted from 1970-01-01 (Howard Hinnant's civil-from-days).
+    static func civil(_ days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     static func fixed(_ value: Double?, _ digits: Int) -> String { FixedPoint.format(value, digits) }
@@ -75,15 +184,7 @@ public enum CSVFormat {
         guard let seconds = Int(exactly: date.timeIntervalSince1970.rounded(.down)), abs(seconds) < 1 << 50 else { return "" }
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        let (year, month, day) = civil(days)
         func two(_ v: Int) -> String { v < 10 ? "0\(v)" : String(v) }
         return
             "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))Z"

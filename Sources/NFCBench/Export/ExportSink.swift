@@ -30,6 +30,12 @@ public final class ExportSink {
     public func write(_ text: String) throws { try append(Array(text.utf8)) }
     public func append(_ bytes: [UInt8]) throws { buffer.append(contentsOf: bytes); try flushIfFull() }
     public func append(_ byte: UInt8) { buffer.append(byte) }
+    /// Lets `build` write straight into the buffer: one export row, with no buffer of its
+    /// own to allocate and copy a million times.
+    public func appendBuilt(_ build: (inout [UInt8]) -> Void) throws {
+        build(&buffer)
+        try flushIfFull()
+    }
     public func append(_ text: String) throws { buffer.append(contentsOf: text.utf8); try flushIfFull() }
 
     /// What was collected, for a memory sink.

@@ -1,6 +1,7 @@
 import Foundation
 import NFCBench
 import NFCBenchRecords
+import NFCBenchUseCases
 
 /// `nfcbench export`: one CSV row per tap.
 enum ExportCommand {
@@ -32,11 +33,23 @@ enum ExportCommand {
             ids: invocation.all(session), model: invocation[model], all: invocation[all], usagePath: invocation.path,
             what: "export")
         let destination = try invocation[output].map { try OutputPath.check($0, invocation, context) }
-        let (store, path) = try await StoreOptions.reading(invocation, context, checked: true)
+        // A file is renamed into place only once complete, so the database's integrity check
+        // runs beside the export and must pass before the rename; standard output or a
+        // device cannot take back what was written, so there the check comes first.
+        let store: any BenchReading, path: String, check: IntegrityCheck?
+        if destination?.kind == .replaced {
+            (store, path, check) = try await StoreOptions.readingCheckedBeside(invocation, context)
+        } else {
+            (store, path) = try await StoreOptions.reading(invocation, context, checked: true)
+            check = nil
+        }
         let sessions = try await ExportOutput.sessions(
             ids: invocation.all(session), model: invocation[model], includeVoid: invocation[includeVoid],
             includeSimulated: true, from: store, path: path)
-        try await ExportOutput.write(CSVTapExporter(), sessions: sessions, from: store, to: destination)
+        try await ExportOutput.write(CSVTapExporter(), sessions: sessions, from: store, to: destination) {
+            guard let check else { return }
+            do throws(StoreOpeningFailure) { try await check.verdict() } catch { throw StoreOptions.words(error) }
+        }
         DamageWarning.print(store, leftOutOf: "the export", includeVoid: invocation[includeVoid], context)
         return ExitCode.success
     }

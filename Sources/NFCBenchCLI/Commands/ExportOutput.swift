@@ -12,16 +12,22 @@ enum ExportOutput {
         try await write(exporter, sessions: .listed(sessions), from: store, to: destination)
     }
 
+    /// `beforeCommit` runs once everything is written and before a replaced file is put in
+    /// place; when it throws, the file is left as it was.
     static func write(
         _ exporter: any SessionExporter, sessions: SessionSource, from store: any BenchReading,
-        to destination: OutputDestination?
+        to destination: OutputDestination?, beforeCommit: () async throws -> Void = {}
     ) async throws {
         guard let destination else {
             let sink = ExportSink(descriptor: FileHandle.standardOutput.fileDescriptor, name: "standard output")
             try await exporter.export(sessions, from: store, to: sink)
+            try await beforeCommit()
             return
         }
-        try await OutputPath.write(destination) { try await exporter.export(sessions, from: store, to: $0) }
+        try await OutputPath.write(destination) {
+            try await exporter.export(sessions, from: store, to: $0)
+            try await beforeCommit()
+        }
     }
 
     /// Exactly one of `--session ID ...`, `--model M` and `--all`, checked before the

@@ -27,6 +27,23 @@ enum StoreOptions {
         return (try await openForReading(path, checked: checked), path)
     }
 
+    /// As `reading(_:_:checked: true)` for a read whose output can still be withheld: a
+    /// bench database's integrity check runs beside the read, and `check` must pass
+    /// before the output goes out (`nil` for the lab store, which has no such check).
+    static func readingCheckedBeside(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> (
+        store: any BenchReading, location: String, check: IntegrityCheck?
+    ) {
+        guard invocation[LabOptions.readStore] == nil else {
+            let (store, location) = try await reading(invocation, context, checked: true)
+            return (store, location, nil)
+        }
+        let path = path(invocation, context)
+        do {
+            let (store, check) = try await BenchStores.openReadingCheckedBeside(path)
+            return (store, path, check)
+        } catch { throw words(error) }
+    }
+
     /// The bench database `run` would learn from, read only, or `nil` when there is none
     /// yet (nothing recorded: nothing to learn, and nothing is created).
     static func planningStore(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> (any BenchReading)? {
