@@ -46,7 +46,18 @@ actor SQLiteTapBatches: TapBatches {
         return SQLiteTapBatches(database: database, executor: executor, sessions: sessions, damage: damage)
     }
 
-    func next() throws -> [TapRecord] {
+    /// The batch after the one last handed out, being read already: reading (SQLite and
+    /// decoding) runs on this actor's queue while the caller formats and writes the batch
+    /// before, so an export keeps both cores busy instead of taking turns.
+    private var ahead: Task<[TapRecord], any Error>?
+
+    func next() async throws -> [TapRecord] {
+        let batch = try await (ahead ?? Task { try self.read() }).value
+        ahead = batch.isEmpty ? nil : Task { try self.read() }
+        return batch
+    }
+
+    private func read() throws -> [TapRecord] {
         var batch: [TapRecord] = []
         batch.reserveCapacity(Self.batchSize)
         while batch.count < Self.batchSize {

@@ -35,17 +35,20 @@ public struct CSVTapExporter: SessionExporter {
         // tap (noted in the store's damage log as it is met) drops the whole session, never
         // half of it, at no copy of the rows.
         var current: String?
+        // The current session's cells, looked up once per session rather than once per tap.
+        var session: (prefix: [UInt8], suffix: [UInt8])?
         while case let batch = try await batches.next(), !batch.isEmpty {
             for tap in batch {
-                guard let session = cells[tap.sessionID] else { continue }
                 if tap.sessionID != current {
-                    if let current { sink.endUnit(keep: !store.damage.contains(current)) }
+                    if let current, session != nil { sink.endUnit(keep: !store.damage.contains(current)) }
                     current = tap.sessionID
-                    sink.startUnit()
+                    session = cells[tap.sessionID]
+                    if session != nil { sink.startUnit() }
                 }
+                guard let session else { continue }
                 try CSVFormat.appendRow(prefix: session.prefix, tap, suffix: session.suffix, to: sink)
             }
         }
-        if let current { sink.endUnit(keep: !store.damage.contains(current)) }
+        if let current, session != nil { sink.endUnit(keep: !store.damage.contains(current)) }
     }
 }

@@ -44,6 +44,9 @@ public struct SessionSource: Sendable {
         private var index = 0
         private var cursor: SessionCursor?
         private var exhausted = false
+        /// The page after the current one, asked for as soon as the current one arrived:
+        /// the store reads it on its own queue while the caller works through this one.
+        private var upcoming: Task<[SessionRecord], any Error>?
 
         init(source: SessionSource, store: any BenchReading, lookupKeys: Set<String>?) {
             self.source = source
@@ -55,6 +58,11 @@ public struct SessionSource: Sendable {
             }
         }
 
+        private func fetch(after cursor: SessionCursor?) -> Task<[SessionRecord], any Error> {
+            let (store, limit, keys) = (store, source.pageSize, lookupKeys)
+            return Task { try await store.sessions(after: cursor, limit: limit, lookupKeys: keys) }
+        }
+
         public mutating func next() async throws -> SessionRecord? {
             while true {
                 if index < page.count {
@@ -64,11 +72,13 @@ public struct SessionSource: Sendable {
                     continue
                 }
                 guard !exhausted else { return nil }
-                page = try await store.sessions(after: cursor, limit: source.pageSize, lookupKeys: lookupKeys)
+                page = try await (upcoming ?? fetch(after: cursor)).value
+                upcoming = nil
                 index = 0
                 if page.count < source.pageSize { exhausted = true }
                 guard let last = page.last else { return nil }
                 cursor = SessionCursor(after: last)
+                if !exhausted { upcoming = fetch(after: cursor) }
             }
         }
     }
