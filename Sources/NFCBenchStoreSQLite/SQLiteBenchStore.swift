@@ -52,14 +52,15 @@ public actor SQLiteBenchStore: BenchStoring {
             if let unknown = applied.first(where: { !known.contains($0) }) {
                 throw BenchStoreError.newerSchema(migration: unknown, path: path)
             }
-            guard applied.count < known.count else {
-                try BenchSchema.verifyShape(db)
-                return (db, .file(access))
+            let missing = known.subtracting(applied)
+            guard missing.isEmpty || missing.isSubset(of: BenchSchema.indexOnly) else {
+                let copy = try db.memoryCopy()
+                try BenchSchema.migrate(copy)
+                try BenchSchema.verifyShape(copy)
+                return (copy, .inMemory)
             }
-            let copy = try db.memoryCopy()
-            try BenchSchema.migrate(copy)
-            try BenchSchema.verifyShape(copy)
-            return (copy, .inMemory)
+            try BenchSchema.verifyShape(db, without: missing)
+            return (db, .file(access))
         }
         return SQLiteBenchStore(database: database, executor: executor, path: path, reading: reading)
     }

@@ -62,6 +62,26 @@ struct ReadOnlyStoreTests {
         #expect(try await SQLiteBenchStore.open(path: path).appliedMigrations().count == BenchSchema.migrations.count)
     }
 
+    /// A store that lacks only an index a later nfcbench adds (migration 011) is read in
+    /// place, not copied into memory: an archive of a million taps stays a file read.
+    @Test func aStoreMissingOnlyAnIndexIsReadInPlace() async throws {
+        let path = try await filledStore(taps: 40)
+        do {
+            let db = try SQLiteDatabase(path: path)
+            try db.execute("DROP INDEX session_by_start")
+            try db.execute("DELETE FROM schema_migration WHERE id = '011-session-start-order'")
+        }
+        let before = try bytes(path)
+        let store = try await SQLiteBenchStore.openForReading(path: path)
+        #expect(store.reading == .file(.readOnly))
+        #expect(try await store.sessions(after: nil, limit: 10, lookupKeys: nil).map(\.id) == ["S-1"])
+        #expect(try await store.taps("S-1").count == 40)
+        #expect(try bytes(path) == before)
+        // A file without the index that also has an object nfcbench never made is refused.
+        do { try SQLiteDatabase(path: path).execute("CREATE INDEX planted ON tap(result)") }
+        await #expect(throws: BenchStoreError.self) { try await SQLiteBenchStore.openForReading(path: path) }
+    }
+
     @Test func aCurrentStoreIsReadInPlaceAndNothingIsWritten() async throws {
         let path = try await filledStore(taps: 40)
         let before = try bytes(path)
