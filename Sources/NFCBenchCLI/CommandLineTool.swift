@@ -50,49 +50,54 @@ public enum CommandLineTool {
             Subcommand("labstore", abstract: "Set up the lab store (PostgreSQL) several benches share.") { LabStoreCommand.spec },
         ])
 
-    /// The answer to a command line that runs no command (`--version`, help, a usage
-    /// error), given at once on the calling thread; `nil` when a command is to run. Such a
-    /// line starts no task, so it starts none of the threads an async command needs.
-    public static func answerWithoutRunning(arguments: [String], context: CommandContext) -> Int32? {
+    /// What a command line comes to once parsed, on the calling thread.
+    public enum Start: Sendable {
+        /// `--version`, help or a usage error, answered already: the exit code. Such a
+        /// line starts no task, so it starts none of the threads an async command needs.
+        case answered(Int32)
+        /// A command to run.
+        case run(ParsedInvocation)
+    }
+
+    /// Parses one command line and answers it at once if it runs no command.
+    public static func start(arguments: [String], context: CommandContext) -> Start {
         let parser = ArgumentParser(root: root)
         do {
             switch try parser.parse(arguments) {
             case .version:
                 context.output.line(version)
-                return ExitCode.success
+                return .answered(ExitCode.success)
             case .help(let path):
                 context.output.write(HelpFormatter(path: path, command: parser.command(at: path)).render())
-                return ExitCode.success
-            case .run:
-                return nil
+                return .answered(ExitCode.success)
+            case .run(let invocation):
+                return .run(invocation)
             }
         } catch {
             printUsageError(error, parser: parser, to: context.errors)
-            return ExitCode.usage
+            return .answered(ExitCode.usage)
         }
     }
 
     /// Parses and runs one command line; returns the process exit code.
     public static func main(arguments: [String], context: CommandContext) async -> Int32 {
-        let parser = ArgumentParser(root: root)
+        switch start(arguments: arguments, context: context) {
+        case .answered(let status): status
+        case .run(let invocation): await run(invocation, context: context)
+        }
+    }
+
+    /// Runs a parsed command; returns the process exit code.
+    public static func run(_ invocation: ParsedInvocation, context: CommandContext) async -> Int32 {
         do {
-            switch try parser.parse(arguments) {
-            case .version:
-                context.output.line(version)
-                return ExitCode.success
-            case .help(let path):
-                context.output.write(HelpFormatter(path: path, command: parser.command(at: path)).render())
-                return ExitCode.success
-            case .run(let invocation):
-                // Ctrl-C cancels the command's task, so readers close and restore their
-                // settings and sessions save; a second Ctrl-C ends the process at once.
-                let handler = invocation.command.handler!
-                let task = Task { try await handler(invocation, context) }
-                SignalWaiter.onTermination { _ in task.cancel() }
-                return try await task.value
-            }
+            // Ctrl-C cancels the command's task, so readers close and restore their
+            // settings and sessions save; a second Ctrl-C ends the process at once.
+            let handler = invocation.command.handler!
+            let task = Task { try await handler(invocation, context) }
+            SignalWaiter.onTermination { _ in task.cancel() }
+            return try await task.value
         } catch let error as UsageError {
-            printUsageError(error, parser: parser, to: context.errors)
+            printUsageError(error, parser: ArgumentParser(root: root), to: context.errors)
             return ExitCode.usage
         } catch let damaged as RecordDecodingError {
             // A value the store cannot hold, or one altered after it was written: the file

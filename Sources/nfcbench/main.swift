@@ -8,6 +8,7 @@ let context = CommandContext(
     environment: environment,
     output: StandardStream.output, errors: StandardStream.error)
 let arguments = Array(CommandLine.arguments.dropFirst())
-if let answer = CommandLineTool.answerWithoutRunning(arguments: arguments, context: context) { exit(answer) }
-let status = await CommandLineTool.main(arguments: arguments, context: context)
-exit(status)
+switch CommandLineTool.start(arguments: arguments, context: context) {
+case .answered(let status): exit(status)
+case .run(let invocation): exit(await CommandLineTool.run(invocation, context: context))
+}
