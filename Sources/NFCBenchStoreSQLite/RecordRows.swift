@@ -164,13 +164,11 @@ enum RecordRows {
         // carry no checksum and are not checked.
         if s.type(15) != .null {
             let stored = try v.integer((15, "checksum"), in: Int64.min...Int64.max)
-            // Fed column by column, as `RowChecksum.of` over the values and then
-            // `evidenceChecksummed`'s labelled ones would be: no value copied.
+            // Fed column by column, as `tapChecksum` feeds the values: no value copied.
             var running = RowChecksum.Running()
             for column in Int32(0)..<15 { s.addToChecksum(column, &running) }
             if s.type(16) != .null { s.addToChecksum(16, &running) }
-            for (column, label) in [(Int32(17), "placement"), (18, "window_s"), (19, "platform_probe")]
-            where s.type(column) != .null {
+            for (column, label) in evidenceColumns where s.type(column) != .null {
                 running.add(.text(label))
                 s.addToChecksum(column, &running)
             }
@@ -195,22 +193,20 @@ enum RecordRows {
     static func tapChecksum(_ t: TapRecord) -> Int64 {
         RowChecksum.of(
             tapValues(t) + (t.tagProgress.map { [.text($0.rawValue)] } ?? [])
-                + evidenceChecksummed(
-                    placement: .optionalText(t.placement?.rawValue), window: .optionalReal(t.windowSeconds),
-                    probe: .optionalText(t.platformProbe?.rawValue)))
+                + evidenceChecksummed([
+                    .optionalText(t.placement?.rawValue), .optionalReal(t.windowSeconds),
+                    .optionalText(t.platformProbe?.rawValue),
+                ]))
     }
 
-    /// Migration 010's columns join the checksum only when they hold a value, each after
-    /// its name, so rows written before them keep their checksums and a value cannot pass
-    /// for another column's.
-    static func evidenceChecksummed(
-        placement: SQLiteStatement.Value, window: SQLiteStatement.Value, probe: SQLiteStatement.Value
-    ) -> [SQLiteStatement.Value] {
-        var out: [SQLiteStatement.Value] = []
-        if placement != .null { out += [.text("placement"), placement] }
-        if window != .null { out += [.text("window_s"), window] }
-        if probe != .null { out += [.text("platform_probe"), probe] }
-        return out
+    /// Migration 010's columns (their index in `tapSelect`, and their name). They join the
+    /// checksum only when they hold a value, each after its name, so rows written before
+    /// them keep their checksums and a value cannot pass for another column's.
+    static let evidenceColumns: [(column: Int32, label: String)] = [(17, "placement"), (18, "window_s"), (19, "platform_probe")]
+
+    /// `values` (placement, window, probe) as the checksum takes them: each held value after its name.
+    static func evidenceChecksummed(_ values: [SQLiteStatement.Value]) -> [SQLiteStatement.Value] {
+        zip(evidenceColumns, values).flatMap { column, value in value == .null ? [] : [.text(column.label), value] }
     }
 }
 
