@@ -86,7 +86,17 @@ let package = Package(
                 "NFCBenchUseCases", "NFCBench", "NFCBenchRecords", "NFCLocatorCore", "NFCReaders", "NFCVirtualBench",
                 "NFCCatalogRemote", "NFCHost", "NFCSystem",
             ]),
-        .executableTarget(name: "nfcbench", dependencies: ["NFCBenchCLI"]),
+        .executableTarget(
+            name: "nfcbench", dependencies: ["NFCBenchCLI"],
+            // A release nfcbench starts in a few milliseconds, so the loader's share
+            // counts (docs/performance.md): a position-dependent executable has no
+            // 78,000 relative relocations to apply, and exporting no symbols keeps
+            // dladdr's linear scan short. Tests and debug builds link as SwiftPM does.
+            linkerSettings: [
+                .unsafeFlags(
+                    ["-Xclang-linker", "-no-pie", "-Xlinker", "--no-export-dynamic"],
+                    .when(platforms: [.linux], configuration: .release))
+            ]),
         .executableTarget(name: "ResolveBenchmark", dependencies: ["NFCLocatorCore"], path: "Benchmarks/ResolveBenchmark"),
         .executableTarget(
             name: "RefineStudy", dependencies: ["NFCBench", "NFCBenchRecords", "NFCLocatorCore", "NFCReaders"],

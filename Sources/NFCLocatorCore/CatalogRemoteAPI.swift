@@ -29,10 +29,39 @@ public struct CatalogDocumentError: Error, Sendable, Equatable, CustomStringConv
 public enum CatalogDocumentDecoder {
     /// `NaN`/`Infinity` written as strings decode, so such rows reach validation and
     /// are skipped with a reason rather than failing the whole document.
+    ///
+    /// Strict JSON, which every catalog nfcbench writes or ships is, is read as a tree
+    /// and its fields picked by hand (`CatalogResponseDTO(tree:)`), which costs a
+    /// `resolve` far less start-up than `JSONDecoder` (docs/performance.md). Anything
+    /// else goes to Foundation's reader as it always did: it also takes a trailing comma.
     public static func decode(_ data: Data, origin: String) throws(CatalogDocumentError) -> CatalogResponseDTO {
-        if let duplicate = JSONText(data).duplicateMember() {
-            throw CatalogDocumentError(kind: .notACatalog, origin: origin, detail: duplicate.description)
+        let tree: JSONTree
+        do {
+            tree = try JSONTree.parse(data)
+        } catch {
+            switch JSONText(data).strictReading() {
+            case .duplicateMember(let duplicate):
+                throw CatalogDocumentError(kind: .notACatalog, origin: origin, detail: duplicate.description)
+            case .tooDeep(let depth):
+                throw CatalogDocumentError(kind: .notJSON, origin: origin, detail: depth)
+            case .syntaxError(let syntax):
+                return try decodeWithFoundation(data, origin: origin, syntaxError: syntax)
+            case .valid:
+                // The two strict readers agree (JSONTreeTests); were they not to, Foundation decides.
+                return try decodeWithFoundation(
+                    data, origin: origin, syntaxError: JSONText.SyntaxError(line: 1, column: 1, problem: error.problem))
+            }
         }
+        do {
+            return try CatalogResponseDTO(tree: tree)
+        } catch {
+            throw CatalogDocumentError(kind: .notACatalog, origin: origin, detail: DecodingErrorWords.describe(error))
+        }
+    }
+
+    private static func decodeWithFoundation(
+        _ data: Data, origin: String, syntaxError: JSONText.SyntaxError
+    ) throws(CatalogDocumentError) -> CatalogResponseDTO {
         let decoder = JSONDecoder()
         decoder.nonConformingFloatDecodingStrategy = .convertFromString(
             positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
@@ -41,9 +70,7 @@ public enum CatalogDocumentDecoder {
         } catch let error as DecodingError {
             if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
                 // Where, in the file's own lines, rather than Foundation's error dump.
-                throw CatalogDocumentError(
-                    kind: .notJSON, origin: origin,
-                    detail: JSONText(data).syntaxError()?.description ?? "the text is not valid JSON")
+                throw CatalogDocumentError(kind: .notJSON, origin: origin, detail: syntaxError.description)
             }
             throw CatalogDocumentError(
                 kind: .notACatalog, origin: origin,
@@ -57,17 +84,27 @@ public enum CatalogDocumentDecoder {
     /// 20 KB and a catalog of every phone ever sold would be a few MB.
     public static let maximumBytes = 64 << 20
 
+    /// The size comes from the open file, not from a lookup by path (which would also
+    /// read the owner's account name, and could see another file than the one read).
     public static func load(contentsOf url: URL) throws(CatalogDocumentError) -> CatalogResponseDTO {
-        if let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int, size > maximumBytes {
-            throw CatalogDocumentError(
-                kind: .unreadable, origin: url.path,
-                detail: "it is larger than \(maximumBytes >> 20) MB, the limit for catalogs; nothing was read")
-        }
         let data: Data
-        do { data = try Data(contentsOf: url) } catch {
+        do {
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            if try handle.seekToEnd() > UInt64(maximumBytes) {
+                throw CatalogDocumentError(
+                    kind: .unreadable, origin: url.path,
+                    detail: "it is larger than \(maximumBytes >> 20) MB, the limit for catalogs; nothing was read")
+            }
+            try handle.seek(toOffset: 0)
+            data = try handle.readToEnd() ?? Data()
+        } catch let error as CatalogDocumentError {
+            throw error
+        } catch {
+            let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
             throw CatalogDocumentError(
                 kind: .unreadable, origin: url.path,
-                detail: (error as NSError).localizedFailureReason ?? "\(error)")
+                detail: (error as NSError).localizedFailureReason ?? underlying?.localizedDescription ?? "\(error)")
         }
         return try decode(data, origin: url.path)
     }

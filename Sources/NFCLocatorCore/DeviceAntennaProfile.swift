@@ -39,7 +39,7 @@ public struct DeviceAntennaProfile: Sendable, Hashable {
     public init(entry: CatalogEntryDTO) throws(CatalogRowError) {
         let key = entry.lookupKey()
         func fail(_ reason: String) -> CatalogRowError { CatalogRowError(key: key, reason: reason) }
-        guard !entry.modelIdentifier.trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard !entry.modelIdentifier.allSatisfy(\.isWhitespace) else {
             throw fail("modelIdentifier is empty")
         }
         guard let formFactor = FormFactor(rawValue: entry.formFactor) else {

@@ -58,20 +58,54 @@ public struct JSONText: Sendable {
         return error
     }
 
+    /// What one strict pass finds, for a reader deciding how to read the text.
+    public enum StrictReading: Sendable, Equatable {
+        /// RFC 8259 JSON, no member twice, and within Foundation's limits.
+        case valid
+        case duplicateMember(SyntaxError)
+        /// Not strict JSON; Foundation's reader may still take it (a trailing comma).
+        case syntaxError(SyntaxError)
+        /// Valid JSON nested deeper than Foundation's reader takes, in words.
+        case tooDeep(String)
+    }
+
+    /// `syntaxError()`, `duplicateMember()` and the nesting limit in one pass. A number
+    /// no Double holds is not the text's problem but the field's that holds it.
+    public func strictReading() -> StrictReading {
+        var scanner = JSONScanner(bytes: [UInt8](data))
+        do throws(JSONScanner.Failure) {
+            scanner.skipSpace()
+            try scanner.value(collect: nil)
+            scanner.skipSpace()
+            guard scanner.index == scanner.bytes.count else { throw scanner.fail("unexpected text after the JSON value") }
+        } catch {
+            let located = locate(error)
+            return error.problem.hasPrefix(JSONScanner.duplicatePrefix) ? .duplicateMember(located) : .syntaxError(located)
+        }
+        if scanner.deepest > Self.foundationDepthLimit { return .tooDeep(depthWords(scanner.deepest)) }
+        return .valid
+    }
+
     /// Why Foundation's JSON reader refuses text that is valid JSON, if it does: a number
     /// no Double can hold (`1e309`) or nesting deeper than its limit. `nil` otherwise.
     public func foundationLimit() -> String? {
         var scanner = JSONScanner(bytes: [UInt8](data))
         scanner.skipSpace()
         do throws(JSONScanner.Failure) { try scanner.value(collect: nil) } catch { return nil }
+        return limit(of: scanner)
+    }
+
+    private func limit(of scanner: JSONScanner) -> String? {
         if let (offset, literal) = scanner.hugeNumber {
             let (line, column) = position(of: offset)
             return "line \(line), column \(column): the number \(literal) is out of range"
         }
-        if scanner.deepest > Self.foundationDepthLimit {
-            return "values nested \(scanner.deepest) levels deep (the limit is \(Self.foundationDepthLimit))"
-        }
+        if scanner.deepest > Self.foundationDepthLimit { return depthWords(scanner.deepest) }
         return nil
+    }
+
+    private func depthWords(_ depth: Int) -> String {
+        "values nested \(depth) levels deep (the limit is \(Self.foundationDepthLimit))"
     }
 
     /// Foundation's JSON nesting limit.

@@ -48,7 +48,7 @@ public struct ModelFinder: Sendable {
     }
 
     public func find(_ typed: String) -> Outcome {
-        let trimmed = typed.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = typed.trimmingWhitespace()
         let fingerprint = ModelIdentifierFingerprintProvider(modelIdentifier: trimmed).fingerprint()
         if !trimmed.isEmpty,
             let profile = resolver.resolve(fingerprint, signals: .inferred(from: fingerprint, model: trimmed)).profile

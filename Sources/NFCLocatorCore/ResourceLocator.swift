@@ -14,16 +14,18 @@ public struct ResourceLocator: Sendable {
 
     public static let marker = "seed_catalog.json"
 
-    /// The shipped resources, or `nil` when none can be found.
+    /// The shipped resources, or `nil` when none can be found. `executable`, when given,
+    /// may be a symbolic link; by default the running executable's real path is used.
     public static func shipped(
         environment: [String: String] = ProcessInfo.processInfo.environment,
-        executable: URL? = executableURL()
+        executable: URL? = nil
     ) -> ResourceLocator? {
         let fm = FileManager.default
         if let explicit = environment["NFCBENCH_RESOURCES"], !explicit.isEmpty {
             return ResourceLocator(directory: URL(fileURLWithPath: explicit, isDirectory: true))
         }
-        guard var dir = executable?.resolvingSymlinksInPath().deletingLastPathComponent() else { return nil }
+        guard let real = executable.map({ $0.resolvingSymlinksInPath() }) ?? executableURL() else { return nil }
+        var dir = real.deletingLastPathComponent()
         for _ in 0..<8 {
             for candidate in ["share/nfcbench", "Resources"] {
                 let folder = dir.appendingPathComponent(candidate, isDirectory: true)
@@ -38,14 +40,15 @@ public struct ResourceLocator: Sendable {
         return nil
     }
 
-    /// The running executable. `/proc/self/exe` on Linux; argv[0] elsewhere.
+    /// The running executable's real path: `/proc/self/exe` on Linux, which the kernel
+    /// resolves (so no walk over symbolic links is needed); elsewhere Bundle's, resolved.
     public static func executableURL() -> URL? {
         #if os(Linux)
             if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-                return URL(fileURLWithPath: path)
+                return URL(fileURLWithPath: path, isDirectory: false)
             }
         #endif
-        return Bundle.main.executableURL
+        return Bundle.main.executableURL?.resolvingSymlinksInPath()
     }
 
     public var seedCatalogURL: URL { directory.appendingPathComponent(Self.marker) }

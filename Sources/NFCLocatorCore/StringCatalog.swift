@@ -16,19 +16,35 @@ public struct StringCatalog: Sendable {
         try parse(Data(contentsOf: url))
     }
 
+    /// A strings file that is not a String Catalog.
+    public struct FormatError: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Read from a tree by hand rather than through `Decodable`, for the same start-up
+    /// reason as the catalogs (`JSONTree`).
     public static func parse(_ data: Data) throws -> StringCatalog {
-        let file = try JSONDecoder().decode(File.self, from: data)
+        guard case .object(let file) = try JSONTree.parse(data),
+            case .string(let sourceLanguage)? = file["sourceLanguage"],
+            case .object(let strings)? = file["strings"]
+        else { throw FormatError(description: "not a String Catalog: no sourceLanguage and strings") }
         var table: [String: [String: String]] = [:]
-        for (key, entry) in file.strings {
+        for string in strings.members {
             var values: [String: String] = [:]
-            for (language, localization) in entry.localizations ?? [:] {
-                if let value = localization.stringUnit?.value ?? localization.variations?.plural?["other"]?.stringUnit.value {
-                    values[language] = value
+            if case .object(let localizations)? = string.value.member("localizations") {
+                for localization in localizations.members {
+                    let value = localization.value
+                    if case .string(let text)? = value.member("stringUnit")?.member("value")
+                        ?? value.member("variations")?.member("plural")?.member("other")?.member("stringUnit")?
+                        .member("value")
+                    {
+                        values[localization.name] = text
+                    }
                 }
             }
-            table[key] = values
+            table[string.name] = values
         }
-        return StringCatalog(table: table, sourceLanguage: file.sourceLanguage)
+        return StringCatalog(table: table, sourceLanguage: sourceLanguage)
     }
 
     public var keys: [String] { table.keys.sorted() }
@@ -58,17 +74,4 @@ public struct StringCatalog: Sendable {
         }
         return result + rest
     }
-
-    private struct File: Decodable {
-        let sourceLanguage: String
-        let strings: [String: Entry]
-    }
-    private struct Entry: Decodable { let localizations: [String: Localization]? }
-    private struct Localization: Decodable {
-        let stringUnit: Unit?
-        let variations: Variations?
-    }
-    private struct Variations: Decodable { let plural: [String: Variant]? }
-    private struct Variant: Decodable { let stringUnit: Unit }
-    private struct Unit: Decodable { let value: String }
 }

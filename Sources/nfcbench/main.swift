@@ -10,5 +10,8 @@ let context = CommandContext(
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch CommandLineTool.start(arguments: arguments, context: context) {
 case .answered(let status): exit(status)
-case .run(let invocation): exit(await CommandLineTool.run(invocation, context: context))
+case .run(let invocation):
+    // Exit from the task that ran the command: coming back to the main actor first would
+    // have Dispatch start a thread only to call exit on it.
+    await Task.detached { exit(await CommandLineTool.run(invocation, context: context)) }.value
 }

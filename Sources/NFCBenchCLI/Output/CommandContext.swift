@@ -1,5 +1,6 @@
 import Foundation
 import NFCLocatorCore
+import Synchronization
 
 /// Everything a command handler may touch besides its arguments.
 public struct CommandContext: Sendable {
@@ -8,6 +9,8 @@ public struct CommandContext: Sendable {
     public let errors: any TextOutput
     /// The directory relative paths resolve against.
     public let workingDirectory: URL
+    /// Found once: `resolve` needs the folder for the catalog and again for the strings.
+    private let foundResources = FoundResources()
 
     public init(
         environment: [String: String], output: any TextOutput, errors: any TextOutput,
@@ -48,7 +51,11 @@ public struct CommandContext: Sendable {
 
     /// Shipped resources, or a failure that says how to point at them.
     public func resources() throws -> ResourceLocator {
-        if let found = ResourceLocator.shipped(environment: environment) { return found }
+        let found = foundResources.value.withLock { memo in
+            if memo == nil { memo = .some(ResourceLocator.shipped(environment: environment)) }
+            return memo!
+        }
+        if let found { return found }
         throw CommandFailure(
             "Cannot find nfcbench's data files (seed_catalog.json).",
             hint: "Reinstall with scripts/install.sh, or set NFCBENCH_RESOURCES to the folder that holds them.")
@@ -60,6 +67,11 @@ public struct CommandContext: Sendable {
         }
         return catalog
     }
+}
+
+/// The shipped resources once looked up (`nil` inside: looked up, none found).
+private final class FoundResources: Sendable {
+    let value = Mutex<ResourceLocator??>(nil)
 }
 
 /// A failure the user can act on: printed as `Error: <message>` plus a hint; exit 1
