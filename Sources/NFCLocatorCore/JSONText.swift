@@ -37,18 +37,7 @@ public struct JSONText: Sendable {
     }
 
     /// The first syntax error, or `nil` for valid JSON.
-    public func syntaxError() -> SyntaxError? {
-        var scanner = JSONScanner(bytes: [UInt8](data))
-        do throws(JSONScanner.Failure) {
-            scanner.skipSpace()
-            try scanner.value(collect: nil)
-            scanner.skipSpace()
-            guard scanner.index == scanner.bytes.count else { throw scanner.fail("unexpected text after the JSON value") }
-            return nil
-        } catch {
-            return locate(error)
-        }
-    }
+    public func syntaxError() -> SyntaxError? { strictWalk().failure.map(locate) }
 
     /// The first member name that appears twice in one object, with where, or `nil`.
     /// Unlike `syntaxError()`, other syntax errors are not reported here (they are the
@@ -72,18 +61,28 @@ public struct JSONText: Sendable {
     /// `syntaxError()`, `duplicateMember()` and the nesting limit in one pass. A number
     /// no Double holds is not the text's problem but the field's that holds it.
     public func strictReading() -> StrictReading {
+        let (scanner, failure) = strictWalk()
+        if let failure {
+            let located = locate(failure)
+            return failure.problem.hasPrefix(JSONScanner.duplicatePrefix) ? .duplicateMember(located) : .syntaxError(located)
+        }
+        if scanner.deepest > Self.foundationDepthLimit { return .tooDeep(depthWords(scanner.deepest)) }
+        return .valid
+    }
+
+    /// The whole text as one value and nothing after it: the scanner as it ended, and
+    /// where it failed.
+    private func strictWalk() -> (scanner: JSONScanner, failure: JSONScanner.Failure?) {
         var scanner = JSONScanner(bytes: [UInt8](data))
         do throws(JSONScanner.Failure) {
             scanner.skipSpace()
             try scanner.value(collect: nil)
             scanner.skipSpace()
             guard scanner.index == scanner.bytes.count else { throw scanner.fail("unexpected text after the JSON value") }
+            return (scanner, nil)
         } catch {
-            let located = locate(error)
-            return error.problem.hasPrefix(JSONScanner.duplicatePrefix) ? .duplicateMember(located) : .syntaxError(located)
+            return (scanner, error)
         }
-        if scanner.deepest > Self.foundationDepthLimit { return .tooDeep(depthWords(scanner.deepest)) }
-        return .valid
     }
 
     /// Why Foundation's JSON reader refuses text that is valid JSON, if it does: a number
@@ -92,10 +91,6 @@ public struct JSONText: Sendable {
         var scanner = JSONScanner(bytes: [UInt8](data))
         scanner.skipSpace()
         do throws(JSONScanner.Failure) { try scanner.value(collect: nil) } catch { return nil }
-        return limit(of: scanner)
-    }
-
-    private func limit(of scanner: JSONScanner) -> String? {
         if let (offset, literal) = scanner.hugeNumber {
             let (line, column) = position(of: offset)
             return "line \(line), column \(column): the number \(literal) is out of range"
@@ -326,15 +321,14 @@ private struct JSONScanner {
 
     /// Four hexadecimal digits, as a UTF-16 code unit.
     mutating func hex4() throws(Failure) -> Int {
-        var value = 0
-        for _ in 0..<4 {
-            guard let h = peek, let digit = Int(String(UnicodeScalar(h)), radix: 16) else {
-                throw fail("\\u needs four hexadecimal digits")
-            }
-            value = value * 16 + digit
-            index += 1
-        }
+        let value = try grammar { () throws(JSONGrammar.Mistake) in try JSONGrammar.hex4(in: bytes, from: index) }
+        index += 4
         return value
+    }
+
+    /// A step of the shared grammar, its mistake as this scanner's failure.
+    func grammar<T>(_ step: () throws(JSONGrammar.Mistake) -> T) throws(Failure) -> T {
+        do { return try step() } catch { throw Failure(offset: error.offset, problem: error.problem) }
     }
 
     /// One multi-byte UTF-8 character, well formed (no overlongs, surrogates or > U+10FFFF).
@@ -362,26 +356,7 @@ private struct JSONScanner {
 
     mutating func number() throws(Failure) {
         let start = index
-        if peek == UInt8(ascii: "-") { index += 1 }
-        func digits() -> Int {
-            let from = index
-            while let d = peek, d >= 0x30 && d <= 0x39 { index += 1 }
-            return index - from
-        }
-        if peek == UInt8(ascii: "0") {
-            index += 1
-        } else if digits() == 0 {
-            throw Failure(offset: start, problem: "a number needs digits")
-        }
-        if peek == UInt8(ascii: ".") {
-            index += 1
-            guard digits() > 0 else { throw fail("a number needs digits after its decimal point") }
-        }
-        if let e = peek, e | 0x20 == UInt8(ascii: "e") {
-            index += 1
-            if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { index += 1 }
-            guard digits() > 0 else { throw fail("a number needs digits in its exponent") }
-        }
+        index = try grammar { () throws(JSONGrammar.Mistake) in try JSONGrammar.numberEnd(in: bytes, from: start) }
         if hugeNumber == nil {
             let literal = String(decoding: bytes[start..<index], as: UTF8.self)
             if !(Double(literal)?.isFinite ?? false) { hugeNumber = (start, literal) }
@@ -390,9 +365,6 @@ private struct JSONScanner {
 
     mutating func literal(_ word: String) throws(Failure) {
         let start = index
-        for expected in word.utf8 {
-            guard peek == expected else { throw Failure(offset: start, problem: "expected \(word)") }
-            index += 1
-        }
+        index = try grammar { () throws(JSONGrammar.Mistake) in try JSONGrammar.literalEnd(word, in: bytes, from: start) }
     }
 }

@@ -181,12 +181,11 @@ private struct JSONTreeParser {
         index = start
         while let b = peek, b != UInt8(ascii: "\""), b != UInt8(ascii: "\\"), b >= 0x20 { index += 1 }
         guard let stop = peek else { throw Failure(offset: start - 1, problem: "text starting here is never closed") }
-        var decoded: [UInt8]
         if stop == UInt8(ascii: "\"") {
             index += 1
             return try validated(bytes[start..<(index - 1)])
         }
-        decoded = Array(bytes[start..<index])
+        var decoded = Array(bytes[start..<index])
         while true {
             guard let b = peek else { throw Failure(offset: start - 1, problem: "text starting here is never closed") }
             switch b {
@@ -236,53 +235,25 @@ private struct JSONTreeParser {
     }
 
     private mutating func hex4() throws(Failure) -> Int {
-        var value = 0
-        for _ in 0..<4 {
-            guard let h = peek else { throw fail("\\u needs four hexadecimal digits") }
-            let digit: UInt8
-            switch h {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = h - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = h - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = h - UInt8(ascii: "A") + 10
-            default: throw fail("\\u needs four hexadecimal digits")
-            }
-            value = value << 4 | Int(digit)
-            index += 1
-        }
+        let value = try grammar { () throws(JSONGrammar.Mistake) in try JSONGrammar.hex4(in: bytes, from: index) }
+        index += 4
         return value
     }
 
-    /// A number's text as written: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    /// A step of the shared grammar, its mistake as this parser's failure.
+    private func grammar<T>(_ step: () throws(JSONGrammar.Mistake) -> T) throws(Failure) -> T {
+        do { return try step() } catch { throw Failure(offset: error.offset, problem: error.problem) }
+    }
+
+    /// A number's text as written.
     private mutating func number() throws(Failure) -> String {
         let start = index
-        func digits() -> Int {
-            let from = index
-            while let d = peek, d >= UInt8(ascii: "0") && d <= UInt8(ascii: "9") { index += 1 }
-            return index - from
-        }
-        if peek == UInt8(ascii: "-") { index += 1 }
-        if peek == UInt8(ascii: "0") {
-            index += 1
-        } else if digits() == 0 {
-            throw fail("a number needs digits")
-        }
-        if peek == UInt8(ascii: ".") {
-            index += 1
-            guard digits() > 0 else { throw fail("a number needs digits after its decimal point") }
-        }
-        if let e = peek, e | 0x20 == UInt8(ascii: "e") {
-            index += 1
-            if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { index += 1 }
-            guard digits() > 0 else { throw fail("a number needs digits in its exponent") }
-        }
+        index = try grammar { () throws(JSONGrammar.Mistake) in try JSONGrammar.numberEnd(in: bytes, from: start) }
         return String(decoding: bytes[start..<index], as: UTF8.self)
     }
 
     private mutating func literal(_ word: String) throws(Failure) {
         let start = index
-        for expected in word.utf8 {
-            guard peek == expected else { throw Failure(offset: start, problem: "expected \(word)") }
-            index += 1
-        }
+        index = try grammar { () throws(JSONGrammar.Mistake) in try JSONGrammar.literalEnd(word, in: bytes, from: start) }
     }
 }

@@ -82,18 +82,8 @@ struct JSONTextTests {
     @Test func agreesWithFoundationOnMutatedDocuments() {
         let base = Array(#"{"entries": [{"x": 0.5, "y": -1e-3, "s": "a\u00e9\n", "ok": true}, [null, 12]], "n": 0}"#.utf8)
         let alphabet = Array(#"{}[]:,"\ 0123456789.eE+-tfnulrs"#.utf8)
-        var generator = SplitMix(seed: 2026)
         var disagreements: [String] = []
-        for _ in 0..<20_000 {
-            var bytes = base
-            for _ in 0..<Int.random(in: 1...3, using: &generator) {
-                let i = Int.random(in: 0..<bytes.count, using: &generator)
-                switch Int.random(in: 0..<3, using: &generator) {
-                case 0: bytes[i] = alphabet.randomElement(using: &generator)!
-                case 1: bytes.remove(at: i)
-                default: bytes.insert(alphabet.randomElement(using: &generator)!, at: i)
-                }
-            }
+        for bytes in SplitMix.mutations(of: base, alphabet: alphabet, seed: 2026, count: 20_000) {
             let data = Data(bytes)
             let foundation = (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil
             let ours = JSONText(data).syntaxError() == nil && JSONText(data).foundationLimit() == nil
@@ -118,5 +108,25 @@ struct SplitMix: RandomNumberGenerator {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+}
+
+extension SplitMix {
+    /// `count` copies of `base`, each with one to three bytes replaced, removed or
+    /// inserted (from `alphabet`), the same on every run for one `seed`.
+    static func mutations(of base: [UInt8], alphabet: [UInt8], seed: UInt64, count: Int) -> [[UInt8]] {
+        var generator = SplitMix(seed: seed)
+        return (0..<count).map { _ in
+            var bytes = base
+            for _ in 0..<Int.random(in: 1...3, using: &generator) {
+                let i = Int.random(in: 0..<bytes.count, using: &generator)
+                switch Int.random(in: 0..<3, using: &generator) {
+                case 0: bytes[i] = alphabet.randomElement(using: &generator)!
+                case 1: bytes.remove(at: i)
+                default: bytes.insert(alphabet.randomElement(using: &generator)!, at: i)
+                }
+            }
+            return bytes
+        }
     }
 }
