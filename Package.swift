@@ -157,7 +157,8 @@ let package = Package(
         .testTarget(
             name: "NFCBenchTests",
             dependencies: [
-                "NFCBench", "NFCBenchRecords", "NFCBenchStoreSQLite", "NFCLocatorCore", "NFCReaders", "NFCTestSupport",
+                "NFCBench", "NFCBenchRecords", "NFCBenchStoreSQLite", "NFCLocatorCore", "NFCReaders", "NFCStore",
+                "NFCTestSupport",
                 "NFCReaderLibNFC", "NFCReaderPCSC",
             ]),
         .testTarget(

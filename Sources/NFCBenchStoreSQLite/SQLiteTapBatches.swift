@@ -43,18 +43,43 @@ actor SQLiteTapBatches: TapBatches {
             try db.execute("SELECT count(*) FROM sqlite_schema")
             return db
         }
-        return SQLiteTapBatches(database: database, executor: executor, sessions: sessions, damage: damage)
+        let batches = SQLiteTapBatches(database: database, executor: executor, sessions: sessions, damage: damage)
+        await batches.readAhead()
+        return batches
     }
 
-    /// The batch after the one last handed out, being read already: reading (SQLite and
-    /// decoding) runs on this actor's queue while the caller formats and writes the batch
-    /// before, so an export keeps both cores busy instead of taking turns.
-    private var ahead: Task<[TapRecord], any Error>?
+    /// Starts reading at once: an export opens the next page's taps while it still
+    /// formats the page before, so this read runs beside that one instead of waiting for
+    /// its first `next()`.
+    private func readAhead() { fillAhead() }
+
+    /// How many batches are read ahead of the caller: reading (SQLite and decoding) runs
+    /// on this actor's queue while the caller formats the batch before. Two, so that the
+    /// reads of two pages (each on its own connection and queue) and the formatting keep
+    /// both cores busy; at most this many batches more are held in memory.
+    static let depth = 2
+
+    /// The batches being read, in scan order: each read waits for the one before, so they
+    /// come back in order whichever task the actor runs first.
+    private var ahead: [Task<[TapRecord], any Error>] = []
 
     func next() async throws -> [TapRecord] {
-        let batch = try await (ahead ?? Task { try self.read() }).value
-        ahead = batch.isEmpty ? nil : Task { try self.read() }
+        fillAhead()
+        let batch = try await ahead.removeFirst().value
+        if batch.isEmpty { ahead.removeAll() } else { fillAhead() }
         return batch
+    }
+
+    private func fillAhead() {
+        while ahead.count < Self.depth {
+            let previous = ahead.last
+            ahead.append(
+                Task {
+                    // A read that failed before is the caller's to see; this one only waits.
+                    _ = try? await previous?.value
+                    return try self.read()
+                })
+        }
     }
 
     private func read() throws -> [TapRecord] {

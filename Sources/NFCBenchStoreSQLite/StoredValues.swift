@@ -33,8 +33,16 @@ struct StoredValues {
         return value
     }
 
+    /// The column's type is asked once: a million-row read asks it for six text columns
+    /// a row.
     func optionalText(_ c: (Int32, String)) throws(RecordDecodingError) -> String? {
-        statement.type(c.0) == .null ? nil : try text(c)
+        switch statement.type(c.0) {
+        case .null: return nil
+        case .text:
+            guard let value = statement.text(c.0) else { throw fail(c, expected: "text") }
+            return value
+        default: throw fail(c, expected: "text")
+        }
     }
 
     func integer(_ c: (Int32, String), in range: ClosedRange<Int64>) throws(RecordDecodingError) -> Int {
@@ -50,7 +58,12 @@ struct StoredValues {
 
     /// A finite number in `range`; SQLite may hand back a whole number for a REAL column.
     func number(_ c: (Int32, String), in range: ClosedRange<Double>) throws(RecordDecodingError) -> Double {
-        let type = statement.type(c.0)
+        try number(c, in: range, type: statement.type(c.0))
+    }
+
+    private func number(
+        _ c: (Int32, String), in range: ClosedRange<Double>, type: SQLiteStatement.ColumnType
+    ) throws(RecordDecodingError) -> Double {
         let value = statement.double(c.0)
         guard type == .real || type == .integer, value.isFinite, range.contains(value) else {
             throw fail(c, expected: "a finite number in \(range.lowerBound)...\(range.upperBound)")
@@ -59,7 +72,8 @@ struct StoredValues {
     }
 
     func optionalNumber(_ c: (Int32, String), in range: ClosedRange<Double>) throws(RecordDecodingError) -> Double? {
-        statement.type(c.0) == .null ? nil : try number(c, in: range)
+        let type = statement.type(c.0)
+        return type == .null ? nil : try number(c, in: range, type: type)
     }
 
     func date(_ c: (Int32, String)) throws(RecordDecodingError) -> Date {

@@ -172,12 +172,17 @@ public final class SQLiteStatement {
     /// `value(column)`, reading an ASCII text's bytes in place (any other text goes through
     /// the String `value` makes, so a damaged byte is fed as it reads back).
     public func addToChecksum(_ column: Int32, _ running: inout RowChecksum.Running) {
-        guard type(column) == .text, let c = sqlite3_column_text(statement, column) else {
-            running.add(value(column))
-            return
+        // The type is asked once: this runs for every column of a million rows.
+        switch type(column) {
+        case .null: running.add(.null)
+        case .integer: running.add(.integer(int(column)))
+        case .real: running.add(.real(double(column)))
+        case .text:
+            guard let c = sqlite3_column_text(statement, column) else { return running.add(.text("")) }
+            let bytes = UnsafeBufferPointer(start: c, count: Int(sqlite3_column_bytes(statement, column)))
+            if bytes.allSatisfy({ $0 < 0x80 }) { running.addText(bytes) } else { running.add(value(column)) }
+        case .blob: running.add(.blob(blob(column)))
         }
-        let bytes = UnsafeBufferPointer(start: c, count: Int(sqlite3_column_bytes(statement, column)))
-        if bytes.allSatisfy({ $0 < 0x80 }) { running.addText(bytes) } else { running.add(value(column)) }
     }
 
     public func blob(_ column: Int32) -> Data {

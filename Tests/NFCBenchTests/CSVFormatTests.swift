@@ -16,8 +16,8 @@ struct CSVFormatTests {
         (42.55, 1, "42.5"), (0.125, 2, "0.12"), (2.675, 2, "2.67"), (0.04, 1, "0.0"), (123.0, 1, "123.0"), (0.99996, 4, "1.0000"),
     ])
     func fixedPoint(value: Double, digits: Int, text: String) {
-        #expect(CSVFormat.fixed(value, digits) == text)
-        #expect(CSVFormat.fixed(value, digits) == String(format: "%.\(digits)f", value))
+        #expect(FixedPoint.format(value, digits) == text)
+        #expect(FixedPoint.format(value, digits) == String(format: "%.\(digits)f", value))
     }
 
     @Test(arguments: [
