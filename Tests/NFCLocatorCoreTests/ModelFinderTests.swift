@@ -17,6 +17,19 @@ struct ModelFinderTests {
         return nil
     }
 
+    /// What the operator typed loses its white space at both ends, Unicode's included, and
+    /// nothing else: the printable-ASCII fast path and the Character path agree.
+    @Test(arguments: [
+        ("SM-S921B", "SM-S921B"), (" SM-S921B\n", "SM-S921B"), ("\u{3000}Galaxy S24\u{00A0}", "Galaxy S24"),
+        ("\t\r\n", ""), ("", ""), ("a", "a"), ("a b", "a b"), ("\u{2028}x", "x"), ("x\r\n", "x"),
+        ("Pixel 8\u{301}", "Pixel 8\u{301}"), ("\u{0600}a", "\u{0600}a"), (" \u{0600}a ", "\u{0600}a"),
+        ("~iPhone15,2~", "~iPhone15,2~"), ("\u{85}Pixel\u{85}", "Pixel"),
+    ])
+    func typedTextLosesOnlyItsOuterWhiteSpace(_ typed: String, _ kept: String) {
+        #expect(typed.trimmingWhitespace() == kept)
+        #expect(typed[...].trimmingWhitespace() == kept)
+    }
+
     @Test(arguments: [
         ("SM-S921B", "sm_s921b", ModelFinder.Reason.identifier), (" SM-S921B\n", "sm_s921b", .identifier),
         ("SM-S921U1", "sm_s921b", .family), ("sm s921b", "sm_s921b", .identifier), ("sms921b", "sm_s921b", .spelling),
