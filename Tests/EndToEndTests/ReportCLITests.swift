@@ -178,6 +178,15 @@ struct ReportCLITests {
             return r.stdout.split(separator: "\r\n").dropFirst().map { $0 }
         }
         #expect(try await rows(["--model", "SM-S921B"]).isEmpty)
+        // An empty report is written, and said to be empty, with the flags that keep the rest.
+        let xml = scratch.file("empty.xml")
+        let empty = try await BuiltBinary.run(["report", "--model", "SM-S921B", "--format", "junit", "--db", db, "-o", xml])
+        #expect(empty.status == 0 && FileManager.default.fileExists(atPath: xml), "\(empty.stderr)")
+        #expect(
+            empty.stderr.contains("Warning: the report holds no session.")
+                && empty.stderr.contains("--include-simulated, --include-void"), "\(empty.stderr)")
+        let full = try await BuiltBinary.run(["report", "--all", "--include-simulated", "--format", "junit", "--db", db])
+        #expect(full.status == 0 && !full.stderr.contains("holds no session"), "\(full.stderr)")
         #expect(try await rows(["--model", "SM-S921B", "--include-simulated"]).count == 1)
         let both = try await rows(["--all", "--include-simulated", "--include-void"])
         #expect(both.count == 2 && both.contains { $0.contains(",true,true,wrong phone,") })

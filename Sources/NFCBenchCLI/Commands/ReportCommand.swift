@@ -78,10 +78,28 @@ enum ReportCommand {
                 "No sessions to draw.", hint: "Check the model with 'nfcbench sessions', or add --include-simulated.")
         }
         DamageWarning.print(store, leftOutOf: "the report", includeVoid: invocation[includeVoid], context)
+        // An empty report is still a valid file (JUnit with no suite passes in CI), so the
+        // operator is told, with the flags that would have kept what was left out.
+        var listing = sessions.pager(in: store)
+        if try await listing.next() == nil {
+            context.errors.line(
+                emptyWarning(includeVoid: invocation[includeVoid], includeSimulated: invocation[includeSimulated]))
+        }
         if let destination {
             context.errors.line("Report written to \(destination.given).")
         }
         return ExitCode.success
+    }
+
+    static func emptyWarning(includeVoid: Bool, includeSimulated: Bool) -> String {
+        let flags = [includeSimulated ? nil : "--include-simulated", includeVoid ? nil : "--include-void"].compactMap { $0 }
+        let hint =
+            flags.isEmpty
+            ? "'nfcbench sessions' lists what the store holds."
+            : "Sessions from a simulated reader and void sessions are left out unless asked for ("
+                + flags.joined(separator: ", ") + "); simulated ones are never bench evidence. "
+                + "'nfcbench sessions' lists what the store holds."
+        return "Warning: the report holds no session. " + hint
     }
 
     /// The end of `run`: the finished session's HTML report. The session is already safe
