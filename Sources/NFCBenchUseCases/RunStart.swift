@@ -131,13 +131,16 @@ extension RunRequest {
     }
 }
 
-/// `S-20261129-161633-4f2a`: sortable, and unique enough for one lab.
+/// `S-20261129-161633-4f2a`: sortable, and unique enough for one lab. Always 22
+/// characters: the random part keeps its leading zeros (`-01e1`, not `-1e1`), so ids line
+/// up in listings and on filed reports.
 public enum SessionIdentifier {
-    public static func make(now: Date = Date()) -> String {
+    public static func make(now: Date = Date(), suffix: UInt16 = .random(in: 0...UInt16.max)) -> String {
         let f = DateFormatter()
         f.locale = Locale(identifier: "en_US_POSIX")
         f.timeZone = TimeZone(identifier: "UTC")
         f.dateFormat = "yyyyMMdd-HHmmss"
-        return "S-\(f.string(from: now))-\(String(UInt16.random(in: 0...UInt16.max), radix: 16))"
+        let hex = String(suffix, radix: 16)
+        return "S-\(f.string(from: now))-" + String(repeating: "0", count: 4 - hex.count) + hex
     }
 }
