@@ -44,14 +44,12 @@ actor SQLiteTapBatches: TapBatches {
             return db
         }
         let batches = SQLiteTapBatches(database: database, executor: executor, sessions: sessions, damage: damage)
-        await batches.readAhead()
+        // Reading starts at once: an export opens the next page's taps while it still
+        // formats the page before, so this read runs beside that one instead of waiting
+        // for its first `next()`.
+        await batches.fillAhead()
         return batches
     }
-
-    /// Starts reading at once: an export opens the next page's taps while it still
-    /// formats the page before, so this read runs beside that one instead of waiting for
-    /// its first `next()`.
-    private func readAhead() { fillAhead() }
 
     /// How many batches are read ahead of the caller: reading (SQLite and decoding) runs
     /// on this actor's queue while the caller formats the batch before. Two, so that the

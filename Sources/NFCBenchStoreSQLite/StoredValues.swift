@@ -29,20 +29,19 @@ struct StoredValues {
     }
 
     func text(_ c: (Int32, String)) throws(RecordDecodingError) -> String {
-        guard statement.type(c.0) == .text, let value = statement.text(c.0) else { throw fail(c, expected: "text") }
+        try text(c, type: statement.type(c.0))
+    }
+
+    private func text(_ c: (Int32, String), type: SQLiteStatement.ColumnType) throws(RecordDecodingError) -> String {
+        guard type == .text, let value = statement.text(c.0) else { throw fail(c, expected: "text") }
         return value
     }
 
     /// The column's type is asked once: a million-row read asks it for six text columns
     /// a row.
     func optionalText(_ c: (Int32, String)) throws(RecordDecodingError) -> String? {
-        switch statement.type(c.0) {
-        case .null: return nil
-        case .text:
-            guard let value = statement.text(c.0) else { throw fail(c, expected: "text") }
-            return value
-        default: throw fail(c, expected: "text")
-        }
+        let type = statement.type(c.0)
+        return type == .null ? nil : try text(c, type: type)
     }
 
     func integer(_ c: (Int32, String), in range: ClosedRange<Int64>) throws(RecordDecodingError) -> Int {
