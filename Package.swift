@@ -85,7 +85,10 @@ let package = Package(
             dependencies: [
                 "NFCBenchUseCases", "NFCBench", "NFCBenchRecords", "NFCLocatorCore", "NFCReaders", "NFCVirtualBench",
                 "NFCCatalogRemote", "NFCHost", "NFCSystem",
-            ]),
+            ],
+            plugins: ["BuildInfoPlugin"]),
+        // The commit and build date `--version` and every report name.
+        .plugin(name: "BuildInfoPlugin", capability: .buildTool()),
         .executableTarget(
             name: "nfcbench", dependencies: ["NFCBenchCLI"],
             // A release nfcbench starts in a few milliseconds, so the loader's share

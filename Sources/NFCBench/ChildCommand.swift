@@ -7,7 +7,7 @@ import Synchronization
     import Glibc
 #endif
 
-/// One `/bin/sh -c LINE` child in a process group of its own, waited for on a dedicated
+/// One child (`/bin/sh -c LINE`, or a program with its arguments) in a process group of its own, waited for on a dedicated
 /// queue (never a cooperative thread), with its standard error captured. A timeout or
 /// the waiting task's cancellation stops the whole group (SIGTERM, then SIGKILL after
 /// two seconds), so a shell's own children cannot outlive it or hold the pipe open.
@@ -26,14 +26,18 @@ final class ChildCommand: Sendable {
         var stop = Stop.none
     }
 
-    let shellLine: String
+    /// The program, then its arguments.
+    let arguments: [String]
     private let state = Mutex(State())
     private let stderrRead = Mutex<Int32>(-1)
     private let queue = DispatchQueue(label: "nfcbench.child")
     /// Standard error kept for the message: the tail, at most this many bytes.
     static let stderrLimit = 16_384
 
-    init(shellLine: String) { self.shellLine = shellLine }
+    init(shellLine: String) { arguments = ["/bin/sh", "-c", shellLine] }
+
+    /// `executable` is a path, run as it is (no search, no shell).
+    init(executable: String, arguments: [String]) { self.arguments = [executable] + arguments }
 
     func start() throws {
         var fds: [Int32] = [-1, -1]
@@ -59,13 +63,13 @@ final class ChildCommand: Sendable {
         posix_spawnattr_setpgroup(&attributes, 0)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup(shellLine), nil]
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
-        let result = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environ)
+        let result = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, environ)
         close(fds[1])
         guard result == 0 else {
             close(fds[0])
-            throw POSIXFailure("posix_spawn /bin/sh", Errno(rawValue: result))
+            throw POSIXFailure("posix_spawn \(arguments[0])", Errno(rawValue: result))
         }
         state.withLock { $0.pid = pid }
         stderrRead.withLock { $0 = fds[0] }

@@ -6,6 +6,9 @@ import NFCLocatorCore
 /// The `nfcbench` command tree and its entry point.
 public enum CommandLineTool {
     public static let version = "0.1.0"
+    /// What `--version` prints and every report names: the release, the commit it was
+    /// built from ("+changes" when the tree differed from it) and the build date.
+    public static let versionWithBuild = "\(version) (commit \(BuildInfo.commit), built \(BuildInfo.date))"
 
     public static let root = CommandSpec(
         "nfcbench", abstract: "Find and verify where the NFC antenna sits on the back of a phone.",
@@ -65,7 +68,7 @@ public enum CommandLineTool {
         do {
             switch try parser.parse(arguments) {
             case .version:
-                context.output.line(version)
+                context.output.line(versionWithBuild)
                 return .answered(ExitCode.success)
             case .help(let path):
                 context.output.write(HelpFormatter(path: path, command: parser.command(at: path)).render())

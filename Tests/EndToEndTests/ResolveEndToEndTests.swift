@@ -80,7 +80,16 @@ struct ResolveEndToEndTests {
     }
 
     @Test func versionAndHelp() async throws {
-        #expect(try await BuiltBinary.run(["--version"]).stdout == "0.1.0\n")
+        // The release, then the commit this checkout is at (built from it, as the test
+        // run just did) and the build date: what a filed report needs to name the build.
+        let version = try await BuiltBinary.run(["--version"]).stdout
+        let head = try await ChildProcess.run(
+            "/usr/bin/git", ["-C", Checkout.root.path, "rev-parse", "--short=12", "HEAD"],
+            environment: ProcessInfo.processInfo.environment, timeout: 30)
+        let commit = head.0 == 0 ? head.1.trimmingCharacters(in: .whitespacesAndNewlines) : "unknown"
+        let day = try #require(version.split(separator: "built ").last?.prefix(10))
+        #expect(version.hasPrefix("0.1.0 (commit \(commit)") && version.hasSuffix(", built \(day))\n"), "\(version)")
+        #expect(day.count == 10 && (try? Date(String(day) + "T00:00:00Z", strategy: .iso8601)) != nil, "\(version)")
         let help = try await BuiltBinary.run(["resolve", "--help"])
         #expect(help.status == 0 && help.stdout.contains("USAGE: nfcbench resolve"))
     }

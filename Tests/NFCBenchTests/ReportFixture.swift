@@ -12,7 +12,10 @@ enum ReportFixture {
     static let antenna = try! NormalizedRect(x: 0.15, y: 0.56, width: 0.7, height: 0.3)
     static let start = Date(timeIntervalSince1970: 1_790_000_000)
     static let generatedAt = Date(timeIntervalSince1970: 1_790_003_600)
-    static let options = ReportOptions(toolVersion: "0.1.0", generatedAt: generatedAt, storeLocation: "bench.sqlite")
+    /// A fixed zone, not the machine's, so the golden files hold one offset everywhere.
+    static let options = ReportOptions(
+        toolVersion: "0.1.0", generatedAt: generatedAt, storeLocation: "bench.sqlite",
+        clock: .fromEnvironment(["TZ": "Europe/Berlin"]), reviewer: "R. Reviewer")
 
     static func session(id: String = "S-20260921-141320-fix1", simulated: Bool = true, void: String? = nil) -> SessionRecord {
         SessionRecord(

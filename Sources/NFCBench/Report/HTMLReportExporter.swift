@@ -40,7 +40,7 @@ public struct HTMLReportExporter: SessionExporter {
             }
         }
         try sink.append(
-            "<footer>Written by nfcbench \(XMLText.escape(options.toolVersion)) on \(CSVFormat.iso8601(options.generatedAt)) from \(XMLText.escape(options.storeLocation)). Positions are on the back of the phone, top edge up; millimetres come from the catalog's published body height.</footer>\n</body>\n</html>\n"
+            "<footer>Written by nfcbench \(XMLText.escape(options.toolVersion)) on \(options.clock.local(options.generatedAt)) from \(XMLText.escape(options.storeLocation)). Times are local (\(XMLText.escape(options.clock.zoneWords(at: options.generatedAt)))); the data files keep UTC. Positions are on the back of the phone, top edge up; millimetres come from the catalog's published body height.</footer>\n</body>\n</html>\n"
         )
         try sink.flush()
     }
@@ -51,7 +51,7 @@ public struct HTMLReportExporter: SessionExporter {
         _ sessions: SessionSource, lookupKeys: Set<String>?, store: any BenchReading, numberedFrom written: inout Int,
         to sink: ExportSink
     ) async throws {
-        let toolVersion = options.toolVersion
+        let options = options
         let first = written
         var pager = sessions.pager(in: store, lookupKeys: lookupKeys)
         var count = 0
@@ -64,7 +64,7 @@ public struct HTMLReportExporter: SessionExporter {
                 let trail = await Self.events(of: session, in: store)
                 try HTMLSessionSection(
                     report: ReportedSession(session, taps: taps, events: trail.events, eventsProblem: trail.problem),
-                    anchor: "session-\(first + index + 1)", toolVersion: toolVersion
+                    anchor: "session-\(first + index + 1)", options: options
                 ).write(to: section)
                 return section.bytes
             },
@@ -108,12 +108,12 @@ public struct HTMLReportExporter: SessionExporter {
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <title>\(XMLText.escape(title))</title>
             <style>
-            \(HTMLReportStyle.css)
+            \(HTMLReportStyle.css)\(options.pageSize.map { "\n@page { size: \($0); }" } ?? "")
             </style>
             </head>
             <body>
             <header><h1>\(XMLText.escape(title))</h1>
-            <p>\(count.all) session(s)\(count.simulated > 0 ? ", \(count.simulated) of them simulated (not bench evidence)" : ""). Written by nfcbench \(XMLText.escape(options.toolVersion)) on \(CSVFormat.iso8601(options.generatedAt)).</p></header>
+            <p>\(count.all) session(s)\(count.simulated > 0 ? ", \(count.simulated) of them simulated (not bench evidence)" : ""). Written by nfcbench \(XMLText.escape(options.toolVersion)) on \(options.clock.local(options.generatedAt)).</p></header>
 
             """)
     }

@@ -29,12 +29,22 @@ enum HTMLReportStyle {
         .mark-partial::before { content: "\\25D0\\00A0"; color: #0072B2; }
         .note { color: #555; font-size: 0.9em; }
         ol.timeline { font-size: 0.85em; }
+        table.criteria { font-size: 0.85em; } ul.criteria { font-size: 0.85em; margin: 0.3em 0; }
+        td.met { color: #006b4f; font-weight: bold; } td.unmet { color: #a03c00; font-weight: bold; }
+        table.sign-off { width: 100%; } table.sign-off td { height: 2.4em; }
+        table.sign-off td:nth-child(2) { width: 35%; } table.sign-off td:nth-child(n+3) { width: 25%; }
         footer { margin-top: 2em; font-size: 0.8em; color: #555; }
         @page { margin: 14mm 12mm; }
         @media print {
-          body { margin: 0; max-width: none; font-size: 10pt; }
+          body { margin: 0; max-width: none; font-size: 9.5pt; line-height: 1.3; }
           section.model, section.session { break-before: page; }
-          figure, .verdict, h2, h3 { break-inside: avoid; break-after: avoid; }
+          header + section.model, header + section.session { break-before: auto; }
+          header h1 { font-size: 1.3em; margin: 0; } header p { margin: 0.2em 0 0.5em; }
+          dl.facts { grid-template-columns: max-content 1fr max-content 1fr; gap: 0.05em 0.8em; }
+          .figure-row { flex-wrap: nowrap; gap: 1em; }
+          figure svg { max-height: 118mm; }
+          figure, .verdict, h2, h3, section.sign-off, table.criteria { break-inside: avoid; }
+          h2, h3 { break-after: avoid; }
           a { color: inherit; text-decoration: none; }
         }
         """

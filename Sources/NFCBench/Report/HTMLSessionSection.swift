@@ -8,7 +8,7 @@ struct HTMLSessionSection {
     let report: ReportedSession
     /// Unique within the document: SVG ids and anchors derive from it.
     let anchor: String
-    let toolVersion: String
+    let options: ReportOptions
 
     func write(to sink: ExportSink) throws {
         let s = report.session
@@ -31,8 +31,10 @@ struct HTMLSessionSection {
         )
         try verdict(to: sink)
         try sink.append("</div>\n")
+        try criteria(to: sink)
         try positions(to: sink)
         try timeline(to: sink)
+        try signOff(to: sink)
         try sink.append("</section>\n")
     }
 
@@ -54,8 +56,8 @@ struct HTMLSessionSection {
                 "\(s.confidence.rawValue) from \(s.source.rawValue)" + (s.stale ? ", stale" : "")
                     + (s.catalogVersion.map { ", catalog " + h($0) } ?? "")
             ),
-            ("Started", CSVFormat.iso8601(s.startedAt)), ("Ended", s.endedAt.map(CSVFormat.iso8601) ?? "not finished"),
-            ("Status", s.status.rawValue), ("Written by", "nfcbench \(h(toolVersion))"),
+            ("Started", options.clock.local(s.startedAt)), ("Ended", s.endedAt.map(options.clock.local) ?? "not finished"),
+            ("Status", s.status.rawValue), ("Report by", "nfcbench \(h(options.toolVersion))"),
         ]
         if let body = report.body {
             rows.append(("Body", "\(FixedPoint.format(body.width, 1)) × \(FixedPoint.format(body.height, 1)) mm"))
@@ -147,8 +149,10 @@ struct HTMLSessionSection {
     private func timeline(to sink: ExportSink) throws {
         let s = report.session
         func after(_ date: Date) -> String { "+" + FixedPoint.format(max(0, date.timeIntervalSince(s.startedAt)), 1) + " s" }
-        try sink.append("<h3>Timeline</h3>\n<ol class=\"timeline\">")
-        try sink.append("<li>" + CSVFormat.iso8601(s.startedAt) + " session started</li>")
+        try sink.append(
+            "<h3>Timeline</h3>\n<p class=\"note\">Local time, " + XMLText.escape(options.clock.zoneWords(at: s.startedAt))
+                + ".</p>\n<ol class=\"timeline\">")
+        try sink.append("<li>" + options.clock.local(s.startedAt) + " session started</li>")
         if let problem = report.eventsProblem {
             try sink.append("<li>the audit trail could not be read: " + XMLText.escape(problem) + "</li>")
         }
@@ -156,7 +160,8 @@ struct HTMLSessionSection {
             for event in report.events where event.kind != .started {
                 try sink.append(
                     "<li>" + after(event.at) + " <time datetime=\"" + EventWords.instant(event.at) + "\">"
-                        + EventWords.instant(event.at) + "</time> " + XMLText.escape(EventWords.describe(event)) + "</li>")
+                        + options.clock.timeOfDay(event.at) + "</time> " + XMLText.escape(EventWords.describe(event))
+                        + "</li>")
             }
         } else if let first = report.positions.first, let last = report.positions.last {
             try sink.append("<li>" + after(first.firstTappedAt) + " position 1 tapped</li>")
@@ -164,7 +169,7 @@ struct HTMLSessionSection {
                 "<li>" + after(last.firstTappedAt) + " position " + String(last.number) + " tapped (the last)</li>")
         }
         if let end = s.endedAt {
-            try sink.append("<li>" + after(end) + " session " + s.status.rawValue + " (" + CSVFormat.iso8601(end) + ")</li>")
+            try sink.append("<li>" + after(end) + " session " + s.status.rawValue + " (" + options.clock.local(end) + ")</li>")
         } else {
             try sink.append("<li>not finished: resumable with nfcbench run --resume " + XMLText.escape(s.id) + "</li>")
         }

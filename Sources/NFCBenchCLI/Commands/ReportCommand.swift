@@ -14,17 +14,18 @@ enum ReportCommand {
             row per model, then each model. Void and simulated sessions are left out of --model and --all unless asked;
             --session always reports the sessions named. SVG holds one drawing: one session, or one model's tap map.
             The HTML is one self-contained file (inline SVG and CSS, no script, nothing fetched) that prints one session
-            per page. See docs/reports.md.
+            per page; PDF is that page printed by headless Chromium on --paper (A4 unless told). Times follow TZ (local
+            time with its UTC offset); the data files keep UTC. See docs/reports.md.
             """,
         options: [
             session.spec, model.spec, all.spec, format.spec, output.spec, StoreOptions.database.spec, LabOptions.readStore.spec,
             includeVoid.spec,
-            includeSimulated.spec,
+            includeSimulated.spec, reviewer.spec, paper.spec,
         ] + CatalogOptions.all,
         handler: run)
 
     enum Format: String, Sendable, CaseIterable {
-        case html, svg, junit
+        case html, pdf, svg, junit
         case csvSessions = "csv-sessions"
     }
 
@@ -32,14 +33,21 @@ enum ReportCommand {
     static let model = Option<String>("--model", short: "m", value: "id", help: "Every session of this model, after its summary.")
     static let all = Flag("--all", help: "Every session, after one summary row per model.")
     static let format = Option<Format>(
-        "--format", value: "html|svg|junit|csv-sessions", help: "Output format (default html).",
-        expected: "html, svg, junit or csv-sessions", convert: OptionValue.choice(Format.self))
+        "--format", value: "html|pdf|svg|junit|csv-sessions", help: "Output format (default html).",
+        expected: "html, pdf, svg, junit or csv-sessions", convert: OptionValue.choice(Format.self))
+    static let paper = Option<PDFReportExporter.Paper>(
+        "--paper", value: "a4|letter", help: "With --format pdf, the paper size (default a4).", expected: "a4 or letter",
+        convert: OptionValue.choice(PDFReportExporter.Paper.self))
     static let output = Option<String>(
         "--output", short: "o", value: "file",
         help: "Write to this file (replaced only when complete) instead of standard output.")
     static let includeVoid = Flag("--include-void", help: "With --model or --all, also void sessions.")
     static let includeSimulated = Flag(
         "--include-simulated", help: "With --model or --all, also sessions from a simulated reader (marked as such).")
+
+    static let reviewer = Option<String>(
+        "--reviewer", value: "name",
+        help: "HTML: the reviewer named in each session's sign-off block (left blank to write in by hand otherwise).")
 
     static func run(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
         let ids = invocation.all(session)
@@ -51,14 +59,26 @@ enum ReportCommand {
                 "An SVG holds one drawing: name one --session, or one --model for its tap map; use --format html for more.",
                 path: invocation.path)
         }
+        if invocation[paper] != nil && format != .pdf {
+            throw UsageError("--paper applies to --format pdf only.", path: invocation.path)
+        }
+        if format == .pdf {
+            _ = try pdfPrinter(context)
+            guard invocation[output] != nil || !context.output.isTerminal else {
+                throw UsageError("A PDF is not for the terminal: give -o FILE.pdf.", path: invocation.path)
+            }
+        }
         let destination = try invocation[output].map { try OutputPath.check($0, invocation, context) }
         let (store, path) = try await StoreOptions.reading(invocation, context, checked: true)
         let sessions = try await ExportOutput.sessions(
             ids: ids, model: invocation[model], includeVoid: invocation[includeVoid],
             includeSimulated: invocation[includeSimulated], from: store, path: path)
         let summary: ReportOptions.Summary = invocation[all] ? .all : invocation[model] != nil ? .model : .none
-        var options = ReportOptions(summary: summary, toolVersion: CommandLineTool.version, storeLocation: path)
-        if format == .html && summary == .model {
+        var options = ReportOptions(
+            summary: summary, toolVersion: CommandLineTool.versionWithBuild, storeLocation: path,
+            clock: .fromEnvironment(context.environment), reviewer: invocation[reviewer])
+        if format == .html || format == .pdf, let problem = options.clock.problem { context.errors.line("Warning: " + problem) }
+        if (format == .html || format == .pdf) && summary == .model {
             let loaded = try await CatalogOptions.loadResolver(invocation, context)
             for warning in CatalogOptions.warnings(for: loaded) { context.errors.line(warning) }
             options.refiner = CatalogRefiner(
@@ -67,6 +87,8 @@ enum ReportCommand {
         let exporter: any SessionExporter
         switch format {
         case .html: exporter = HTMLReportExporter(options: options)
+        case .pdf:
+            exporter = PDFReportExporter(options: options, paper: invocation[paper] ?? .a4, printer: try pdfPrinter(context))
         case .junit: exporter = JUnitReportExporter(options: options)
         case .csvSessions: exporter = CSVSessionExporter()
         case .svg: exporter = SVGReportExporter(summary: summary == .model)
@@ -91,6 +113,13 @@ enum ReportCommand {
         return ExitCode.success
     }
 
+    static func pdfPrinter(_ context: CommandContext) throws -> HeadlessChromium {
+        guard let found = HeadlessChromium.find(environment: context.environment) else {
+            throw CommandFailure(HeadlessChromium.missing(environment: context.environment))
+        }
+        return found
+    }
+
     static func emptyWarning(includeVoid: Bool, includeSimulated: Bool) -> String {
         let flags = [includeSimulated ? nil : "--include-simulated", includeVoid ? nil : "--include-void"].compactMap { $0 }
         let hint =
@@ -109,7 +138,8 @@ enum ReportCommand {
     ) async {
         do {
             try await RunReport.write(
-                sessionID: id, from: store, to: url.path, databasePath: databasePath, toolVersion: CommandLineTool.version)
+                sessionID: id, from: store, to: url.path, databasePath: databasePath,
+                toolVersion: CommandLineTool.versionWithBuild)
             context.errors.line("Report: \(url.path)")
         } catch {
             context.errors.line(

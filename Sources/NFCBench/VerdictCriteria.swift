@@ -1,0 +1,65 @@
+import NFCBenchRecords
+import NFCLocatorCore
+
+/// The rules behind a verdict, each with what this session showed, so a reviewer can check
+/// a filed verdict against its evidence without the code. The words follow
+/// `SessionScore.judge` and `ZoneEvidence`; a test holds them to the verdict itself.
+public struct VerdictCriteria: Sendable {
+    public struct Criterion: Sendable, Equatable {
+        /// The condition, with the number it needs.
+        public let rule: String
+        /// What this session showed.
+        public let observed: String
+        /// `nil` when the session cannot tell (no prediction to compare with).
+        public let met: Bool?
+    }
+
+    /// How positions count as evidence: the core and far-outside margins, in millimetres
+    /// when the body size is known.
+    public let bands: String
+    /// What CONFIRMED needs, every one of them.
+    public let confirmed: [Criterion]
+    /// What the other verdicts mean.
+    public let others: [String]
+
+    public init(score: SessionScore, bodyHeightMm: Double?) {
+        func margin(_ share: Double) -> String {
+            let percent = FixedPoint.format(share * 100, 0) + "% of the body height"
+            return bodyHeightMm.map { percent + " (" + FixedPoint.format(share * $0, 1) + " mm)" } ?? percent
+        }
+        bands =
+            "Only positions clear of the predicted zone's edge count: the middle (core) lies at least "
+            + margin(ZoneEvidence.coreMargin) + " inside the edge, well outside means more than "
+            + margin(ZoneEvidence.farMargin)
+            + " beyond it, and positions between say nothing either way (a reader reaches a little past a coil's edge)."
+        let e = score.evidence
+        func told(_ observed: (ZoneEvidence) -> String, _ met: (ZoneEvidence) -> Bool) -> (String, Bool?) {
+            guard let e else { return ("no prediction", nil) }
+            return (observed(e), met(e))
+        }
+        let core = told({ "\($0.coreHits) of \($0.coreTaps) read" }, { $0.coreHits > 0 })
+        let allowed = told(
+            { "\($0.coreMisses) missed, \($0.allowedCoreMisses) allowed" }, { $0.coreMisses <= $0.allowedCoreMisses })
+        let far = told({ "\($0.farHits) of \($0.farTaps) read" }, { $0.farHits == 0 })
+        let around = told({ "\($0.outsideMisses) of \($0.outsideTaps) silent" }, { $0.outsideMisses >= 2 })
+        confirmed = [
+            Criterion(
+                rule: "At least \(SessionScore.minimumTaps) positions tapped (skips do not count)", observed: "\(score.taps)",
+                met: score.taps >= SessionScore.minimumTaps),
+            Criterion(rule: "A predicted zone to compare with", observed: e == nil ? "none" : "yes", met: e != nil),
+            Criterion(rule: "A position in the middle of the predicted zone reads", observed: core.0, met: core.1),
+            Criterion(
+                rule: "At most one miss in the middle, or one in five middle positions when there are more than five",
+                observed: allowed.0, met: allowed.1),
+            Criterion(rule: "Nothing well outside the predicted zone reads", observed: far.0, met: far.1),
+            Criterion(
+                rule: "At least 2 positions around the zone stay silent (a larger or shifted antenna is ruled out)",
+                observed: around.0, met: around.1),
+        ]
+        others = [
+            "SHIFTED: something read, and a position well outside read, or more middle positions missed than allowed.",
+            "NO_FIELD: nothing read, with at least 2 positions tapped inside the zone (1 in its middle) and 2 around it.",
+            "INCONCLUSIVE: none of these holds; the verdict names what is missing.",
+        ]
+    }
+}
