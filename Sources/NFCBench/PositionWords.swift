@@ -1,11 +1,13 @@
 import NFCBenchRecords
 
 /// Where the reader's centre goes, in words a technician's hands can follow: millimetres
-/// from the two nearest edges of the back when the body size is published ("reader centre
-/// 23 mm below the top edge, 35 mm from the left edge"), fractions otherwise, saying so.
+/// below the top edge and from the left edge of the back when the body size is published
+/// ("reader centre 23 mm below the top edge, 35 mm from the left edge"), fractions
+/// otherwise, saying so.
 ///
-/// Positions are measured on the back of the phone, facing the technician, top edge up:
-/// the catalog's own view, so left here is the back's left.
+/// One reference corner everywhere (prompts, template, plan, report and JUnit): the top
+/// left of the back, as the phone lies facing the technician, top edge up, the catalog's
+/// own view. A ruler laid from one corner needs no arithmetic between positions.
 public struct PositionWords: Sendable {
     public let body: BodyMillimetres?
 
@@ -14,35 +16,22 @@ public struct PositionWords: Sendable {
     /// Said once before the first position.
     public var orientation: String {
         guard body != nil else {
-            return "Positions are fractions of the back's width and height (this model has no published body size),"
-                + " measured on the back of the phone facing you, top edge up."
+            return "Positions are fractions of the back's height below its top edge and of its width from its left edge"
+                + " (this model has no published body size), measured on the back of the phone facing you, top edge up."
         }
-        return "Positions are the reader's centre in millimetres, measured on the back of the phone facing you, top edge up."
+        return "Positions are the reader's centre in millimetres below the top edge and from the left edge, measured on"
+            + " the back of the phone facing you, top edge up."
     }
 
     public func words(_ p: Probe) -> String {
         guard let body else {
-            let across =
-                p.x <= 0.5
-                ? "\(fraction(p.x)) of the width from the left edge" : "\(fraction(1 - p.x)) of the width from the right edge"
-            let down =
-                p.y <= 0.5
-                ? "\(fraction(p.y)) of the height below the top edge" : "\(fraction(1 - p.y)) of the height above the bottom edge"
-            return "reader centre \(down), \(across)"
+            return
+                "reader centre \(fraction(p.y)) of the height below the top edge, \(fraction(p.x)) of the width from the left edge"
         }
         let mm = body.position(p)
-        let down =
-            p.y <= 0.5
-            ? "\(millimetres(mm.fromTop)) below the top edge" : "\(millimetres(body.height - mm.fromTop)) above the bottom edge"
-        let across: String
-        if abs(p.x - 0.5) * body.width < 0.5 {
-            across = "centred (\(millimetres(mm.fromLeft)) from either side)"
-        } else if p.x < 0.5 {
-            across = "\(millimetres(mm.fromLeft)) from the left edge"
-        } else {
-            across = "\(millimetres(body.width - mm.fromLeft)) from the right edge"
-        }
-        return "reader centre \(down), \(across)"
+        let centred = abs(p.x - 0.5) * body.width < 0.5 ? " (centred)" : ""
+        return
+            "reader centre \(millimetres(mm.fromTop)) below the top edge, \(millimetres(mm.fromLeft)) from the left edge\(centred)"
     }
 
     /// Whole millimetres; half millimetres below 10 mm, where a ruler's half step matters.

@@ -26,26 +26,37 @@ public struct ReaderSelection: Sendable {
         opening.simulatedPhone = simBench
         guard let spec else {
             let found = await available()
-            switch found.readers.count {
-            case 1:
-                return try await open(try ReaderSpec(recorded: found.readers[0].spec), simBench: simBench)
-            case 0:
-                throw ReaderError(
-                    .noReader, "No reader found.",
-                    hint: (found.problems.first.map { "\($0.message) " } ?? "")
-                        + "Plug one in or give --reader; 'nfcbench doctor' checks the setup. "
-                        + "(--reader sim only simulates a phone: its sessions are marked simulated and never count as evidence.)")
-            default:
-                throw ReaderError(
-                    .ambiguousReader, "Several readers found; choose one with --reader.",
-                    hint: found.readers.map(\.spec).joined(separator: ", "))
-            }
+            return try await open(
+                try Self.only(among: found.readers.map { ($0.spec, nil) }, problems: found.problems), simBench: simBench)
         }
         guard let backend = ReaderBackends.registration(spec.backend) else {
             throw ReaderError(
                 .invalidSpec, "No reader backend '\(spec.scheme)' in this nfcbench.", hint: "Use \(ReaderBackends.syntax).")
         }
         return try await backend.open(spec, opening)
+    }
+
+    /// The reader to use when none was named: the only candidate, else an error that
+    /// names every one (`note` says where a candidate comes from, a virtual bench say), or
+    /// says why there is none and what to do.
+    public static func only(
+        among candidates: [(spec: String, note: String?)], problems: [ReaderError]
+    ) throws(ReaderError) -> ReaderSpec {
+        switch candidates.count {
+        case 1:
+            return try ReaderSpec(recorded: candidates[0].spec)
+        case 0:
+            throw ReaderError(
+                .noReader, "No reader found.",
+                hint: (problems.first.map { "\($0.message) " } ?? "")
+                    + "Plug one in or give --reader; 'nfcbench doctor' checks the setup. "
+                    + "(--reader sim only simulates a phone: its sessions are marked simulated and never count as evidence.)")
+        default:
+            throw ReaderError(
+                .ambiguousReader, "Several readers found (\(candidates.count)); choose one with --reader.",
+                hint: candidates.map { c in c.note.map { "\(c.spec) (\($0))" } ?? c.spec }.joined(separator: ", ")
+                    + (problems.isEmpty ? "" : ". Not asked: " + problems.map(\.message).joined(separator: " ")))
+        }
     }
 
     /// What `nfcbench readers` shows of a listed reader, asked of its backend (blocking

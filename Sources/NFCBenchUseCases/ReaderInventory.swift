@@ -31,20 +31,37 @@ public struct ReaderInventory: Sendable {
 
     public static func gather(environment: [String: String]) async -> ReaderInventory {
         let selection = ReaderSelection(environment: environment)
+        let (found, benches, problems) = await candidates(selection, environment: environment)
+        var rows: [Row] = []
+        for (info, bench) in found { rows.append(await row(info, selection: selection, bench: bench)) }
+        return ReaderInventory(
+            rows: rows, benches: benches, problems: problems,
+            untrustedRegistry: BenchRegistry.untrusted(environment: environment))
+    }
+
+    /// The reader to open when none was named: the only one `readers` lists, virtual
+    /// benches included, else an error naming them all.
+    public static func onlyReader(environment: [String: String]) async throws(ReaderError) -> ReaderSpec {
+        let (found, _, problems) = await candidates(ReaderSelection(environment: environment), environment: environment)
+        return try ReaderSelection.only(
+            among: found.map { ($0.info.spec, $0.bench.map { "virtual bench in \($0)" }) }, problems: problems)
+    }
+
+    /// Every backend's readers, then each running bench's emulated PN532 that no backend
+    /// listed (libnfc's autoscan never probes a pseudo-terminal), once each.
+    static func candidates(_ selection: ReaderSelection, environment: [String: String]) async -> (
+        readers: [(info: ReaderInfo, bench: String?)], benches: [BenchRegistry.Entry], problems: [ReaderError]
+    ) {
         let found = await selection.available()
         let benches = BenchRegistry.running(environment: environment)
-        var rows: [Row] = []
-        for info in found.readers { rows.append(await row(info, selection: selection, bench: nil)) }
+        var readers: [(info: ReaderInfo, bench: String?)] = found.readers.map { ($0, nil) }
         for bench in benches {
             guard let connstring = bench.connstring else { continue }
             let spec = ReaderSpec.libnfc(connstring: connstring).description
-            guard !rows.contains(where: { $0.info.spec == spec }) else { continue }
-            let info = ReaderInfo(backend: .libnfc, name: connstring, spec: spec, firmware: nil)
-            rows.append(await row(info, selection: selection, bench: bench.directory))
+            guard !readers.contains(where: { $0.info.spec == spec }) else { continue }
+            readers.append((ReaderInfo(backend: .libnfc, name: connstring, spec: spec, firmware: nil), bench.directory))
         }
-        return ReaderInventory(
-            rows: rows, benches: benches, problems: found.problems,
-            untrustedRegistry: BenchRegistry.untrusted(environment: environment))
+        return (readers, benches, found.problems)
     }
 
     static func row(_ info: ReaderInfo, selection: ReaderSelection, bench: String?) async -> Row {

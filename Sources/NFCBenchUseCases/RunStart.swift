@@ -29,7 +29,8 @@ public enum RunStart {
         _ body: (PreparedRun) async throws -> Result
     ) async throws -> Result {
         let saved = try await resumable(request, store: store)
-        let readerSpec = request.reader ?? saved?.reader
+        var readerSpec = request.reader ?? saved?.reader
+        if readerSpec == nil { readerSpec = try await ReaderInventory.onlyReader(environment: request.environment) }
         let positioner = request.positioner ?? Positioners.defaultChoice(for: readerSpec)
         if request.unattended && positioner.needsOperator { throw RunRefusal.unattendedNeedsMachine }
         let phone = simulatedPhone(request, saved: saved)

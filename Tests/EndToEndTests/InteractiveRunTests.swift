@@ -110,7 +110,7 @@ struct InteractiveRunTests {
         #expect(first.contains("Galaxy S24 (sm_s921b)") && first.contains("turn NFC on"))
         #expect(first.contains("Place the phone, then press Enter or Space. Nothing is timed until then."))
         #expect(first.contains("keys: r retry, s skip, u undo, q quit (no Enter needed)"))
-        #expect(first.contains("mm below the top edge") || first.contains("mm above the bottom edge"))
+        #expect(first.contains("mm below the top edge") && first.contains("mm from the left edge"))
         #expect(first.contains("╭"))  // the silhouette is drawn on a terminal
         try await tmux.press("s")
         _ = try await tmux.waitForPrompt(2)  // position 2 asks

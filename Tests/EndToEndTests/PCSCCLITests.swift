@@ -102,6 +102,46 @@ struct PCSCCLITests {
                 environment: ["PCSCLITE_CSOCK_NAME": "/tmp/nfcbench-no-pcscd.comm"])
             #expect(down.status == 1)
             #expect(down.stderr.contains("pcscd is not running") && down.stderr.contains("systemctl start pcscd"))
+            // `readers` does not drop PC/SC without a word: it says pcscd is down and how to start it.
+            let listing = try await BuiltBinary.run(
+                ["readers"], environment: ["PCSCLITE_CSOCK_NAME": "/tmp/nfcbench-no-pcscd.comm"])
+            #expect(listing.status == 0, "\(listing.stderr)")
+            #expect(
+                listing.stderr.contains("pcscd is not running") && listing.stderr.contains("systemctl start pcscd"),
+                "\(listing.stderr)")
+        }
+    }
+
+    /// With no --reader, the choice weighs every reader `readers` lists: a running virtual
+    /// bench's emulated PN532 (in the bench registry, never in libnfc's autoscan) and the
+    /// PC/SC reader alike, and names them all; with pcscd down, the bench's PN532 is the
+    /// only reader and is the one used.
+    @Test func readerChoiceNamesVirtualBenchesAndPCSCReadersAlike() async throws {
+        try await SharedVirtualReader.exclusive {
+            let directory = "/tmp/nfcb-" + String(UUID().uuidString.prefix(8))
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            var environment = ProcessInfo.processInfo.environment
+            environment["NFCBENCH_STATE_DIR"] = scratch.file("state")
+            let serve = try await serveBench(in: directory, environment: environment)
+            defer { if serve.isRunning { kill(serve.processIdentifier, SIGKILL) } }
+
+            let both = try await BuiltBinary.run(["poll", "--timeout", "0.5"], environment: environment)
+            #expect(both.status == 1 && both.stderr.contains("Several readers found ("), "\(both.stderr)")
+            #expect(both.stderr.contains("pcsc:\(SharedVirtualReader.readerName)"), "\(both.stderr)")
+            #expect(
+                both.stderr.contains("libnfc:pn532_uart:\(directory)/pn532 (virtual bench in \(directory))"), "\(both.stderr)")
+            let run = try await BuiltBinary.run(
+                ["run", "--model", "SM-S921B", "--auto", "--db", scratch.file("choice.sqlite")], environment: environment)
+            #expect(run.status != 0 && run.stderr.contains("Several readers found ("), "\(run.stderr)")
+
+            environment["PCSCLITE_CSOCK_NAME"] = "/tmp/nfcbench-no-pcscd.comm"
+            let benchOnly = try await BuiltBinary.run(["poll", "--timeout", "0.5", "--json"], environment: environment)
+            #expect(
+                !benchOnly.stderr.contains("Several readers") && !benchOnly.stderr.contains("No reader found"),
+                "\(benchOnly.stderr)")
+            #expect(benchOnly.stderr.contains("Waiting for a target on pn532_uart:\(directory)/pn532"), "\(benchOnly.stderr)")
+            kill(serve.processIdentifier, SIGTERM)
+            await ChildProcess.exit(of: serve)
         }
     }
 

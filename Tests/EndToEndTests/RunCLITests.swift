@@ -55,14 +55,19 @@ struct RunEndToEndTests {
         ])
         #expect(r.status == 0, "\(r.stderr)")
         let warning = try #require(r.stdout.range(of: "SIMULATED reader"), "\(r.stdout)")
-        let firstPosition = try #require(r.stdout.range(of: "Position 1 ("))
+        let firstPosition = try #require(r.stdout.range(of: "Position 1 of "))
         #expect(warning.lowerBound < firstPosition.lowerBound)
         // An adaptive run counts with its bounds, places in millimetres on the back, and
         // an --auto run shows no key help (no keys are read).
-        #expect(r.stdout.contains("if the prediction is right, at most "), "\(r.stdout)")
+        #expect(
+            r.stdout.range(
+                of: "Position 1 of \\d+\u{2013}\\d+ \\(\\d+ if the prediction is right\\)", options: .regularExpression) != nil,
+            "\(r.stdout)")
         #expect(r.stdout.contains("measured on the back of the phone facing you, top edge up"))
         #expect(r.stdout.contains(": reader centre ") && r.stdout.contains(" mm "))
         #expect(!r.stdout.contains("r retry"), "\(r.stdout)")
+        // The seed's S24 zone is stale: the bench says what its plan does, not a phone app's "sweep slowly".
+        #expect(r.stdout.contains("the plan also taps around it") && !r.stdout.lowercased().contains("sweep"), "\(r.stdout)")
     }
 
     /// An iPhone presents its Wallet card for about a minute: the run reminds the operator,

@@ -43,20 +43,26 @@ struct PositionWordsTests {
         }
     }
 
-    @Test func millimetresFromTheNearestNamedEdges() {
+    /// Always from the top and left edges, whichever is nearer: one reference corner
+    /// in prompts, template, report and JUnit.
+    @Test func millimetresFromTheTopLeftCorner() {
         let words = PositionWords(body: BodyMillimetres(width: 70, height: 150))
         #expect(words.words(Probe(x: 0.2, y: 0.1)) == "reader centre 15 mm below the top edge, 14 mm from the left edge")
-        #expect(words.words(Probe(x: 0.9, y: 0.8)) == "reader centre 30 mm above the bottom edge, 7 mm from the right edge")
-        #expect(words.words(Probe(x: 0.5, y: 0.5)) == "reader centre 75 mm below the top edge, centred (35 mm from either side)")
+        #expect(words.words(Probe(x: 0.9, y: 0.8)) == "reader centre 120 mm below the top edge, 63 mm from the left edge")
+        #expect(
+            words.words(Probe(x: 0.5, y: 0.5)) == "reader centre 75 mm below the top edge, 35 mm from the left edge (centred)")
         #expect(words.words(Probe(x: 0.05, y: 0.02)) == "reader centre 3 mm below the top edge, 3.5 mm from the left edge")
+        #expect(words.orientation.contains("below the top edge and from the left edge"))
         #expect(words.orientation.contains("back of the phone facing you, top edge up"))
+        let body = BodyMillimetres(width: 70, height: 150)
+        #expect(body.words(Probe(x: 0.9, y: 0.8)) == "120 mm below the top edge, 63 mm from the left edge")
     }
 
     @Test func fractionsWhenNoBodySizeIsPublishedAndSaysSo() {
         let words = PositionWords(body: nil)
         #expect(
             words.words(Probe(x: 0.17, y: 0.9))
-                == "reader centre 0.10 of the height above the bottom edge, 0.17 of the width from the left edge")
+                == "reader centre 0.90 of the height below the top edge, 0.17 of the width from the left edge")
         #expect(words.orientation.contains("no published body size"))
     }
 }

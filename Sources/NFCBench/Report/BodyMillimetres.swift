@@ -28,10 +28,11 @@ public struct BodyMillimetres: Sendable, Equatable {
     /// Millimetres from the left and top edges of the back, top edge up.
     public func position(_ p: Probe) -> (fromLeft: Double, fromTop: Double) { (p.x * width, p.y * height) }
 
-    /// "37 mm from the left edge, 23 mm below the top edge".
+    /// "23 mm below the top edge, 37 mm from the left edge": the order and reference
+    /// corner the run's prompts use.
     public func words(_ p: Probe) -> String {
         let mm = position(p)
         return
-            "\(FixedPoint.format(mm.fromLeft, 0)) mm from the left edge, \(FixedPoint.format(mm.fromTop, 0)) mm below the top edge"
+            "\(FixedPoint.format(mm.fromTop, 0)) mm below the top edge, \(FixedPoint.format(mm.fromLeft, 0)) mm from the left edge"
     }
 }

@@ -104,7 +104,9 @@ enum ReaderCommands {
         let spec = invocation[Self.reader]
         let json = invocation[pollJSON]
         let reader = try await ReaderFailure.wrap { () throws(ReaderError) in
-            try await ReaderSelection(environment: context.environment, feedback: !invocation[noFeedback]).open(spec)
+            var chosen = spec
+            if chosen == nil { chosen = try await ReaderInventory.onlyReader(environment: context.environment) }
+            return try await ReaderSelection(environment: context.environment, feedback: !invocation[noFeedback]).open(chosen)
         }
         let closed: @Sendable ([String]) -> Void = { for warning in $0 { context.errors.line("Warning: \(warning)") } }
         let seen: Int

@@ -19,7 +19,7 @@ final class RunPrinter: Sendable {
     let aspectRatio: Double
     /// A live countdown while waiting for a tap, on a terminal only.
     let progress: WaitProgress
-    /// Millimetres from the nearest edges when the model's body size is known.
+    /// Millimetres below the top and from the left edge when the model's body size is known.
     let positionWords: PositionWords
     /// The taps so far, redrawn at every position, and the places already named.
     let map = LiveMap()
@@ -53,7 +53,15 @@ final class RunPrinter: Sendable {
         self.databasePath = databasePath
         cells = shape.cells
         strings = context.strings()
-        resolutionHint = resolution.map { context.strings().string($0.hintKey) }
+        // The resolution's own hints are for a phone app ("sweep slowly..."); at the bench
+        // the plan does the searching, so the operator is told what the plan does about it.
+        resolutionHint = resolution.flatMap { r in
+            switch r.guidance {
+            case .marker: nil
+            case .staleMarker: context.strings().string("nfc_bench.run.stale_zone")
+            case .fallback: context.strings().string("nfc_bench.run.no_zone")
+            }
+        }
     }
 
     func handle(_ event: RunEvent) {
@@ -144,9 +152,10 @@ final class RunPrinter: Sendable {
                 "  iPhone: present the card again now (Wallet stops after about a minute). If it was not presenting,"
                     + " press r to tap this position again instead of recording a MISS.")
         }
+        // "3/18" for a fixed plan; an adaptive one states its range, the likely end first.
         var count = total.map { "\(step + 1)/\($0)" } ?? "\(step + 1)"
         if total == nil, let expected = expectedPositions, let most = maximumPositions {
-            count += " (\(expected) if the prediction is right, at most \(most))"
+            count += " of \(expected)\u{2013}\(most) (\(expected) if the prediction is right)"
         }
         let repeatText = attempt > 0 ? " (repeat \(attempt + 1))" : ""
         let words = positionWords.words(probe)

@@ -3,10 +3,20 @@ import NFCReaders
 import Synchronization
 
 /// A spinner with a countdown on a terminal; a single line otherwise (pipes, logs).
+///
+/// Frames and the clearing `stop` are written under one lock, and a frame only while its
+/// spinner is still the current one: a frame computed as `stop` runs would otherwise land
+/// after the clear, and the next line would start behind "waiting for the lift... 5 s".
 final class WaitProgress: Sendable {
+    private struct State {
+        var task: Task<Void, Never>?
+        /// Which spinner may draw; `stop` moves it on, so an old frame is dropped.
+        var generation = 0
+    }
+
     private let output: any TextOutput
     private let interactive: Bool
-    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let state = Mutex(State())
 
     init(output: any TextOutput, interactive: Bool) {
         self.output = output
@@ -21,31 +31,32 @@ final class WaitProgress: Sendable {
             return
         }
         let output = self.output
-        let spinner = Task {
-            let frames = Array("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
-            let start = ContinuousClock.now
-            var i = 0
-            while !Task.isCancelled {
-                let elapsed = (ContinuousClock.now - start).seconds
-                let clock = timeout.map { "\(Int(max(0, $0 - elapsed).rounded(.up))) s left" } ?? "\(Int(elapsed)) s"
-                output.write("\r\u{1B}[2K\(frames[i % frames.count]) \(message)... \(clock)")
-                i += 1
-                try? await Task.sleep(for: .milliseconds(100))
+        state.withLock { s in
+            let mine = s.generation
+            s.task = Task { [self] in
+                let frames = Array("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
+                let start = ContinuousClock.now
+                var i = 0
+                while !Task.isCancelled {
+                    let elapsed = (ContinuousClock.now - start).seconds
+                    let clock = timeout.map { "\(Int(max(0, $0 - elapsed).rounded(.up))) s left" } ?? "\(Int(elapsed)) s"
+                    let frame = "\r\u{1B}[2K\(frames[i % frames.count]) \(message)... \(clock)"
+                    self.state.withLock { if $0.generation == mine { output.write(frame) } }
+                    i += 1
+                    try? await Task.sleep(for: .milliseconds(100))
+                }
             }
-            output.write("\r\u{1B}[2K")
         }
-        task.withLock { $0 = spinner }
     }
 
+    /// Ends the spinner and clears its line before returning: nothing of it is drawn after.
     func stop() {
-        let running = task.withLock { current -> Task<Void, Never>? in
-            let t = current
-            current = nil
-            return t
+        state.withLock { s in
+            guard let running = s.task else { return }
+            s.task = nil
+            s.generation += 1
+            running.cancel()
+            if interactive { output.write("\r\u{1B}[2K") }
         }
-        guard let running else { return }
-        running.cancel()
-        // Clear the spinner line now, so the next line does not start behind it.
-        if interactive { output.write("\r\u{1B}[2K") }
     }
 }
