@@ -40,17 +40,37 @@ public struct SVGSilhouetteRenderer: Sendable {
     /// Text and marks scale with the drawing, so a small figure stays legible.
     private var unit: Double { height / 400 }
 
-    public func layout(_ d: SilhouetteDrawing) -> Layout {
+    public func layout(_ d: SilhouetteDrawing) -> Layout { layout(d, extraLines: 0) }
+
+    /// `extraLines`: caption lines beyond the drawing's own (labels listed for want of room).
+    private func layout(_ d: SilhouetteDrawing, extraLines: Int) -> Layout {
         let u = unit, w = bodyMillimetres?.width ?? height * d.aspectRatio
         let pad = 12 * u, top = 34 * u
         let legendHeight = Double(legend(d).count) * 16 * u + 8 * u + (bodyMillimetres != nil ? 40 * u : 0)
+        let captionHeight = Double(d.caption.count + extraLines) * 15 * u + (d.caption.count + extraLines > 0 ? 6 * u : 0)
+        // Wide enough for the longest legend or caption line (DejaVu Sans averages about
+        // 0.6 em a character in such text).
+        let longest = (legend(d).map { $0.1.count + 3 } + d.caption.map(\.count)).max() ?? 0
+        let textWidth = Double(longest) * 0.6 * 11 * u + 2 * pad
         return Layout(
             bodyX: pad, bodyY: top, bodyWidth: w, bodyHeight: height,
-            width: max(w + 2 * pad, 290 * u), height: top + height + 8 * u + legendHeight)
+            width: max(w + 2 * pad, 290 * u, textWidth), height: top + height + 8 * u + legendHeight + captionHeight)
+    }
+
+    /// Where the marks and their numbers go (`MarkLayout`): numbers never overlap each
+    /// other or a mark, and outcomes at one place are drawn side by side.
+    public func markLayout(_ d: SilhouetteDrawing) -> MarkLayout {
+        let l = layout(d), u = unit
+        let bounds = MarkLayout.Box(
+            x: 0, y: l.bodyY - 1 * u, width: l.width, height: l.bodyHeight + 11 * u)
+        return MarkLayout(marks: d.marks, unit: u, bounds: bounds, point: { l.point(x: $0, y: $1) })
     }
 
     public func render(_ d: SilhouetteDrawing, title: String? = nil, description: String? = nil) -> String {
-        let l = layout(d), u = unit
+        let marks = markLayout(d)
+        let unplaced =
+            marks.unplaced.isEmpty ? [] : ["Numbers without room beside their marks: " + marks.unplaced.joined(separator: "; ")]
+        let l = layout(d, extraLines: unplaced.count), u = unit
         let size =
             bodyMillimetres != nil
             ? "width=\"\(f(l.width))mm\" height=\"\(f(l.height))mm\"" : "width=\"\(f(l.width))\" height=\"\(f(l.height))\""
@@ -108,16 +128,22 @@ public struct SVGSilhouetteRenderer: Sendable {
             out.append(
                 rect(hl, "class=\"nfc-highlight\" fill=\"none\" stroke=\"\(palette.highlight)\" stroke-width=\"\(f(3 * u))\""))
         }
-        // Numbers first and marks over them, so no number hides the centre of a mark.
-        for m in d.marks {
-            guard let label = m.label else { continue }
-            let p = l.point(x: m.x, y: m.y)
+        // Numbers (and leader lines) first, marks over them.
+        for place in marks.places {
+            guard let label = place.label else { continue }
+            if let leader = label.leader {
+                out.append(
+                    "<path class=\"nfc-leader\" d=\"M\(f(leader.from.x)) \(f(leader.from.y))L\(f(leader.to.x)) \(f(leader.to.y))\" stroke=\"\(palette.text)\" stroke-width=\"\(f(1.2 * u))\" fill=\"none\"/>"
+                )
+            }
             out.append(
-                "<text class=\"nfc-label\" x=\"\(f(p.x + 8 * u))\" y=\"\(f(p.y - 7 * u))\" font-size=\"\(f(11 * u))\" fill=\"\(palette.text)\">\(XMLText.escape(label))</text>"
+                "<text class=\"nfc-label\" x=\"\(f(label.x))\" y=\"\(f(label.y))\" font-size=\"\(f(MarkLayout.fontSize * u))\" fill=\"\(palette.text)\">\(XMLText.escape(label.text))</text>"
             )
         }
-        for m in d.marks { out.append(mark(m.kind, at: l.point(x: m.x, y: m.y))) }
-        out.append(legendGroup(d, l))
+        for place in marks.places {
+            for m in place.marks { out.append(mark(m.kind, at: (m.x, m.y))) }
+        }
+        out.append(legendGroup(d, l, caption: d.caption + unplaced))
         out.append("</svg>")
         return out.joined(separator: "\n") + "\n"
     }
@@ -203,15 +229,15 @@ public struct SVGSilhouetteRenderer: Sendable {
             let words: String
             switch d.zoneStyle {
             case .exact: words = "predicted zone (verified)"
-            case .approximate: words = "predicted zone (unverified)"
-            case .stale: words = "predicted zone (stale)"
+            case .approximate: words = "predicted zone (approximate)"
+            case .stale: words = "predicted zone (approximate, stale)"
             }
             entries.append((.zone, words))
         }
         if d.sweepRegion != nil { entries.append((.sweep, "area to sweep")) }
         if d.measured != nil {
             entries.append(
-                (.measured, d.openSides.isEmpty ? "measured zone" : "measured zone (arrows: open edges no tap bounded)"))
+                (.measured, d.openSides.isEmpty ? "measured zone" : "measured zone (arrows: open edges)"))
         }
         if d.marks.contains(where: { $0.kind == .hit }) { entries.append((.hit, "hit: the reader saw the phone")) }
         if d.marks.contains(where: { $0.kind == .partial }) {
@@ -226,7 +252,7 @@ public struct SVGSilhouetteRenderer: Sendable {
         return entries
     }
 
-    private func legendGroup(_ d: SilhouetteDrawing, _ l: Layout) -> String {
+    private func legendGroup(_ d: SilhouetteDrawing, _ l: Layout, caption: [String]) -> String {
         let u = unit
         var y = l.bodyY + l.bodyHeight + 18 * u
         var parts = ["<g class=\"nfc-legend\" font-size=\"\(f(11 * u))\" fill=\"\(palette.text)\">"]
@@ -256,7 +282,21 @@ public struct SVGSilhouetteRenderer: Sendable {
             y += 16 * u
         }
         parts.append("</g>")
-        if let mm = bodyMillimetres { parts.append(scaleBar(at: y + 8 * u, x: l.bodyX, bodyHeightMm: mm.height)) }
+        if let mm = bodyMillimetres {
+            parts.append(scaleBar(at: y + 8 * u, x: l.bodyX, bodyHeightMm: mm.height))
+            y += 40 * u
+        }
+        // What the drawing is of, on the drawing itself: a printed page or a loose template
+        // still says which phone, session or plan, and when.
+        if !caption.isEmpty {
+            y += 4 * u
+            parts.append("<g class=\"nfc-caption\" font-size=\"\(f(11 * u))\" fill=\"\(palette.text)\">")
+            for line in caption {
+                parts.append("<text x=\"\(f(l.bodyX))\" y=\"\(f(y + 4 * u))\">\(XMLText.escape(line))</text>")
+                y += 15 * u
+            }
+            parts.append("</g>")
+        }
         return parts.joined()
     }
 

@@ -1,6 +1,19 @@
 /// What a silhouette shows, independent of the medium (terminal or SVG).
 public struct SilhouetteDrawing: Sendable {
-    public enum ZoneStyle: Sendable { case exact, approximate, stale }
+    public enum ZoneStyle: Sendable {
+        case exact, approximate, stale
+
+        /// How every drawing shows a resolver's answer, so a template, a resolve and a
+        /// report of the same phone use one legend: verified, approximate, or approximate
+        /// and not verified recently.
+        public init(_ resolution: AntennaResolution) {
+            switch resolution.guidance {
+            case .marker(let m): self = m.confidence == .exact ? .exact : .approximate
+            case .staleMarker: self = .stale
+            case .fallback: self = .approximate
+            }
+        }
+    }
     /// What happened at a position. Each kind has its own shape (filled disc, cross,
     /// hollow square), so a colour-blind reader or a grey printout tells them apart.
     /// `planned`: where a plan will put the reader's centre (templates, plans).
@@ -40,6 +53,9 @@ public struct SilhouetteDrawing: Sendable {
     /// Sides of the measured zone that no tap bounded: drawn open (an arrow toward the
     /// border), never as a measured line.
     public var openSides: Set<Side> = []
+    /// Lines printed under the legend: the model, the session or plan, and the date, so a
+    /// drawing printed or saved alone still says what it shows.
+    public var caption: [String] = []
 
     public enum Side: String, Sendable, Hashable, CaseIterable { case left, top, right, bottom }
 
@@ -64,7 +80,7 @@ public struct SilhouetteDrawing: Sendable {
         let aspect = resolution.profile?.aspectRatio ?? defaultAspectRatio
         switch resolution.guidance {
         case .marker(let m):
-            self.init(aspectRatio: aspect, zone: m.zone, zoneStyle: m.confidence == .exact ? .exact : .approximate)
+            self.init(aspectRatio: aspect, zone: m.zone, zoneStyle: ZoneStyle(resolution))
         case .staleMarker(let m, let sweep):
             self.init(aspectRatio: aspect, zone: m.zone, zoneStyle: .stale, sweepRegion: sweep.sweepRegion)
         case .fallback(let g):

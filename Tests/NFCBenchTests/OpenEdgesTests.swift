@@ -43,7 +43,7 @@ struct OpenEdgesTests {
         drawing.openSides = [.top, .left]
         let open = SVGSilhouetteRenderer(height: 300).render(drawing, title: "t")
         #expect(open.components(separatedBy: "class=\"nfc-open-edge\"").count - 1 == 2)
-        #expect(open.contains("open edge (top): no tap bounded it") && open.contains("arrows: open edges no tap bounded"))
+        #expect(open.contains("open edge (top): no tap bounded it") && open.contains("measured zone (arrows: open edges)"))
         // Two sides fewer drawn as dashed measured lines.
         let dashed = { (svg: String) in svg.components(separatedBy: "<path d=").count }
         #expect(dashed(closed) - dashed(open) == 2)

@@ -30,7 +30,7 @@ struct ReportTests {
         let exporter: any SessionExporter =
             switch name {
             case "session.html": HTMLReportExporter(options: ReportFixture.options)
-            case "session.svg": SVGReportExporter(summary: false)
+            case "session.svg": SVGReportExporter(summary: false, clock: ReportFixture.options.clock)
             case "session.junit.xml": JUnitReportExporter(options: ReportFixture.options)
             default: CSVSessionExporter()
             }

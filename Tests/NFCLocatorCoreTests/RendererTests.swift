@@ -49,7 +49,7 @@ struct RendererTests {
         #expect(svg.hasPrefix("<svg") && svg.contains("#123456") && svg.contains("class=\"nfc-zone nfc-zone-stale\""))
         #expect(!svg.contains("var("))
         #expect(svg.contains("<title id=\"nfc-title\">A &lt;b&gt;</title>") && svg.contains("<desc id=\"nfc-desc\">"))
-        #expect(svg.contains("back of the phone, top edge up") && svg.contains("predicted zone (stale)"))
+        #expect(svg.contains("back of the phone, top edge up") && svg.contains("predicted zone (approximate, stale)"))
     }
 
     /// Hits, misses and skipped positions differ in shape, each numbered, and the legend

@@ -9,6 +9,7 @@ struct HTMLModelSection {
     let anchor: String
     let entry: DeviceAntennaProfile?
     let refinement: EntryRefinement?
+    let clock: ReportClock
 
     static func overview(_ summaries: [ModelSummary], anchors: [String], to sink: ExportSink) throws {
         try sink.append(
@@ -46,7 +47,7 @@ struct HTMLModelSection {
         try sink.append("<div class=\"figure-row\">\n<figure>\n")
         try sink.append(
             SVGSilhouetteRenderer(height: 360, idPrefix: anchor).render(
-                s.drawing, title: "\(s.name): read rates of \(s.taps) pooled taps"))
+                s.drawing(clock: clock), title: "\(s.name): read rates of \(s.taps) pooled taps"))
         try sink.append(
             "<figcaption>Pooled taps of every session listed, as read rates per cell of \(ModelSummary.columns) × \(ModelSummary.rows) over the back (top edge up).</figcaption>\n</figure>\n<div>\n"
         )

@@ -34,7 +34,7 @@ public struct HTMLReportExporter: SessionExporter {
                 let refinement = try await refinement(of: summary.lookupKey, in: sessions, store: store)
                 try HTMLModelSection(
                     summary: summary, anchor: anchor, entry: options.refiner?.entry(for: summary.latest),
-                    refinement: refinement
+                    refinement: refinement, clock: options.clock
                 ).write(to: sink)
                 try await writeSessions(sessions, lookupKeys: [summary.lookupKey], store: store, numberedFrom: &written, to: sink)
             }

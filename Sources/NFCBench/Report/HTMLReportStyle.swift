@@ -42,7 +42,8 @@ enum HTMLReportStyle {
           header h1 { font-size: 1.3em; margin: 0; } header p { margin: 0.2em 0 0.5em; }
           dl.facts { grid-template-columns: max-content 1fr max-content 1fr; gap: 0.05em 0.8em; }
           .figure-row { flex-wrap: nowrap; gap: 1em; }
-          figure svg { max-height: 118mm; }
+          .figure-row > figure { flex: 0 0 56%; } .figure-row > div { flex: 1 1 0; }
+          figure svg { width: 100%; max-height: 150mm; }
           figure, .verdict, h2, h3, section.sign-off, table.criteria { break-inside: avoid; }
           h2, h3 { break-after: avoid; }
           a { color: inherit; text-decoration: none; }

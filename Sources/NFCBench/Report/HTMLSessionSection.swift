@@ -25,7 +25,7 @@ struct HTMLSessionSection {
         try facts(s, to: sink)
         try sink.append("<div class=\"figure-row\">\n<figure>\n")
         let renderer = SVGSilhouetteRenderer(height: 360, idPrefix: anchor)
-        try sink.append(renderer.render(report.drawing, title: "\(report.name), session \(s.id)"))
+        try sink.append(renderer.render(report.drawing(clock: options.clock), title: "\(report.name), session \(s.id)"))
         try sink.append(
             "<figcaption>Back of the phone, top edge up, at its true aspect ratio. Positions are numbered in the order tapped.</figcaption>\n</figure>\n"
         )

@@ -74,6 +74,15 @@ public struct ModelSummary: Sendable {
             heat: heat)
     }
 
+    /// The pooled map captioned with the model, what it pools and the newest session's date.
+    public func drawing(clock: ReportClock) -> SilhouetteDrawing {
+        var d = drawing
+        d.caption = [
+            name, "\(sessions) session(s), \(taps) taps", "newest started \(clock.local(latest.startedAt))",
+        ]
+        return d
+    }
+
     public func count(_ verdict: SessionVerdict) -> Int { verdicts[verdict.rawValue] ?? 0 }
 
     /// One summary per model, in the order models first appear in `sessions`, reading

@@ -156,6 +156,18 @@ public struct ReportedSession: Sendable {
         return "\(display) (\(s.modelInput))"
     }
 
+    /// The silhouette with predicted and measured zones and every position, numbered,
+    /// captioned with the model, unit, session and start in `clock`'s local time.
+    public func drawing(clock: ReportClock) -> SilhouetteDrawing {
+        var drawing = drawing
+        drawing.caption = [
+            name + (session.unit.map { ", unit " + $0 } ?? ""),
+            "session \(session.id)" + (session.simulated ? ", SIMULATED" : ""),
+            "started \(clock.local(session.startedAt))",
+        ]
+        return drawing
+    }
+
     /// The silhouette with predicted and measured zones and every position, numbered.
     public var drawing: SilhouetteDrawing {
         var drawing = SilhouetteDrawing(

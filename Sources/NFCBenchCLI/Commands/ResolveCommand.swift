@@ -1,4 +1,5 @@
 import Foundation
+import NFCBench
 import NFCLocatorCore
 
 /// `nfcbench resolve`: the predicted antenna zone for one model.
@@ -48,9 +49,13 @@ enum ResolveCommand {
         for warning in CatalogOptions.warnings(for: loaded) { context.errors.line(warning) }
         let strings = context.strings()
         if let svgDestination {
-            let svg = SVGSilhouetteRenderer().render(
-                SilhouetteDrawing(resolution: resolution),
-                title: resolution.profile?.displayName ?? model)
+            var drawing = SilhouetteDrawing(resolution: resolution)
+            drawing.caption = [
+                resolution.profile.map { "\($0.displayName) (\($0.modelIdentifier))" } ?? model,
+                "prediction from \(resolution.source.rawValue)" + (resolution.catalogVersion.map { ", catalog " + $0 } ?? ""),
+                "resolved \(ReportClock.fromEnvironment(context.environment).local(now))",
+            ]
+            let svg = SVGSilhouetteRenderer().render(drawing, title: resolution.profile?.displayName ?? model)
             try await OutputPath.write(svgDestination) { try $0.write(svg) }
         }
         if invocation[json] {

@@ -45,9 +45,18 @@ enum TemplateCommand {
         let probes = planned.strategy.expectedProbes(for: profile.zone)
         let learned =
             planned.learnedFrom.isEmpty ? "" : " Learned from sessions " + planned.learnedFrom.joined(separator: ", ") + "."
-        let drawing = SilhouetteDrawing(
-            aspectRatio: body.width / body.height, zone: profile.zone, zoneStyle: profile.verified ? .exact : .approximate,
+        let fingerprint = ModelIdentifierFingerprintProvider(modelIdentifier: chosen.identifier).fingerprint()
+        let resolution = loaded.resolver.resolve(
+            fingerprint, signals: .inferred(from: fingerprint, model: chosen.identifier))
+        var drawing = SilhouetteDrawing(
+            aspectRatio: body.width / body.height, zone: profile.zone, zoneStyle: .init(resolution),
             marks: probes.enumerated().map { .init(x: $1.x, y: $1.y, kind: .planned, label: String($0 + 1)) })
+        drawing.caption = [
+            "\(profile.displayName) (\(profile.modelIdentifier)), \(FixedPoint.format(body.width, 1)) × \(FixedPoint.format(body.height, 1)) mm",
+            "\(kind.rawValue) plan, \(probes.count) positions"
+                + (planned.pass > 0 && kind == .grid ? ", pass \(planned.pass)" : ""),
+            "printed \(ReportClock.fromEnvironment(context.environment).local(Date()))",
+        ]
         let words = PositionWords(body: body)
         let description =
             "Life-size template of the back of the \(profile.displayName) (\(profile.modelIdentifier)), "
