@@ -60,6 +60,11 @@ public struct SessionRecord: Sendable, Equatable {
     public var station: String?
     /// Card mode (the reader polls the phone) or tag mode (the phone reads an emulated tag).
     public var mode: TapMode
+    /// What the operator typed for `--model` when it was not the identifier itself (a
+    /// name such as "Galaxy S24", a spelling): `modelInput` holds the identifier resolved.
+    public var modelTyped: String?
+    /// The phone as the operator described it, for the filed record.
+    public var phone: PhoneDetails
 
     public init(
         id: String, modelInput: String, lookupKey: String, displayName: String?, predicted: NormalizedRect?,
@@ -69,7 +74,7 @@ public struct SessionRecord: Sendable, Equatable {
         status: Status = .inProgress, startedAt: Date, endedAt: Date? = nil, verdict: SessionVerdict? = nil,
         measured: NormalizedRect? = nil, iou: Double? = nil, bodyHeightMm: Double? = nil, simulated: Bool = false,
         verdictReason: String? = nil, voidReason: String? = nil, voidedAt: Date? = nil, planFocus: PlanFocus? = nil,
-        station: String? = nil, mode: TapMode = .card
+        station: String? = nil, mode: TapMode = .card, modelTyped: String? = nil, phone: PhoneDetails = PhoneDetails()
     ) {
         precondition(Self.repeatCounts.contains(repeats), "taps per position are within SessionRecord.repeatCounts")
         precondition(Self.storedTapTimeouts.contains(tapTimeout), "a tap window is within SessionRecord.storedTapTimeouts")
@@ -83,7 +88,7 @@ public struct SessionRecord: Sendable, Equatable {
         self.verdict = verdict; self.measured = measured; self.iou = iou
         self.bodyHeightMm = bodyHeightMm; self.simulated = simulated; self.verdictReason = verdictReason
         self.voidReason = voidReason; self.voidedAt = voidedAt; self.planFocus = planFocus; self.station = station
-        self.mode = mode
+        self.mode = mode; self.modelTyped = modelTyped; self.phone = phone
     }
 
     /// How a store is asked for this session: `station/id` when the session has a

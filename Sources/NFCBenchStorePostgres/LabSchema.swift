@@ -148,6 +148,7 @@ enum LabSchema {
         // Evidence: each tap's placement and window, and each session's audit trail,
         // written only through the push (`PushFunctions.eventsMigration`).
         ("006-placement-and-events", PushFunctions.eventsMigration),
+        ("007-phone-details", PushFunctions.detailsMigration),
     ]
 
     /// Applies missing migrations under the advisory lock; refuses a store from a newer

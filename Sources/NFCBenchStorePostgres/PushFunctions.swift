@@ -16,11 +16,46 @@ enum PushFunctions {
     /// Raised when another session already holds this station and id (`LabStoreError.idCollision`).
     static let idCollisionState = "NBC01"
 
+    /// The session columns as migration 005 knew them: its push updates these on a
+    /// conflict. Later migrations that add columns replace the push (`detailsMigration`).
+    static let sessionColumnsAt005 = LabRows.names(LabRows.sessionColumns).filter {
+        !["model_typed", "phone_os", "phone_build", "phone_case"].contains($0)
+    }
+
     static var migration: String {
-        let updates = (LabRows.names(LabRows.sessionColumns).dropFirst(2) + ["revision", "synced_at"])
+        push(updating: sessionColumnsAt005, replacing: false) + """
+            CREATE FUNCTION nfcbench_record_machine(p_station text, p_machine text) RETURNS void
+            LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public AS $fn$
+            BEGIN
+                IF NOT EXISTS (SELECT 1 FROM lab_station WHERE name = p_station AND role = session_user) THEN
+                    RAISE EXCEPTION 'station % is not registered to role %', p_station, session_user USING ERRCODE = '42501';
+                END IF;
+                INSERT INTO lab_station_machine (station, machine) VALUES (p_station, left(p_machine, 255))
+                    ON CONFLICT (station, machine) DO UPDATE SET last_push = now();
+            END $fn$;
+            REVOKE ALL ON FUNCTION nfcbench_push(text, jsonb, jsonb), nfcbench_record_machine(text, text) FROM PUBLIC;
+            GRANT EXECUTE ON FUNCTION nfcbench_push(text, jsonb, jsonb), nfcbench_record_machine(text, text) TO nfcbench_bench;
+            REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON lab_session, lab_tap, lab_station_machine FROM nfcbench_bench;
+            """
+    }
+
+    /// Migration 007: the filed record's model as typed and the phone's OS, build and case
+    /// (bounded like every text a bench sends), and the push that updates them too. A
+    /// bench from before sends none of them: they stay NULL.
+    static var detailsMigration: String {
+        let columns = ["model_typed", "phone_os", "phone_build", "phone_case"]
+        return columns.map {
+            "ALTER TABLE lab_session ADD COLUMN \($0) text CHECK (\($0) IS NULL OR length(\($0)) <= 1000);\n"
+        }.joined() + push(updating: LabRows.names(LabRows.sessionColumns), replacing: true)
+    }
+
+    /// The three-argument push: a session and its taps, checked against the caller's
+    /// station, stored when its revision is newer.
+    static func push(updating sessionColumns: [String], replacing: Bool) -> String {
+        let updates = (sessionColumns.dropFirst(2) + ["revision", "synced_at"])
             .map { "\($0) = EXCLUDED.\($0)" }.joined(separator: ", ")
         return """
-            CREATE FUNCTION nfcbench_push(p_station text, p_session jsonb, p_taps jsonb) RETURNS text
+            CREATE \(replacing ? "OR REPLACE " : "")FUNCTION nfcbench_push(p_station text, p_session jsonb, p_taps jsonb) RETURNS text
             LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public AS $fn$
             DECLARE
                 s lab_session;
@@ -52,18 +87,7 @@ enum PushFunctions {
                 INSERT INTO lab_tap SELECT * FROM jsonb_populate_recordset(NULL::lab_tap, p_taps);
                 RETURN 'stored';
             END $fn$;
-            CREATE FUNCTION nfcbench_record_machine(p_station text, p_machine text) RETURNS void
-            LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public AS $fn$
-            BEGIN
-                IF NOT EXISTS (SELECT 1 FROM lab_station WHERE name = p_station AND role = session_user) THEN
-                    RAISE EXCEPTION 'station % is not registered to role %', p_station, session_user USING ERRCODE = '42501';
-                END IF;
-                INSERT INTO lab_station_machine (station, machine) VALUES (p_station, left(p_machine, 255))
-                    ON CONFLICT (station, machine) DO UPDATE SET last_push = now();
-            END $fn$;
-            REVOKE ALL ON FUNCTION nfcbench_push(text, jsonb, jsonb), nfcbench_record_machine(text, text) FROM PUBLIC;
-            GRANT EXECUTE ON FUNCTION nfcbench_push(text, jsonb, jsonb), nfcbench_record_machine(text, text) TO nfcbench_bench;
-            REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON lab_session, lab_tap, lab_station_machine FROM nfcbench_bench;
+
             """
     }
 

@@ -183,6 +183,17 @@ enum BenchSchema {
         // an index each page scanned and sorted every session: an export of 50,000
         // sessions spent most of its time re-sorting the session table 100 times.
         ("011-session-start-order", "CREATE INDEX session_by_start ON session(started_at, id);"),
+        // The filed record: what the operator typed for the model when it was a name, and
+        // the phone's OS, build and case. NULL when not given, so older rows keep their checksums.
+        (
+            "012-phone-details",
+            """
+            ALTER TABLE session ADD COLUMN model_typed TEXT;
+            ALTER TABLE session ADD COLUMN phone_os TEXT;
+            ALTER TABLE session ADD COLUMN phone_build TEXT;
+            ALTER TABLE session ADD COLUMN phone_case TEXT;
+            """
+        ),
     ]
 
     /// Migrations that only add an index: a reader may read a file without them as it is

@@ -12,7 +12,7 @@ enum RecordRows {
             stale, catalog_version, aspect_ratio, reader_backend, reader_name, reader_firmware, unit, operator, plan_kind,
             plan_json, repeats, tap_timeout, status, started_at, ended_at, verdict, measured_x, measured_y, measured_width,
             measured_height, iou, plan_pass, simulated, body_height_mm, verdict_reason, void_reason, voided_at,
-            plan_focus, checksum, station, mode FROM session
+            plan_focus, checksum, station, mode, model_typed, phone_os, phone_build, phone_case FROM session
         """
 
     static let tapSelect = """
@@ -66,7 +66,11 @@ enum RecordRows {
             verdictReason: try v.optionalText((34, "verdict_reason")),
             voidReason: try v.optionalText((voidReasonColumn, "void_reason")),
             voidedAt: try v.optionalDate((36, "voided_at")), planFocus: focus, station: try station(v),
-            mode: try v.optionalName((modeColumn, "mode"), as: TapMode.self) ?? .card)
+            mode: try v.optionalName((modeColumn, "mode"), as: TapMode.self) ?? .card,
+            modelTyped: try v.optionalText((41, "model_typed")),
+            phone: PhoneDetails(
+                os: try v.optionalText((42, "phone_os")), build: try v.optionalText((43, "phone_build")),
+                phoneCase: try v.optionalText((44, "phone_case"))))
         // Values in range can still be altered ones.
         try verifySessionChecksum(s, id: id)
         return record
@@ -79,6 +83,8 @@ enum RecordRows {
     static let voidReasonColumn: Int32 = 35
     static let stationColumn: Int32 = 39
     static let modeColumn: Int32 = 40
+    /// model_typed, phone_os, phone_build, phone_case (migration 012).
+    static let detailColumns: [Int32] = [41, 42, 43, 44]
 
     /// Later columns join the checksum only when they hold a value, so rows written before
     /// them keep theirs (card mode is stored as NULL for the same reason).
@@ -91,7 +97,7 @@ enum RecordRows {
 
     static func checksummedValues(_ s: SQLiteStatement) -> [SQLiteStatement.Value] {
         (0..<sessionChecksummed).map { s.value($0) }
-            + [stationColumn, modeColumn].filter { s.type($0) != .null }.map { s.value($0) }
+            + ([stationColumn, modeColumn] + detailColumns).filter { s.type($0) != .null }.map { s.value($0) }
     }
 
     static func station(_ v: StoredValues) throws(RecordDecodingError) -> String? {
@@ -135,7 +141,8 @@ enum RecordRows {
             .text(PlannedProbes.json(s.plannedProbes)), .integer(Int64(s.repeats)), .real(s.tapTimeout), .text(s.status.rawValue),
             .real(s.startedAt.timeIntervalSince1970), .integer(Int64(s.planPass)), .integer(s.simulated ? 1 : 0),
             .optionalReal(s.bodyHeightMm), .optionalText(s.planFocus?.stored), .optionalText(s.station),
-            .optionalText(s.mode == .card ? nil : s.mode.rawValue),
+            .optionalText(s.mode == .card ? nil : s.mode.rawValue), .optionalText(s.modelTyped), .optionalText(s.phone.os),
+            .optionalText(s.phone.build), .optionalText(s.phone.phoneCase),
         ]
     }
 

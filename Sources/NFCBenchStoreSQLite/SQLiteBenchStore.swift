@@ -104,9 +104,9 @@ public actor SQLiteBenchStore: BenchStoring {
                 INSERT INTO session (id, model_input, lookup_key, display_name, zone_x, zone_y, zone_width, zone_height,
                     confidence, source, stale, catalog_version, aspect_ratio, reader_backend, reader_name, reader_firmware,
                     unit, operator, plan_kind, plan_json, repeats, tap_timeout, status, started_at, plan_pass, simulated,
-                    body_height_mm, plan_focus, station, mode)
+                    body_height_mm, plan_focus, station, mode, model_typed, phone_os, phone_build, phone_case)
                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27,
-                    ?28, ?29, ?30)
+                    ?28, ?29, ?30, ?31, ?32, ?33, ?34)
                 """
             ).run(RecordRows.sessionValues(s))
             try reseal(s.id)

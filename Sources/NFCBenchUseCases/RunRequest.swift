@@ -37,6 +37,9 @@ public struct RunRequest: Sendable {
     public var tapTimeout: Double?
     public var unit: String?
     public var operatorName: String?
+    /// What was typed for the model, when it was a name or a spelling of the identifier.
+    public var modelTyped: String?
+    public var phone = PhoneDetails()
     public var station: String?
     /// `nil`: card mode for a new session; a resumed one keeps its own.
     public var mode: TapMode?

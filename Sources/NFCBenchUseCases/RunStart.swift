@@ -105,6 +105,8 @@ public enum RunStart {
             repeats: request.repeats, tapTimeout: request.tapTimeout ?? 5, startedAt: Date())
         session.station = request.station
         session.mode = request.mode ?? .card
+        session.modelTyped = request.modelTyped
+        session.phone = request.phone
         return session
     }
 

@@ -178,7 +178,7 @@ struct StoreTests {
             try await store.appliedMigrations() == [
                 "001-sessions-and-taps", "002-session-score", "003-grid-pass", "004-evidence", "005-plan-focus",
                 "006-tap-checksum", "007-session-checksum", "008-lab-sync", "009-tag-mode", "010-placement-and-events",
-                "011-session-start-order",
+                "011-session-start-order", "012-phone-details",
             ])
         let s = try #require(try await store.session("S-old"))
         let oldTaps = try await store.taps("S-old")

@@ -41,7 +41,8 @@ public struct LabFixture {
             confidence: .approximate, source: .seedCatalog, stale: true, catalogVersion: "seed-2026-11",
             aspectRatio: 0.4803, reader: .sim, readerFirmware: "nfcbench-sim", unit: "unit-7", operatorName: "Ana",
             plan: .grid, plannedProbes: [Probe(x: 0.5, y: 0.55)], repeats: 1, tapTimeout: 2, startedAt: start,
-            bodyHeightMm: 147, simulated: false, station: station)
+            bodyHeightMm: 147, simulated: false, station: station, modelTyped: "galaxy s24",
+            phone: PhoneDetails(os: "Android 15", build: "AP3A.240905.015", phoneCase: "none"))
         try await store.insert(session)
         for step in 0..<taps {
             let probe = Probe(x: 0.1 + 0.1 * Double(step % 8), y: 0.2 + 0.05 * Double(step % 10))

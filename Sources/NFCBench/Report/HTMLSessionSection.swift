@@ -41,8 +41,10 @@ struct HTMLSessionSection {
     private func facts(_ s: SessionRecord, to sink: ExportSink) throws {
         let h = XMLText.escape
         var rows: [(String, String)] = [
-            ("Model", h(report.name)), ("Catalog key", h(s.lookupKey)),
+            ("Model", h(report.name) + (s.modelTyped.map { " (typed \u{201C}" + h($0) + "\u{201D})" } ?? "")),
+            ("Catalog key", h(s.lookupKey)),
             ("Unit", h(s.unit ?? "not recorded")), ("Operator", h(s.operatorName ?? "not recorded")),
+            ("Phone", h(phoneWords(s.phone))),
             ("Reader", h(s.reader.description) + (s.readerFirmware.map { ", firmware " + h($0) } ?? "")),
             ("Station", h(s.station ?? "not recorded")),
             (
@@ -65,6 +67,13 @@ struct HTMLSessionSection {
         try sink.append("<dl class=\"facts\">")
         for (term, value) in rows { try sink.append("<dt>\(term)</dt><dd>\(value)</dd>") }
         try sink.append("</dl>\n")
+    }
+
+    /// "Android 15, build AP3A.240905.015, case: none", or what of it was given.
+    private func phoneWords(_ p: PhoneDetails) -> String {
+        guard !p.isEmpty else { return "OS, build and case not recorded (run --phone-os, --phone-build, --case)" }
+        return [p.os ?? "OS not recorded", p.build.map { "build " + $0 }, "case: " + (p.phoneCase ?? "not recorded")]
+            .compactMap { $0 }.joined(separator: ", ")
     }
 
     /// "1.0 s window", or every length the session used when a resume changed it.

@@ -19,6 +19,11 @@ struct RunOptions {
         expected: ProbePlans.expectedChoices, convert: OptionValue.choice(PlanKind.self))
     static let unit = Option<String>("--unit", value: "label", help: "Which physical unit of the model (serial, asset tag).")
     static let operatorName = Option<String>("--operator", value: "name", help: "Who runs the session.")
+    static let phoneOS = Option<String>(
+        "--phone-os", value: "version", help: "The phone's OS and version, for the record (\"Android 15\", \"iOS 18.1\").")
+    static let phoneBuild = Option<String>("--phone-build", value: "build", help: "The phone's build number, for the record.")
+    static let phoneCase = Option<String>(
+        "--case", value: "case", help: "The phone's case during the session, for the record (\"none\", or which case).")
     static let tapTimeout = Option<Double>(
         "--tap-timeout", value: "seconds", help: "How long to wait for the phone at each position (default 5).",
         expected: "seconds in \(OptionValue.describe(SessionRecord.tapTimeouts))",
@@ -61,7 +66,9 @@ struct RunOptions {
         help: "Let an adaptive plan learn from simulated sessions too (it learns from bench evidence only by default).")
 
     static let all: [OptionSpec] = [
-        model.spec, allowUnknown.spec, reader.spec, plan.spec, unit.spec, operatorName.spec, tapTimeout.spec, repeats.spec,
+        model.spec, allowUnknown.spec, reader.spec, plan.spec, unit.spec, operatorName.spec, phoneOS.spec, phoneBuild.spec,
+        phoneCase.spec,
+        tapTimeout.spec, repeats.spec,
         positioner.spec,
         positionerTimeout.spec, confirmEach.spec, faultTimeout.spec, auto.spec, StoreOptions.database.spec, resume.spec,
         simAntenna.spec, simSeed.spec,

@@ -291,7 +291,13 @@ final class RunPrinter: Sendable {
         let offset: JSONValue = score?.centreOffset.map { JSONValue.number(($0 * 1000).rounded() / 1000) } ?? .null
         var members: [(String, JSONValue)] = [
             ("sessionId", .string(s.id)), ("station", .optional(s.station)), ("mode", .string(s.mode.rawValue)),
-            ("model", .string(s.modelInput)),
+            ("model", .string(s.modelInput)), ("modelTyped", .optional(s.modelTyped)),
+            (
+                "phone",
+                .object([
+                    ("os", .optional(s.phone.os)), ("build", .optional(s.phone.build)), ("case", .optional(s.phone.phoneCase)),
+                ])
+            ),
             ("lookupKey", .string(s.lookupKey)),
             ("status", .string(s.status.rawValue)), ("verdict", .optional(s.verdict?.rawValue)),
             ("verdictReason", .optional(score?.reason ?? s.verdictReason)), ("simulated", .bool(s.simulated)),

@@ -1,5 +1,6 @@
 import Foundation
 import NFCBench
+import NFCBenchRecords
 import NFCBenchUseCases
 import NFCLocatorCore
 
@@ -10,7 +11,7 @@ enum RunRequestOptions {
     /// Options that would change what a resumed session measures; refused with `--resume`.
     static let fixedOnResume = [
         RunOptions.model.spec, RunOptions.plan.spec, RunOptions.repeats.spec, RunOptions.unit.spec,
-        RunOptions.operatorName.spec,
+        RunOptions.operatorName.spec, RunOptions.phoneOS.spec, RunOptions.phoneBuild.spec, RunOptions.phoneCase.spec,
     ]
 
     static func request(_ invocation: ParsedInvocation, _ context: CommandContext, options: RunOptions) async throws
@@ -23,6 +24,14 @@ enum RunRequestOptions {
         request.tapTimeout = invocation[RunOptions.tapTimeout]
         request.unit = options.unit
         request.operatorName = options.operatorName
+        request.phone = PhoneDetails(
+            os: invocation[RunOptions.phoneOS], build: invocation[RunOptions.phoneBuild],
+            phoneCase: invocation[RunOptions.phoneCase])
+        if let typed = invocation[RunOptions.model], case .model(let identifier, _, _) = request.subject,
+            typed != identifier
+        {
+            request.modelTyped = typed
+        }
         request.station = options.station
         request.mode = options.invocationMode
         request.positioner = options.positioner
