@@ -94,5 +94,7 @@ struct PDFReportTests {
         #expect(!FileManager.default.fileExists(atPath: pdf))
         let paper = try await BuiltBinary.run(["report", "--session", id, "--paper", "a4", "--db", db])
         #expect(paper.status == 64 && paper.stderr.contains("--paper applies to --format pdf only"), "\(paper.stderr)")
+        let reviewer = try await BuiltBinary.run(["report", "--session", id, "--format", "junit", "--reviewer", "R", "--db", db])
+        #expect(reviewer.status == 64 && reviewer.stderr.contains("--reviewer names the reviewer"), "\(reviewer.stderr)")
     }
 }

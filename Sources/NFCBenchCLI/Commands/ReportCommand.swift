@@ -62,6 +62,11 @@ enum ReportCommand {
         if invocation[paper] != nil && format != .pdf {
             throw UsageError("--paper applies to --format pdf only.", path: invocation.path)
         }
+        if invocation[reviewer] != nil && format != .html && format != .pdf {
+            throw UsageError(
+                "--reviewer names the reviewer in the sign-off block of --format html or pdf; other formats have none.",
+                path: invocation.path)
+        }
         if format == .pdf {
             _ = try pdfPrinter(context)
             guard invocation[output] != nil || !context.output.isTerminal else {
