@@ -5,6 +5,12 @@
 /// otherwise draw the text after them reversed.
 public enum XMLText {
     public static func escape(_ s: String) -> String {
+        // Most text (names, numbers, words) is printable ASCII without markup characters:
+        // returned as it is, without building a new string a scalar at a time (a JUnit or
+        // HTML report of a million taps escapes tens of millions of characters).
+        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x26 && $0 != 0x3C && $0 != 0x3E && $0 != 0x22 && $0 != 0x27 }) {
+            return s
+        }
         var out = ""
         out.reserveCapacity(s.utf8.count)
         for scalar in s.unicodeScalars {
