@@ -43,6 +43,9 @@ public protocol BenchStoring: BenchReading {
     func void(_ id: String, reason: String, at: Date) async throws
     /// A resumed session's new tap window, applied to the positions still to come.
     func setTapTimeout(_ id: String, seconds: Double) async throws
+    /// The reader's firmware, learned after the session started (a PC/SC reader names it
+    /// only once a card is connected).
+    func setReaderFirmware(_ id: String, firmware: String) async throws
     /// Marks a session resumable again (after Ctrl-C, a positioner failure, a lost reader).
     func suspend(_ id: String) async throws
 

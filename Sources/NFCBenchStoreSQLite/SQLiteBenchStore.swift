@@ -175,6 +175,10 @@ public actor SQLiteBenchStore: BenchStoring {
         try changeSession(id, "UPDATE session SET tap_timeout = ?2 WHERE id = ?1", [.text(id), .real(seconds)])
     }
 
+    public func setReaderFirmware(_ id: String, firmware: String) throws {
+        try changeSession(id, "UPDATE session SET reader_firmware = ?2 WHERE id = ?1", [.text(id), .text(firmware)])
+    }
+
     public func suspend(_ id: String) throws {
         try changeSession(id, "UPDATE session SET status = 'in_progress', ended_at = NULL WHERE id = ?1", [.text(id)])
     }

@@ -37,6 +37,28 @@ public struct RunExecution: Sendable {
         _ prepared: PreparedRun, store: any BenchStoring, commands: AsyncStream<OperatorCommand>?,
         events: @escaping @Sendable (RunEvent) -> Void
     ) async throws(RunStop) -> RunOutcome {
+        let outcome: Result<RunOutcome, RunStop>
+        do throws(RunStop) {
+            outcome = .success(try await runPlan(prepared, store: store, commands: commands, events: events))
+        } catch {
+            outcome = .failure(error)
+        }
+        // A firmware the reader named only during the run (a PC/SC reader answers once a
+        // card is connected) goes into the record however the run ended.
+        guard prepared.session.readerFirmware == nil, let firmware = prepared.readers.current.info.firmware,
+            (try? await store.setReaderFirmware(prepared.session.id, firmware: firmware)) != nil
+        else { return try outcome.get() }
+        if case .success(.completed(var session, let score)) = outcome {
+            session.readerFirmware = firmware
+            return .completed(session, score)
+        }
+        return try outcome.get()
+    }
+
+    private func runPlan(
+        _ prepared: PreparedRun, store: any BenchStoring, commands: AsyncStream<OperatorCommand>?,
+        events: @escaping @Sendable (RunEvent) -> Void
+    ) async throws(RunStop) -> RunOutcome {
         let session = prepared.session
         var messages: (@Sendable (Int) -> NDEFMessage)?
         if let chosen = tagMessage { messages = { _ in chosen } }

@@ -24,7 +24,14 @@ public final class PCSCReader: Reader, @unchecked Sendable {
     private let reportSnapshot = Mutex(PICCParameterGuard.Report(original: nil, applied: nil, restored: false))
     private let cancelled = Atomic<Bool>(false)
     public let readerName: String
-    public let info: ReaderInfo
+    /// The firmware's name once the reader gave it (`ReaderFirmwareQuery`), readable from
+    /// any thread; PC/SC itself names no firmware.
+    private let firmware = Mutex<String?>(nil)
+    public var info: ReaderInfo {
+        ReaderInfo(
+            backend: .pcsc, name: readerName, spec: "pcsc:\(readerName)", firmware: firmware.withLock { $0 },
+            isSimulated: ReaderInfo.isVirtualPCSCName(readerName))
+    }
     public let feedbackEnabled: Bool
 
     private init(queue: DispatchQueue, context: PCSCContext, name: String, feedback: Bool, journal: PICCJournal) {
@@ -33,8 +40,6 @@ public final class PCSCReader: Reader, @unchecked Sendable {
         readerName = name
         feedbackEnabled = feedback
         picc = PICCParameterGuard(reader: name, journal: journal)
-        info = ReaderInfo(
-            backend: .pcsc, name: name, spec: "pcsc:\(name)", firmware: nil, isSimulated: ReaderInfo.isVirtualPCSCName(name))
     }
 
     /// Opens the reader whose name equals or uniquely contains `nameOrSubstring`.
@@ -53,6 +58,7 @@ public final class PCSCReader: Reader, @unchecked Sendable {
                     let name = try match(nameOrSubstring, in: names)
                     let reader = PCSCReader(queue: queue, context: context, name: name, feedback: feedback, journal: journal)
                     reader.picc.onOpen(reader.escapeChannel())
+                    reader.askFirmware()
                     continuation.resume(returning: .success(reader))
                 } catch let status as PCSCStatus {
                     continuation.resume(returning: .failure(Self.failure(status, reader: nameOrSubstring)))
@@ -277,6 +283,7 @@ public final class PCSCReader: Reader, @unchecked Sendable {
             let connection = try PCSCCard(context: context, reader: readerName)
             card = connection
             picc.onCardConnected(escapeChannel())
+            askFirmware()
             let atr = try connection.atr()
             let uidResponse = try connection.transmit([0xFF, 0xCA, 0x00, 0x00, 0x00])
             guard uidResponse.count >= 2, uidResponse.suffix(2) == [0x90, 0x00] else {
@@ -310,6 +317,15 @@ public final class PCSCReader: Reader, @unchecked Sendable {
         } catch {
             throw ReaderError(.failed, "\(error)")
         }
+    }
+
+    /// Asks an ACR122U-family reader (one that answered the PICC parameter query) for its
+    /// firmware's name, once. On `queue`.
+    private func askFirmware() {
+        guard picc.report.original != nil, firmware.withLock({ $0 }) == nil,
+            let answer = escapeChannel().send(ReaderFirmwareQuery.command), let name = ReaderFirmwareQuery.parse(answer)
+        else { return }
+        firmware.withLock { $0 = name }
     }
 
     /// Escape commands: `SCardControl` on a direct connection when the reader allows it,

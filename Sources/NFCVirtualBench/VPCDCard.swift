@@ -13,10 +13,13 @@ import Synchronization
 /// new field entry (a new random UID, as phones do).
 ///
 /// vpcd is only the reader's transport: the ACR122U-style pseudo-APDUs (`FF CA` for
-/// UID/ATS, `FF 00 50/51` for the PICC operating parameter, `FF 00 40` for LED and
-/// buzzer) are answered here, on behalf of the reader firmware.
+/// UID/ATS, `FF 00 50/51` for the PICC operating parameter, `FF 00 48` for the firmware's
+/// name, `FF 00 40` for LED and buzzer) are answered here, on behalf of the reader firmware.
 public final class VPCDCard: Sendable {
     public let port: UInt16
+    /// What the virtual card answers for `FF 00 48 00 00` on behalf of the reader
+    /// firmware: plainly not a real reader's.
+    public static let firmwareName = "nfcbench virtual 1.0"
     private let bench: PhoneOnBench
     private let controls: BenchControls
     private let worker = BenchWorker(name: "vpcd-card")
@@ -103,6 +106,9 @@ public final class VPCDCard: Sendable {
                 $0.piccWrites.append(value)
             }
             return [0x90, value]
+        case (0xFF, 0x00, 0x48, 0x00):
+            // The firmware's name, as an ACR122U answers it: ASCII, no status word.
+            return Array(Self.firmwareName.utf8)
         case (0xFF, 0x00, 0x40, let led):
             controls.firmware { $0.ledCommands.append(apdu) }
             return [0x90, led & 0x0F]

@@ -157,6 +157,13 @@ struct PCSCCLITests {
             let o = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
             #expect(o["status"] as? String == "completed" && (o["hits"] as? Int ?? 0) > 0)
             #expect((o["reader"] as? String)?.hasPrefix("pcsc:nfcbench virtual") == true)
+            // PC/SC names no firmware; the reader does once a card is connected (`FF 00 48`,
+            // which the virtual card answers for its reader firmware), and the record keeps it.
+            #expect(o["readerFirmware"] as? String == "nfcbench virtual 1.0", "\(r.stdout)")
+            let id = try #require(o["sessionId"] as? String)
+            let shown = try await BuiltBinary.run(["show", id, "--json", "--db", db])
+            let stored = try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any]
+            #expect(stored?["readerFirmware"] as? String == "nfcbench virtual 1.0", "\(shown.stdout)")
             // The bench's true zone (0.1, 0.1, 0.8, 0.4, from scripts/test.sh) is above the seed's S24 guess.
             #expect(o["verdict"] as? String == "SHIFTED")
             // The session ends with the phone lifted: vpcd has no escape channel, so the PICC

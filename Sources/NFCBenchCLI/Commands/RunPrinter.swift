@@ -311,7 +311,7 @@ final class RunPrinter: Sendable {
             ] + counts(taps)
         members += [
             ("plan", .string(s.plan.rawValue)), ("planFocus", .optional(s.planFocus?.stored)),
-            ("reader", .string(s.reader.description)),
+            ("reader", .string(s.reader.description)), ("readerFirmware", .optional(s.readerFirmware)),
             ("confidence", .string(s.confidence.rawValue)), ("source", .string(s.source.rawValue)), ("stale", .bool(s.stale)),
             ("database", .string(databasePath)),
         ]
