@@ -18,9 +18,10 @@ enum PushFunctions {
 
     /// The session columns as migration 005 knew them: its push updates these on a
     /// conflict. Later migrations that add columns replace the push (`detailsMigration`).
-    static let sessionColumnsAt005 = LabRows.names(LabRows.sessionColumns).filter {
-        !["model_typed", "phone_os", "phone_build", "phone_case"].contains($0)
-    }
+    static let sessionColumnsAt005 = LabRows.names(LabRows.sessionColumns).filter { !detailColumns.contains($0) }
+
+    /// The session columns migration 007 adds.
+    static let detailColumns = ["model_typed", "phone_os", "phone_build", "phone_case"]
 
     static var migration: String {
         push(updating: sessionColumnsAt005, replacing: false) + """
@@ -43,8 +44,7 @@ enum PushFunctions {
     /// (bounded like every text a bench sends), and the push that updates them too. A
     /// bench from before sends none of them: they stay NULL.
     static var detailsMigration: String {
-        let columns = ["model_typed", "phone_os", "phone_build", "phone_case"]
-        return columns.map {
+        return detailColumns.map {
             "ALTER TABLE lab_session ADD COLUMN \($0) text CHECK (\($0) IS NULL OR length(\($0)) <= 1000);\n"
         }.joined() + push(updating: LabRows.names(LabRows.sessionColumns), replacing: true)
     }

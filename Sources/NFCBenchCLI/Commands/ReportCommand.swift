@@ -47,7 +47,7 @@ enum ReportCommand {
 
     static let reviewer = Option<String>(
         "--reviewer", value: "name",
-        help: "HTML: the reviewer named in each session's sign-off block (left blank to write in by hand otherwise).")
+        help: "HTML and PDF: the reviewer named in each session's sign-off block (left blank to write in by hand otherwise).")
 
     static func run(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
         let ids = invocation.all(session)
@@ -62,13 +62,15 @@ enum ReportCommand {
         if invocation[paper] != nil && format != .pdf {
             throw UsageError("--paper applies to --format pdf only.", path: invocation.path)
         }
-        if invocation[reviewer] != nil && format != .html && format != .pdf {
+        // HTML and its PDF print carry the page a lab files: sign-off, local times, catalog entry.
+        let filedPage = format == .html || format == .pdf
+        if invocation[reviewer] != nil && !filedPage {
             throw UsageError(
                 "--reviewer names the reviewer in the sign-off block of --format html or pdf; other formats have none.",
                 path: invocation.path)
         }
+        let printer = format == .pdf ? try pdfPrinter(context) : nil
         if format == .pdf {
-            _ = try pdfPrinter(context)
             guard invocation[output] != nil || !context.output.isTerminal else {
                 throw UsageError("A PDF is not for the terminal: give -o FILE.pdf.", path: invocation.path)
             }
@@ -82,8 +84,8 @@ enum ReportCommand {
         var options = ReportOptions(
             summary: summary, toolVersion: CommandLineTool.versionWithBuild, storeLocation: path,
             clock: .fromEnvironment(context.environment), reviewer: invocation[reviewer])
-        if format == .html || format == .pdf, let problem = options.clock.problem { context.errors.line("Warning: " + problem) }
-        if (format == .html || format == .pdf) && summary == .model {
+        if filedPage, let problem = options.clock.problem { context.errors.line("Warning: " + problem) }
+        if filedPage && summary == .model {
             let loaded = try await CatalogOptions.loadResolver(invocation, context)
             for warning in CatalogOptions.warnings(for: loaded) { context.errors.line(warning) }
             options.refiner = CatalogRefiner(
@@ -93,7 +95,8 @@ enum ReportCommand {
         switch format {
         case .html: exporter = HTMLReportExporter(options: options)
         case .pdf:
-            exporter = PDFReportExporter(options: options, paper: invocation[paper] ?? .a4, printer: try pdfPrinter(context))
+            guard let printer else { preconditionFailure("the printer is found before the store opens") }
+            exporter = PDFReportExporter(options: options, paper: invocation[paper] ?? .a4, printer: printer)
         case .junit: exporter = JUnitReportExporter(options: options)
         case .csvSessions: exporter = CSVSessionExporter()
         case .svg: exporter = SVGReportExporter(summary: summary == .model)
