@@ -118,12 +118,10 @@ struct PCSCCLITests {
     /// only reader and is the one used.
     @Test func readerChoiceNamesVirtualBenchesAndPCSCReadersAlike() async throws {
         try await SharedVirtualReader.exclusive {
-            let directory = "/tmp/nfcb-" + String(UUID().uuidString.prefix(8))
-            defer { try? FileManager.default.removeItem(atPath: directory) }
-            var environment = ProcessInfo.processInfo.environment
-            environment["NFCBENCH_STATE_DIR"] = scratch.file("state")
-            let serve = try await serveBench(in: directory, environment: environment)
-            defer { if serve.isRunning { kill(serve.processIdentifier, SIGKILL) } }
+            let bench = try await ServedBench.start(registryIn: scratch)
+            defer { bench.discard() }
+            let directory = bench.directory
+            var environment = bench.environment
 
             let both = try await BuiltBinary.run(["poll", "--timeout", "0.5"], environment: environment)
             #expect(both.status == 1 && both.stderr.contains("Several readers found ("), "\(both.stderr)")
@@ -140,8 +138,7 @@ struct PCSCCLITests {
                 !benchOnly.stderr.contains("Several readers") && !benchOnly.stderr.contains("No reader found"),
                 "\(benchOnly.stderr)")
             #expect(benchOnly.stderr.contains("Waiting for a target on pn532_uart:\(directory)/pn532"), "\(benchOnly.stderr)")
-            kill(serve.processIdentifier, SIGTERM)
-            await ChildProcess.exit(of: serve)
+            await bench.stop()
         }
     }
 

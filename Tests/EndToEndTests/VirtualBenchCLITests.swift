@@ -20,6 +20,46 @@ func serveBench(in directory: String, environment: [String: String]) async throw
     return serve
 }
 
+/// A virtual bench served for one test: a short folder of its own (the pty and socket
+/// live there) and a bench registry in `scratch`, so only this test's commands see it.
+struct ServedBench {
+    let directory: String
+    /// The test's environment with the private registry; commands run with it find the bench.
+    let environment: [String: String]
+    let process: Process
+
+    static func start(registryIn scratch: TemporaryDirectory) async throws -> ServedBench {
+        var environment = ProcessInfo.processInfo.environment
+        environment["NFCBENCH_STATE_DIR"] = scratch.file("state")
+        return try await start(environment: environment)
+    }
+
+    /// With the registry wherever `environment` puts it.
+    static func start(environment: [String: String]) async throws -> ServedBench {
+        let directory = "/tmp/nfcb-" + String(UUID().uuidString.prefix(8))
+        do {
+            return ServedBench(
+                directory: directory, environment: environment,
+                process: try await serveBench(in: directory, environment: environment))
+        } catch {
+            try? FileManager.default.removeItem(atPath: directory)
+            throw error
+        }
+    }
+
+    /// Stops the bench as a lab would (SIGTERM) and waits for it to exit.
+    func stop() async {
+        kill(process.processIdentifier, SIGTERM)
+        await ChildProcess.exit(of: process)
+    }
+
+    /// For every way out of a test: a bench still running is killed, its folder removed.
+    func discard() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
+
 /// `nfcbench sim serve` as a lab runs it, and `nfcbench readers` finding it.
 @Suite("Virtual bench through the CLI")
 struct VirtualBenchCLITests {
@@ -30,12 +70,9 @@ struct VirtualBenchCLITests {
     /// finds) with its firmware and whether it is in use; a second bench on the same
     /// folder is refused and leaves the first one working; a stopped bench is no longer listed.
     @Test func readersFindARunningBenchAndASecondOneIsRefused() async throws {
-        let directory = "/tmp/nfcb-" + String(UUID().uuidString.prefix(8))
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        var environment = ProcessInfo.processInfo.environment
-        environment["NFCBENCH_STATE_DIR"] = scratch.file("state")
-        let serve = try await serveBench(in: directory, environment: environment)
-        defer { if serve.isRunning { kill(serve.processIdentifier, SIGKILL) } }
+        let bench = try await ServedBench.start(registryIn: scratch)
+        defer { bench.discard() }
+        let (directory, environment, serve) = (bench.directory, bench.environment, bench.process)
 
         let listed = try await BuiltBinary.run(["readers", "--json"], environment: environment)
         let rows = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as! [[String: Any]]
@@ -50,8 +87,7 @@ struct VirtualBenchCLITests {
         let status = try await BuiltBinary.run(["sim", "ctl", "--dir", directory, "status"], environment: environment)
         #expect(status.status == 0 && FileManager.default.fileExists(atPath: directory + "/pn532"), "\(status.stderr)")
 
-        kill(serve.processIdentifier, SIGTERM)
-        await ChildProcess.exit(of: serve)
+        await bench.stop()
         let after = try await BuiltBinary.run(["readers", "--json"], environment: environment)
         #expect(!after.stdout.contains(directory), "\(after.stdout)")
     }
@@ -93,10 +129,9 @@ struct LibraryLogCLITests {
         environment["NFCBENCH_STATE_DIR"] = ""
         environment["XDG_RUNTIME_DIR"] = ""
         environment["TMPDIR"] = tmp
-        let directory = "/tmp/nfcb-" + String(UUID().uuidString.prefix(8))
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let serve = try await serveBench(in: directory, environment: environment)
-        defer { if serve.isRunning { kill(serve.processIdentifier, SIGKILL) } }
+        let bench = try await ServedBench.start(environment: environment)
+        defer { bench.discard() }
+        let directory = bench.directory
         let folder = tmp + "/nfcbench-\(getuid())"
         for path in [folder, folder + "/benches"] {
             var info = stat()

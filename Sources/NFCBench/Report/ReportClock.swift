@@ -14,8 +14,6 @@ public struct ReportClock: Sendable {
         self.problem = problem
     }
 
-    public static let utc = ReportClock(zone: TimeZone(secondsFromGMT: 0)!)
-
     /// The zone `TZ` names (an IANA name such as `Europe/Berlin`, with or without glibc's
     /// leading colon), or the system's when `TZ` is unset. Foundation falls back to UTC
     /// without a word for a name it does not know; this says so instead.
