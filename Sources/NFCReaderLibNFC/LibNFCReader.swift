@@ -265,9 +265,19 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
         return try result.get()
     }
 
-    /// A libnfc status as the error the operator can act on.
+    /// A libnfc status as the error the operator can act on. On the libnfc queue.
+    ///
+    /// A pulled cable hangs the port up before its device node goes (udev removes it a
+    /// moment later; the virtual bench closes its pty before it removes the link), so the
+    /// first failed read can find the node still there. A failure other than a timeout
+    /// looks again after `unplugSettle` before it is called a garbled reply.
     func failure(_ status: LibNFCStatus) -> ReaderError {
-        if !diagnosis.deviceStillPresent(connstring: connstring) {
+        var present = diagnosis.deviceStillPresent(connstring: connstring)
+        if present && status != .timeout {
+            usleep(UInt32(Self.unplugSettle.seconds * 1_000_000))
+            present = diagnosis.deviceStillPresent(connstring: connstring)
+        }
+        if !present {
             return .unplugged(info.name, underlying: status.description)
         }
         switch status {
@@ -279,6 +289,9 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
             return .garbage(info.name, underlying: status.description)
         }
     }
+
+    /// How long a device node may outlive its hung-up port.
+    static let unplugSettle = Duration.milliseconds(150)
 
     /// A serial reader on a pseudo-terminal is an emulation (the virtual bench), never a
     /// reader: real PN532 boards sit on /dev/ttyUSB*, /dev/ttyACM*, /dev/ttyS* or
