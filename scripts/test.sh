@@ -22,7 +22,8 @@ scripts/lint.sh
 swift build --build-tests
 
 record_operator_pcscd
-VPCD_PORT="${NFCBENCH_TEST_VPCD_PORT:-35963}"
+export NFCBENCH_TEST_VPCD_PORT="${NFCBENCH_TEST_VPCD_PORT:-35963}"
+VPCD_PORT="$NFCBENCH_TEST_VPCD_PORT"
 start_pcscd "$VPCD_PORT"
 start_bench "$(swift build --show-bin-path)/nfcbench" "$VPCD_PORT"
 export NFCBENCH_TEST_PCSCD=1

@@ -13,6 +13,10 @@ static inline const SCARD_IO_REQUEST *nfcbench_pci_t1(void) { return SCARD_PCI_T
 // documents for ACR122U pseudo-APDUs sent with SCardControl.
 static inline DWORD nfcbench_ccid_escape_code(void) { return SCARD_CTL_CODE(3500); }
 
+// SCARD_ATTR_VALUE is a function-like macro: the attribute a reader driver answers with
+// its serial number (the CCID driver gives the USB iSerialNumber string).
+static inline DWORD nfcbench_attr_vendor_ifd_serial_no(void) { return SCARD_ATTR_VENDOR_IFD_SERIAL_NO; }
+
 // The PnP notification pseudo-reader's name, for reader arrival and departure.
 static inline const char *nfcbench_pnp_reader_name(void) { return "\\\\?PnP?\\Notification"; }
 

@@ -43,9 +43,10 @@ public protocol BenchStoring: BenchReading {
     func void(_ id: String, reason: String, at: Date) async throws
     /// A resumed session's new tap window, applied to the positions still to come.
     func setTapTimeout(_ id: String, seconds: Double) async throws
-    /// The reader's firmware, learned after the session started (a PC/SC reader names it
-    /// only once a card is connected).
-    func setReaderFirmware(_ id: String, firmware: String) async throws
+    /// The reader's firmware and serial number, learned after the session started (a
+    /// PC/SC reader may name them only once a card is connected); `nil` leaves a value as
+    /// it was.
+    func setReaderDetails(_ id: String, firmware: String?, serial: String?) async throws
     /// Marks a session resumable again (after Ctrl-C, a positioner failure, a lost reader).
     func suspend(_ id: String) async throws
 

@@ -24,6 +24,9 @@ public struct SessionRecord: Sendable, Equatable {
     /// How to open the reader again (`--resume` reopens it from this).
     public var reader: ReaderSpec
     public var readerFirmware: String?
+    /// The reader's serial number, where its driver gave one: which of a lab's readers
+    /// of one model took the session.
+    public var readerSerial: String?
     public var unit: String?
     public var operatorName: String?
     public var plan: PlanKind
@@ -74,7 +77,8 @@ public struct SessionRecord: Sendable, Equatable {
         status: Status = .inProgress, startedAt: Date, endedAt: Date? = nil, verdict: SessionVerdict? = nil,
         measured: NormalizedRect? = nil, iou: Double? = nil, bodyHeightMm: Double? = nil, simulated: Bool = false,
         verdictReason: String? = nil, voidReason: String? = nil, voidedAt: Date? = nil, planFocus: PlanFocus? = nil,
-        station: String? = nil, mode: TapMode = .card, modelTyped: String? = nil, phone: PhoneDetails = PhoneDetails()
+        station: String? = nil, mode: TapMode = .card, modelTyped: String? = nil, phone: PhoneDetails = PhoneDetails(),
+        readerSerial: String? = nil
     ) {
         precondition(Self.repeatCounts.contains(repeats), "taps per position are within SessionRecord.repeatCounts")
         precondition(Self.storedTapTimeouts.contains(tapTimeout), "a tap window is within SessionRecord.storedTapTimeouts")
@@ -89,6 +93,7 @@ public struct SessionRecord: Sendable, Equatable {
         self.bodyHeightMm = bodyHeightMm; self.simulated = simulated; self.verdictReason = verdictReason
         self.voidReason = voidReason; self.voidedAt = voidedAt; self.planFocus = planFocus; self.station = station
         self.mode = mode; self.modelTyped = modelTyped; self.phone = phone
+        self.readerSerial = readerSerial
     }
 
     /// How a store is asked for this session: `station/id` when the session has a

@@ -13,7 +13,7 @@ enum LabRows {
         stale, catalog_version, aspect_ratio, reader_name, reader_firmware, unit, operator, plan_kind, plan_json, plan_pass,
         plan_focus, repeats, tap_timeout, status, started_at, ended_at, verdict, verdict_reason, measured_x, measured_y,
         measured_width, measured_height, iou, body_height_mm, simulated, void_reason, voided_at, mode, model_typed,
-        phone_os, phone_build, phone_case
+        phone_os, phone_build, phone_case, reader_serial
         """
     static let sessionSelect = "SELECT \(sessionColumns) FROM lab_session"
 
@@ -54,7 +54,7 @@ enum LabRows {
             .optional(s.measured?.width), .optional(s.measured?.height), .optional(s.iou), .optional(s.bodyHeightMm),
             .bool(s.simulated), .optional(s.voidReason), .optional(s.voidedAt?.timeIntervalSince1970), .text(s.mode.rawValue),
             .optional(s.modelTyped), .optional(s.phone.os), .optional(s.phone.build), .optional(s.phone.phoneCase),
-            .integer(revision),
+            .optional(s.readerSerial), .integer(revision),
         ]
     }
 
@@ -123,7 +123,8 @@ enum LabRows {
             bodyHeightMm: try v.optionalNumber(34, in: StoredRanges.bodyHeightMm), simulated: try v.bool(35),
             verdictReason: v.optionalText(28), voidReason: v.optionalText(36), voidedAt: try v.optionalDate(37),
             planFocus: focus, station: station, mode: try v.name(38, as: TapMode.self), modelTyped: v.optionalText(39),
-            phone: PhoneDetails(os: v.optionalText(40), build: v.optionalText(41), phoneCase: v.optionalText(42)))
+            phone: PhoneDetails(os: v.optionalText(40), build: v.optionalText(41), phoneCase: v.optionalText(42)),
+            readerSerial: v.optionalText(43))
     }
 
     /// A tap, its session id given as the session's reference (`station/id`): a lab

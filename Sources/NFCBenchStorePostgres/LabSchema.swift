@@ -149,6 +149,7 @@ enum LabSchema {
         // written only through the push (`PushFunctions.eventsMigration`).
         ("006-placement-and-events", PushFunctions.eventsMigration),
         ("007-phone-details", PushFunctions.detailsMigration),
+        ("008-reader-serial", PushFunctions.readerSerialMigration),
     ]
 
     /// Applies missing migrations under the advisory lock; refuses a store from a newer

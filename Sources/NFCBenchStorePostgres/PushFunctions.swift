@@ -17,11 +17,24 @@ enum PushFunctions {
     static let idCollisionState = "NBC01"
 
     /// The session columns as migration 005 knew them: its push updates these on a
-    /// conflict. Later migrations that add columns replace the push (`detailsMigration`).
-    static let sessionColumnsAt005 = LabRows.names(LabRows.sessionColumns).filter { !detailColumns.contains($0) }
+    /// conflict. Later migrations that add columns replace the push (`detailsMigration`,
+    /// `readerSerialMigration`); each push names only the columns that exist by then.
+    static let sessionColumnsAt005 = sessionColumns(without: detailColumns + readerSerialColumns)
 
     /// The session columns migration 007 adds.
     static let detailColumns = ["model_typed", "phone_os", "phone_build", "phone_case"]
+    /// The session column migration 008 adds.
+    static let readerSerialColumns = ["reader_serial"]
+
+    static func sessionColumns(without later: [String]) -> [String] {
+        LabRows.names(LabRows.sessionColumns).filter { !later.contains($0) }
+    }
+
+    /// Text columns a bench fills, bounded like every text a bench sends.
+    static func addTextColumns(_ columns: [String]) -> String {
+        columns.map { "ALTER TABLE lab_session ADD COLUMN \($0) text CHECK (\($0) IS NULL OR length(\($0)) <= 1000);\n" }
+            .joined()
+    }
 
     static var migration: String {
         push(updating: sessionColumnsAt005, replacing: false) + """
@@ -44,9 +57,12 @@ enum PushFunctions {
     /// (bounded like every text a bench sends), and the push that updates them too. A
     /// bench from before sends none of them: they stay NULL.
     static var detailsMigration: String {
-        return detailColumns.map {
-            "ALTER TABLE lab_session ADD COLUMN \($0) text CHECK (\($0) IS NULL OR length(\($0)) <= 1000);\n"
-        }.joined() + push(updating: LabRows.names(LabRows.sessionColumns), replacing: true)
+        addTextColumns(detailColumns) + push(updating: sessionColumns(without: readerSerialColumns), replacing: true)
+    }
+
+    /// Migration 008: the reader's serial number, and the push that updates it too.
+    static var readerSerialMigration: String {
+        addTextColumns(readerSerialColumns) + push(updating: sessionColumns(without: []), replacing: true)
     }
 
     /// The three-argument push: a session and its taps, checked against the caller's

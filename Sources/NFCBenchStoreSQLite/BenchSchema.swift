@@ -194,6 +194,9 @@ enum BenchSchema {
             ALTER TABLE session ADD COLUMN phone_case TEXT;
             """
         ),
+        // The reader's serial number, where its driver gives one. NULL otherwise, so older
+        // rows keep their checksums.
+        ("013-reader-serial", "ALTER TABLE session ADD COLUMN reader_serial TEXT;"),
     ]
 
     /// Migrations that only add an index: a reader may read a file without them as it is

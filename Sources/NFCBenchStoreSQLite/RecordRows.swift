@@ -12,7 +12,7 @@ enum RecordRows {
             stale, catalog_version, aspect_ratio, reader_backend, reader_name, reader_firmware, unit, operator, plan_kind,
             plan_json, repeats, tap_timeout, status, started_at, ended_at, verdict, measured_x, measured_y, measured_width,
             measured_height, iou, plan_pass, simulated, body_height_mm, verdict_reason, void_reason, voided_at,
-            plan_focus, checksum, station, mode, model_typed, phone_os, phone_build, phone_case FROM session
+            plan_focus, checksum, station, mode, model_typed, phone_os, phone_build, phone_case, reader_serial FROM session
         """
 
     static let tapSelect = """
@@ -70,7 +70,8 @@ enum RecordRows {
             modelTyped: try v.optionalText((41, "model_typed")),
             phone: PhoneDetails(
                 os: try v.optionalText((42, "phone_os")), build: try v.optionalText((43, "phone_build")),
-                phoneCase: try v.optionalText((44, "phone_case"))))
+                phoneCase: try v.optionalText((44, "phone_case"))),
+            readerSerial: try v.optionalText((45, "reader_serial")))
         // Values in range can still be altered ones.
         try verifySessionChecksum(s, id: id)
         return record
@@ -83,8 +84,8 @@ enum RecordRows {
     static let voidReasonColumn: Int32 = 35
     static let stationColumn: Int32 = 39
     static let modeColumn: Int32 = 40
-    /// model_typed, phone_os, phone_build, phone_case (migration 012).
-    static let detailColumns: [Int32] = [41, 42, 43, 44]
+    /// model_typed, phone_os, phone_build, phone_case (migration 012), reader_serial (013).
+    static let detailColumns: [Int32] = [41, 42, 43, 44, 45]
 
     /// Later columns join the checksum only when they hold a value, so rows written before
     /// them keep theirs (card mode is stored as NULL for the same reason).
@@ -142,7 +143,7 @@ enum RecordRows {
             .real(s.startedAt.timeIntervalSince1970), .integer(Int64(s.planPass)), .integer(s.simulated ? 1 : 0),
             .optionalReal(s.bodyHeightMm), .optionalText(s.planFocus?.stored), .optionalText(s.station),
             .optionalText(s.mode == .card ? nil : s.mode.rawValue), .optionalText(s.modelTyped), .optionalText(s.phone.os),
-            .optionalText(s.phone.build), .optionalText(s.phone.phoneCase),
+            .optionalText(s.phone.build), .optionalText(s.phone.phoneCase), .optionalText(s.readerSerial),
         ]
     }
 

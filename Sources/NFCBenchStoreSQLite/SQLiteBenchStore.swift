@@ -104,9 +104,10 @@ public actor SQLiteBenchStore: BenchStoring {
                 INSERT INTO session (id, model_input, lookup_key, display_name, zone_x, zone_y, zone_width, zone_height,
                     confidence, source, stale, catalog_version, aspect_ratio, reader_backend, reader_name, reader_firmware,
                     unit, operator, plan_kind, plan_json, repeats, tap_timeout, status, started_at, plan_pass, simulated,
-                    body_height_mm, plan_focus, station, mode, model_typed, phone_os, phone_build, phone_case)
+                    body_height_mm, plan_focus, station, mode, model_typed, phone_os, phone_build, phone_case,
+                    reader_serial)
                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27,
-                    ?28, ?29, ?30, ?31, ?32, ?33, ?34)
+                    ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35)
                 """
             ).run(RecordRows.sessionValues(s))
             try reseal(s.id)
@@ -175,8 +176,11 @@ public actor SQLiteBenchStore: BenchStoring {
         try changeSession(id, "UPDATE session SET tap_timeout = ?2 WHERE id = ?1", [.text(id), .real(seconds)])
     }
 
-    public func setReaderFirmware(_ id: String, firmware: String) throws {
-        try changeSession(id, "UPDATE session SET reader_firmware = ?2 WHERE id = ?1", [.text(id), .text(firmware)])
+    public func setReaderDetails(_ id: String, firmware: String?, serial: String?) throws {
+        try changeSession(
+            id,
+            "UPDATE session SET reader_firmware = coalesce(?2, reader_firmware), reader_serial = coalesce(?3, reader_serial) WHERE id = ?1",
+            [.text(id), .optionalText(firmware), .optionalText(serial)])
     }
 
     public func suspend(_ id: String) throws {

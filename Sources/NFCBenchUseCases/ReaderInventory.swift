@@ -10,6 +10,7 @@ public struct ReaderInventory: Sendable {
     public struct Row: Sendable {
         public let info: ReaderInfo
         public let firmware: String?
+        public let serial: String?
         public let inUse: Bool?
         /// The virtual bench this reader belongs to, when it came from the bench registry.
         public let virtualBench: String?
@@ -68,6 +69,8 @@ public struct ReaderInventory: Sendable {
         let listing = await selection.describe(info)
         let firmware = listing.firmware ?? info.firmware
         let tagMode = ReaderBackends.registration(info.backend)?.tagMode(info, firmware) ?? .unsupported("unknown backend")
-        return Row(info: info, firmware: firmware, inUse: listing.inUse, virtualBench: bench, tagMode: tagMode)
+        return Row(
+            info: info, firmware: firmware, serial: listing.serial ?? info.serial, inUse: listing.inUse, virtualBench: bench,
+            tagMode: tagMode)
     }
 }

@@ -43,13 +43,17 @@ public struct RunExecution: Sendable {
         } catch {
             outcome = .failure(error)
         }
-        // A firmware the reader named only during the run (a PC/SC reader answers once a
-        // card is connected) goes into the record however the run ended.
-        guard prepared.session.readerFirmware == nil, let firmware = prepared.readers.current.info.firmware,
-            (try? await store.setReaderFirmware(prepared.session.id, firmware: firmware)) != nil
+        // A firmware or serial number the reader named only during the run (a PC/SC reader
+        // may answer once a card is connected) goes into the record however the run ended.
+        let learned = prepared.readers.current.info
+        let firmware = prepared.session.readerFirmware == nil ? learned.firmware : nil
+        let serial = prepared.session.readerSerial == nil ? learned.serial : nil
+        guard firmware != nil || serial != nil,
+            (try? await store.setReaderDetails(prepared.session.id, firmware: firmware, serial: serial)) != nil
         else { return try outcome.get() }
         if case .success(.completed(var session, let score)) = outcome {
-            session.readerFirmware = firmware
+            session.readerFirmware = firmware ?? session.readerFirmware
+            session.readerSerial = serial ?? session.readerSerial
             return .completed(session, score)
         }
         return try outcome.get()

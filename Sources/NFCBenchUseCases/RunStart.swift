@@ -107,6 +107,7 @@ public enum RunStart {
         session.mode = request.mode ?? .card
         session.modelTyped = request.modelTyped
         session.phone = request.phone
+        session.readerSerial = reader.info.serial
         return session
     }
 

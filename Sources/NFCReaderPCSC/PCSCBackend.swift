@@ -24,6 +24,10 @@ extension PCSCReader {
             do throws(ReaderError) { names = try readerNames() } catch { return ([], [error]) }
             return (names.map { ReaderInfo(backend: .pcsc, name: $0, spec: "pcsc:\($0)", firmware: nil) }, [])
         },
-        describe: { info in .init(firmware: info.firmware, inUse: isInUse(info.name)) },
+        describe: { info in
+            let inUse = isInUse(info.name)
+            // A reader another program holds is left alone: even a direct connection is one more client on it.
+            return .init(firmware: info.firmware, serial: inUse == false ? serialNumber(of: info.name) : nil, inUse: inUse)
+        },
         tagMode: { _, _ in .unsupported("PC/SC has no target mode") })
 }

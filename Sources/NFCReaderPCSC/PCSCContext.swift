@@ -121,6 +121,15 @@ final class PCSCCard {
         return Array(response.prefix(Int(length)))
     }
 
+    /// A reader attribute (`SCardGetAttrib`) as the driver gave it.
+    func attribute(_ id: DWORD) throws(PCSCStatus) -> [UInt8] {
+        var value = [UInt8](repeating: 0, count: 264)
+        var length = DWORD(value.count)
+        let rv = SCardGetAttrib(handle, id, &value, &length)
+        guard rv == nfcbench_scard_s_success() else { throw PCSCStatus(rv) }
+        return Array(value.prefix(Int(min(length, DWORD(value.count)))))
+    }
+
     /// The ATR as the reader reports it.
     func atr() throws(PCSCStatus) -> [UInt8] {
         var atr = [UInt8](repeating: 0, count: 33)

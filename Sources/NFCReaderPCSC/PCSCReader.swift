@@ -27,10 +27,12 @@ public final class PCSCReader: Reader, @unchecked Sendable {
     /// The firmware's name once the reader gave it (`ReaderFirmwareQuery`), readable from
     /// any thread; PC/SC itself names no firmware.
     private let firmware = Mutex<String?>(nil)
+    /// The serial number once the driver gave it (`ReaderSerialNumber`).
+    private let serial = Mutex<String?>(nil)
     public var info: ReaderInfo {
         ReaderInfo(
             backend: .pcsc, name: readerName, spec: "pcsc:\(readerName)", firmware: firmware.withLock { $0 },
-            isSimulated: ReaderInfo.isVirtualPCSCName(readerName))
+            serial: serial.withLock { $0 }, isSimulated: ReaderInfo.isVirtualPCSCName(readerName))
     }
     public let feedbackEnabled: Bool
 
@@ -59,6 +61,7 @@ public final class PCSCReader: Reader, @unchecked Sendable {
                     let reader = PCSCReader(queue: queue, context: context, name: name, feedback: feedback, journal: journal)
                     reader.picc.onOpen(reader.escapeChannel())
                     reader.askFirmware()
+                    reader.askSerial()
                     continuation.resume(returning: .success(reader))
                 } catch let status as PCSCStatus {
                     continuation.resume(returning: .failure(Self.failure(status, reader: nameOrSubstring)))
@@ -284,6 +287,7 @@ public final class PCSCReader: Reader, @unchecked Sendable {
             card = connection
             picc.onCardConnected(escapeChannel())
             askFirmware()
+            askSerial()
             let atr = try connection.atr()
             let uidResponse = try connection.transmit([0xFF, 0xCA, 0x00, 0x00, 0x00])
             guard uidResponse.count >= 2, uidResponse.suffix(2) == [0x90, 0x00] else {
@@ -326,6 +330,29 @@ public final class PCSCReader: Reader, @unchecked Sendable {
             let answer = escapeChannel().send(ReaderFirmwareQuery.command), let name = ReaderFirmwareQuery.parse(answer)
         else { return }
         firmware.withLock { $0 = name }
+    }
+
+    /// Asks the driver for the reader's serial number, once it has one: on a direct
+    /// connection, else on the card connection (readers that refuse direct connections).
+    /// On `queue`.
+    private func askSerial() {
+        guard serial.withLock({ $0 }) == nil else { return }
+        let id = ReaderSerialNumber.attribute
+        let answer =
+            (try? PCSCCard(context: context, reader: readerName, direct: true).attribute(id))
+            ?? (try? card?.attribute(id))
+        guard let answer, let number = ReaderSerialNumber.parse(answer) else { return }
+        serial.withLock { $0 = number }
+    }
+
+    /// The serial number of the reader called `name`, asked on a direct connection of its
+    /// own (no card needed; nothing on the reader changes). `nil` when its driver has
+    /// none, or another program holds the reader exclusively.
+    public static func serialNumber(of name: String) -> String? {
+        guard let context = try? PCSCContext(),
+            let answer = try? PCSCCard(context: context, reader: name, direct: true).attribute(ReaderSerialNumber.attribute)
+        else { return nil }
+        return ReaderSerialNumber.parse(answer)
     }
 
     /// Escape commands: `SCardControl` on a direct connection when the reader allows it,

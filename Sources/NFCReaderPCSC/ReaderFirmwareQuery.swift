@@ -8,11 +8,8 @@ enum ReaderFirmwareQuery {
 
     /// The firmware's name, or `nil` for an error status or anything but a short printable string.
     static func parse(_ answer: [UInt8]) -> String? {
-        var bytes = answer
+        var bytes = answer[...]
         if bytes.count >= 2, bytes.suffix(2) == [0x90, 0x00] { bytes.removeLast(2) }
-        guard (4...40).contains(bytes.count), bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
-        let name = String(decoding: bytes, as: UTF8.self)
-        let trimmed = name.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()
-        return trimmed.isEmpty ? nil : String(trimmed)
+        return ReaderText.printable(bytes, lengths: 4...40)
     }
 }

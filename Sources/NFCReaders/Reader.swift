@@ -18,16 +18,22 @@ public struct ReaderInfo: Sendable, Hashable {
     /// How to select it again: `libnfc:pn532_uart:/dev/ttyUSB0`, `pcsc:ACS ACR122U`, `sim`.
     public let spec: String
     public let firmware: String?
+    /// The reader's own serial number, where its driver gives one (a USB reader's
+    /// iSerialNumber through PC/SC); what tells two readers of one model apart in a record.
+    public let serial: String?
     /// A simulation, not hardware: the in-process simulated reader, an emulated PN532 on
     /// a pseudo-terminal, or a vpcd virtual card. Sessions record it; what a simulated
     /// reader sees is never bench evidence.
     public let isSimulated: Bool
 
-    public init(backend: ReaderBackend, name: String, spec: String, firmware: String?, isSimulated: Bool = false) {
+    public init(
+        backend: ReaderBackend, name: String, spec: String, firmware: String?, serial: String? = nil, isSimulated: Bool = false
+    ) {
         self.backend = backend
         self.name = name
         self.spec = spec
         self.firmware = firmware
+        self.serial = serial
         self.isSimulated = isSimulated || backend == .sim
     }
 

@@ -22,11 +22,13 @@ public struct ReaderBackendRegistration: Sendable {
     /// What a listed reader is like, found without opening it for a session.
     public struct Listing: Sendable {
         public let firmware: String?
+        public let serial: String?
         /// Whether another program holds it; `nil` when the stack cannot say.
         public let inUse: Bool?
 
-        public init(firmware: String?, inUse: Bool?) {
+        public init(firmware: String?, serial: String? = nil, inUse: Bool?) {
             self.firmware = firmware
+            self.serial = serial
             self.inUse = inUse
         }
     }
@@ -64,7 +66,7 @@ public struct ReaderBackendRegistration: Sendable {
         backend: ReaderBackend, syntax: String, shorthand: @escaping @Sendable (String) -> String? = { _ in nil },
         check: @escaping Check, open: @escaping Open,
         discover: (@Sendable () -> (readers: [ReaderInfo], problems: [ReaderError]))? = nil,
-        describe: @escaping @Sendable (ReaderInfo) -> Listing = { Listing(firmware: $0.firmware, inUse: nil) },
+        describe: @escaping @Sendable (ReaderInfo) -> Listing = { Listing(firmware: $0.firmware, serial: $0.serial, inUse: nil) },
         tagMode: @escaping @Sendable (ReaderInfo, String?) -> TagEmulationSupport
     ) {
         self.backend = backend

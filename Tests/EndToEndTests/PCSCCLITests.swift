@@ -90,6 +90,51 @@ struct PCSCCLITests {
         }
     }
 
+    /// The serial number the tests' vpcd driver answers (Tests/Fixtures/vpcd-serial): "VPCD-"
+    /// and the port scripts/test.sh gave vpcd.
+    static var expectedSerial: String {
+        "VPCD-" + (ProcessInfo.processInfo.environment["NFCBENCH_TEST_VPCD_PORT"] ?? "35963")
+    }
+
+    @Test func readersNamesTheSerialNumberAnOutsideClientReads() async throws {
+        try await SharedVirtualReader.exclusive {
+            func row() async throws -> [String: Any]? {
+                let listed = try await BuiltBinary.run(["readers", "--json"])
+                let rows = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as! [[String: Any]]
+                return rows.first { $0["spec"] as? String == "pcsc:\(readerName)" }
+            }
+            #expect(try await row()?["serial"] as? String == Self.expectedSerial)
+            let text = try await BuiltBinary.run(["readers"])
+            let line = text.stdout.split(separator: "\n").first { $0.contains("pcsc:\(readerName)") }
+            #expect(line?.contains(", serial \(Self.expectedSerial)\t") == true, "\(text.stdout)")
+            // pyscard (Debian's python3-pyscard) asks pcscd the same way, on a direct connection.
+            let script = """
+                import sys
+                from smartcard.scard import *
+                rv, context = SCardEstablishContext(SCARD_SCOPE_USER)
+                rv, card, _ = SCardConnect(context, sys.argv[1], SCARD_SHARE_DIRECT, 0)
+                if rv != SCARD_S_SUCCESS: sys.exit("connect: " + SCardGetErrorMessage(rv))
+                rv, value = SCardGetAttrib(card, SCARD_ATTR_VENDOR_IFD_SERIAL_NO)
+                if rv != SCARD_S_SUCCESS: sys.exit("attribute: " + SCardGetErrorMessage(rv))
+                print(bytes(value).rstrip(b"\\0").decode("ascii"))
+                """
+            let (status, out, errors) = try await ChildProcess.run(
+                "/usr/bin/python3", ["-c", script, readerName], environment: ProcessInfo.processInfo.environment, timeout: 30)
+            #expect(status == 0, "\(errors)")
+            #expect(out.trimmingCharacters(in: .whitespacesAndNewlines) == Self.expectedSerial)
+            // A reader another program holds exclusively is left alone: no serial asked.
+            _ = try client.request(.place(x: 0.5, y: 0.3))
+            try await SharedVirtualReader.waitForPCSCD(cardPresent: true)
+            let context = try PCSCContext()
+            var holder: PCSCCard? = try PCSCCard(context: context, reader: readerName, exclusive: true)
+            let held = try await row()
+            #expect(held?["inUse"] as? Bool == true && held?["serial"] is NSNull, "\(held ?? [:])")
+            _ = holder
+            holder = nil
+            _ = try client.request(.lift)
+        }
+    }
+
     @Test func noSuchReaderAndNoServiceThroughTheCLI() async throws {
         try await SharedVirtualReader.exclusive {
             let none = try await BuiltBinary.run(["poll", "--reader", "pcsc:no such reader", "--timeout", "1"])
@@ -161,6 +206,10 @@ struct PCSCCLITests {
             let shown = try await BuiltBinary.run(["show", id, "--json", "--db", db])
             let stored = try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any]
             #expect(stored?["readerFirmware"] as? String == "nfcbench virtual 1.0", "\(shown.stdout)")
+            // The tests' pcscd serves vpcd through a driver that answers the serial number
+            // the way the CCID driver does (Tests/Fixtures/vpcd-serial).
+            #expect(o["readerSerial"] as? String == Self.expectedSerial, "\(r.stdout)")
+            #expect(stored?["readerSerial"] as? String == Self.expectedSerial, "\(shown.stdout)")
             // The bench's true zone (0.1, 0.1, 0.8, 0.4, from scripts/test.sh) is above the seed's S24 guess.
             #expect(o["verdict"] as? String == "SHIFTED")
             // The session ends with the phone lifted: vpcd has no escape channel, so the PICC

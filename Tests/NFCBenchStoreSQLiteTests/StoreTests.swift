@@ -18,7 +18,7 @@ func sampleSession(_ id: String = "S-1", reader: ReaderSpec = .libnfc(connstring
         source: .seedCatalog, stale: true, catalogVersion: "seed-1", aspectRatio: 0.4803, reader: reader,
         readerFirmware: "PN532 v1.6", unit: "unit-7", operatorName: "ops", plan: .adaptive, planPass: 2,
         plannedProbes: [Probe(x: 0.5, y: 0.55), Probe(x: 0.15, y: 0.55)], repeats: 2, tapTimeout: 1.5,
-        startedAt: Date(timeIntervalSince1970: 1_790_000_000))
+        startedAt: Date(timeIntervalSince1970: 1_790_000_000), readerSerial: "RR174-002117")
 }
 
 func sampleTap(_ session: String = "S-1", step: Int, attempt: Int = 0, hit: Bool) -> TapRecord {
@@ -178,7 +178,7 @@ struct StoreTests {
             try await store.appliedMigrations() == [
                 "001-sessions-and-taps", "002-session-score", "003-grid-pass", "004-evidence", "005-plan-focus",
                 "006-tap-checksum", "007-session-checksum", "008-lab-sync", "009-tag-mode", "010-placement-and-events",
-                "011-session-start-order", "012-phone-details",
+                "011-session-start-order", "012-phone-details", "013-reader-serial",
             ])
         let s = try #require(try await store.session("S-old"))
         let oldTaps = try await store.taps("S-old")

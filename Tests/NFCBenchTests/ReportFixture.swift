@@ -23,7 +23,7 @@ enum ReportFixture {
             confidence: .approximate, source: .seedCatalog, stale: true, catalogVersion: "seed-2026-11",
             aspectRatio: 0.4803, reader: .sim, readerFirmware: "nfcbench-sim", unit: "unit-7", operatorName: "Ana",
             plan: .grid, repeats: 1, tapTimeout: 2, status: .inProgress, startedAt: start, bodyHeightMm: 147,
-            simulated: simulated, voidReason: void)
+            simulated: simulated, voidReason: void, readerSerial: "RR174-002117")
     }
 
     /// Stores the session and its taps, finishes it with the score the taps give, and

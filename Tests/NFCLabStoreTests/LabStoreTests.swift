@@ -240,12 +240,12 @@ struct LabStoreTests {
                 #expect(
                     applied == [
                         "001-lab-sessions", "002-tag-mode", "003-station-machines", "004-stored-ranges", "005-push-functions",
-                        "006-placement-and-events", "007-phone-details",
+                        "006-placement-and-events", "007-phone-details", "008-reader-serial",
                     ])
             }
         }
         let c = try PostgresConnection(url)
-        #expect(try c.execute("SELECT count(*) FROM lab_schema_migration").integer(0, 0) == 7)
+        #expect(try c.execute("SELECT count(*) FROM lab_schema_migration").integer(0, 0) == 8)
         #expect(try c.execute("SELECT count(*) FROM lab_identity").integer(0, 0) == 1)
     }
 

@@ -13,10 +13,15 @@ public struct LabFixture {
     /// Station name -> the connection string of its bench role.
     public let benches: [String: String]
 
-    public init(stations: [String]) async throws {
+    /// `migrate` builds the schema from the admin's connection string; by default every
+    /// migration this nfcbench knows (a test of an upgrade stops short of the newest).
+    public init(
+        stations: [String],
+        migrate: (_ admin: String) async throws -> Void = { _ = try await PostgresLabStore.open($0, migrate: true) }
+    ) async throws {
         database = try LabStoreServer.freshDatabase()
         admin = LabStoreServer.url(database: database)
-        _ = try await PostgresLabStore.open(admin, migrate: true)
+        try await migrate(admin)
         let readerRole = try LabStoreServer.role(in: "nfcbench_reader")
         reader = LabStoreServer.url(database: database, user: readerRole.name, password: readerRole.password)
         var benches: [String: String] = [:]
@@ -42,7 +47,7 @@ public struct LabFixture {
             aspectRatio: 0.4803, reader: .sim, readerFirmware: "nfcbench-sim", unit: "unit-7", operatorName: "Ana",
             plan: .grid, plannedProbes: [Probe(x: 0.5, y: 0.55)], repeats: 1, tapTimeout: 2, startedAt: start,
             bodyHeightMm: 147, simulated: false, station: station, modelTyped: "galaxy s24",
-            phone: PhoneDetails(os: "Android 15", build: "AP3A.240905.015", phoneCase: "none"))
+            phone: PhoneDetails(os: "Android 15", build: "AP3A.240905.015", phoneCase: "none"), readerSerial: "RR174-002117")
         try await store.insert(session)
         for step in 0..<taps {
             let probe = Probe(x: 0.1 + 0.1 * Double(step % 8), y: 0.2 + 0.05 * Double(step % 10))

@@ -10,6 +10,7 @@ TEST_PACKAGES=(pkg-config libnfc-dev libnfc-bin libnfc-examples libpcsclite-dev 
                librsvg2-bin chromium firefox-esr python3-html5lib libxml2-utils fonts-dejavu-core
                poppler-utils qpdf  # pdfinfo, pdftotext and qpdf --check for the PDF report's tests
                python3-pandas  # the CSV read as docs/csv.md tells labs to
+               gcc python3-pyscard  # the tests' vpcd driver with a serial number, and an outside PC/SC client to read it
                libcurl4-openssl-dev  # FoundationNetworking, for --static-swift-stdlib release builds
                libpq-dev postgresql)  # the lab store's client library, and a private server for its tests
 

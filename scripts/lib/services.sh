@@ -72,15 +72,21 @@ check_operator_pcscd() {
 # file and default socket) and no USB drivers, so it cannot disturb the operator's
 # pcscd or claim a real reader. vpcd keeps its state per driver, so one reader.conf
 # entry gives exactly two readers: "nfcbench virtual 00 00" on port P and "... 00 01"
-# on P+1.
+# on P+1. pcscd loads vpcd through a thin driver of the tests' own
+# (Tests/Fixtures/vpcd-serial) that answers the reader's serial number as the CCID driver
+# does, "VPCD-P"; vpcd has none.
 start_pcscd() {  # start_pcscd <vpcd port>
     local port="$1" dir="$SERVICE_DIR/pcscd"
     mkdir -p "$dir/conf"
     cp /usr/lib/pcsc/drivers/serial/libifdvpcd.so "$dir/"
+    # shellcheck disable=SC2046  # pkg-config's flags are words
+    gcc -Wall -Wextra -Werror -O2 -shared -fPIC $(pkg-config --cflags libpcsclite) \
+        -DNFCBENCH_VPCD_PATH="\"$dir/libifdvpcd.so\"" -o "$dir/libifdvpcd-serial.so" \
+        Tests/Fixtures/vpcd-serial/vpcd_serial.c -ldl -lpthread
     cat > "$dir/conf/vpcd.conf" <<CONF
 FRIENDLYNAME "nfcbench virtual"
 DEVICENAME   /dev/null:$port
-LIBPATH      $dir/libifdvpcd.so
+LIBPATH      $dir/libifdvpcd-serial.so
 CHANNELID    $port
 CONF
     local isolate=(unshare --mount --propagation private)

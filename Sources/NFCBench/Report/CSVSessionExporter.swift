@@ -17,7 +17,7 @@ public struct CSVSessionExporter: SessionExporter {
         "measured_left_mm", "measured_top_mm", "measured_width_mm", "measured_height_mm",
         "iou", "centre_offset", "centre_offset_mm", "taps", "hits", "skipped", "body_width_mm", "body_height_mm",
         "session_started_at", "session_ended_at", "station", "mode", "partial_positions", "foreign_answers",
-        "model_typed", "phone_os", "phone_build", "phone_case",
+        "model_typed", "phone_os", "phone_build", "phone_case", "reader_serial",
     ]
 
     public func export(_ sessions: SessionSource, from store: any BenchReading, to sink: ExportSink) async throws {
@@ -56,7 +56,7 @@ public struct CSVSessionExporter: SessionExporter {
             CSVFormat.iso8601(s.startedAt), CSVFormat.iso8601(s.endedAt), CSVFormat.text(s.station), s.mode.rawValue,
             String(r.partialPositions.count), String(r.positions.reduce(0) { $0 + $1.foreignAnswers }),
             CSVFormat.text(s.modelTyped), CSVFormat.text(s.phone.os), CSVFormat.text(s.phone.build),
-            CSVFormat.text(s.phone.phoneCase),
+            CSVFormat.text(s.phone.phoneCase), CSVFormat.text(s.readerSerial),
         ]
         return cells.map(CSVFormat.quote).joined(separator: ",") + "\r\n"
     }

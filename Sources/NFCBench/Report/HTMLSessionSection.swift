@@ -45,7 +45,11 @@ struct HTMLSessionSection {
             ("Catalog key", h(s.lookupKey)),
             ("Unit", h(s.unit ?? "not recorded")), ("Operator", h(s.operatorName ?? "not recorded")),
             ("Phone", h(phoneWords(s.phone))),
-            ("Reader", h(s.reader.description) + (s.readerFirmware.map { ", firmware " + h($0) } ?? "")),
+            (
+                "Reader",
+                h(s.reader.description) + (s.readerFirmware.map { ", firmware " + h($0) } ?? "")
+                    + (s.readerSerial.map { ", serial " + h($0) } ?? "")
+            ),
             ("Station", h(s.station ?? "not recorded")),
             (
                 "Mode",

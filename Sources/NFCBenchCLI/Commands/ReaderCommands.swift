@@ -73,6 +73,7 @@ enum ReaderCommands {
         .object([
             ("backend", .string(r.info.backend.rawValue)), ("name", .string(String(r.info.spec.drop { $0 != ":" }.dropFirst()))),
             ("spec", .string(r.info.spec)), ("firmware", .optional(r.firmware)),
+            ("serial", .optional(r.serial)),
             ("inUse", r.inUse.map(JSONValue.bool) ?? .null), ("virtualBench", .optional(r.virtualBench)),
             ("modes", .array(r.modeNames.map(JSONValue.string))), ("tagMode", .string(Self.describe(r.tagMode))),
         ])
@@ -85,7 +86,7 @@ enum ReaderCommands {
             var modes = "modes: " + r.modeNames.joined(separator: ", ")
             if case .limited = r.tagMode { modes = "modes: card, tag (limited)" }
             context.output.line(
-                "\(r.info.backend.rawValue)\t\(r.info.spec)\t\(r.firmware ?? "firmware unknown")\t\(use)\t\(modes)"
+                "\(r.info.backend.rawValue)\t\(r.info.spec)\t\(r.firmware ?? "firmware unknown")\(r.serial.map { ", serial \($0)" } ?? "")\t\(use)\t\(modes)"
                     + (r.virtualBench.map { "\tvirtual bench in \($0) (simulated: never bench evidence)" } ?? ""))
         }
         for bench in inventory.benches {

@@ -312,6 +312,7 @@ final class RunPrinter: Sendable {
         members += [
             ("plan", .string(s.plan.rawValue)), ("planFocus", .optional(s.planFocus?.stored)),
             ("reader", .string(s.reader.description)), ("readerFirmware", .optional(s.readerFirmware)),
+            ("readerSerial", .optional(s.readerSerial)),
             ("confidence", .string(s.confidence.rawValue)), ("source", .string(s.source.rawValue)), ("stale", .bool(s.stale)),
             ("database", .string(databasePath)),
         ]

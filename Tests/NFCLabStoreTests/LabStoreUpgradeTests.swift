@@ -1,0 +1,59 @@
+import Foundation
+import NFCBenchRecords
+import NFCBenchStoreSQLite
+import NFCBenchUseCases
+import NFCLabTestSupport
+import NFCPostgres
+import NFCTestSupport
+import Testing
+
+@testable import NFCBenchStorePostgres
+
+/// A lab store made by the previous nfcbench (migrations up to 007) meets this one: a
+/// bench is told what the administrator must run, the migration adds the reader's serial
+/// number, and the push it replaces stores and updates it.
+@Suite(
+    "Lab store upgrade (PostgreSQL)",
+    .enabled(if: LabStoreServer.isAvailable, "needs the private PostgreSQL: run scripts/test.sh"))
+struct LabStoreUpgradeTests {
+    let scratch = try! TemporaryDirectory()
+
+    /// The schema as an nfcbench that knew migrations up to `last` left it.
+    static func migrated(through last: String) -> (String) async throws -> Void {
+        { admin in
+            let c = try PostgresConnection(admin)
+            try c.execute(
+                "CREATE TABLE lab_schema_migration (id text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
+            for migration in LabSchema.migrations where migration.id <= last {
+                try c.executeScript(migration.sql)
+                try c.execute("INSERT INTO lab_schema_migration (id) VALUES ($1)", [.text(migration.id)])
+            }
+        }
+    }
+
+    @Test func aStoreFromBeforeTheReaderSerialUpgradesAndCarriesIt() async throws {
+        let lab = try await LabFixture(stations: ["bench-a"], migrate: Self.migrated(through: "007-phone-details"))
+        let local = try await SQLiteBenchStore.open(path: scratch.database())
+        let session = try await LabFixture.session("S-20261202-100000-up01", station: "bench-a", in: local)
+        #expect(session.readerSerial == "RR174-002117")
+        // A bench role may not migrate: it is told which migration is missing.
+        do {
+            _ = try await PostgresLabStore.open(lab.benches["bench-a"]!)
+            Issue.record("a bench opened a lab store that lacks migration 008")
+        } catch {
+            #expect("\(error)".contains("008-reader-serial"), "\(error)")
+        }
+        _ = try await PostgresLabStore.open(lab.admin, migrate: true)
+        let store = try await PostgresLabStore.open(lab.benches["bench-a"]!)
+        let first = await LabSync.run(from: local, to: store, station: "bench-a")
+        #expect(first.succeeded, "\(String(describing: first.error))")
+        let reader = try await PostgresLabStore.open(lab.reader)
+        #expect(try await reader.session("S-20261202-100000-up01") == session)
+        // A serial learned later reaches the lab's copy: the push updates the column on a conflict.
+        try await local.setReaderDetails(session.id, firmware: String?.none, serial: "RR174-009999")
+        let second = await LabSync.run(from: local, to: store, station: "bench-a")
+        #expect(second.pushed == ["bench-a/\(session.id)"], "\(String(describing: second.error))")
+        let updated = try #require(try await reader.session("S-20261202-100000-up01"))
+        #expect(updated.readerSerial == "RR174-009999" && updated.readerFirmware == "nfcbench-sim")
+    }
+}
