@@ -94,10 +94,15 @@ let package = Package(
             // A release nfcbench starts in a few milliseconds, so the loader's share
             // counts (docs/performance.md): a position-dependent executable has no
             // 78,000 relative relocations to apply, and exporting no symbols keeps
-            // dladdr's linear scan short. Tests and debug builds link as SwiftPM does.
+            // dladdr's linear scan short; libstdc++, which only the Swift runtime uses, is
+            // linked statically (scripts/link/libstdc++.so says how), so the loader no
+            // longer binds it at every start. Tests and debug builds link as SwiftPM does.
             linkerSettings: [
                 .unsafeFlags(
-                    ["-Xclang-linker", "-no-pie", "-Xlinker", "--no-export-dynamic"],
+                    [
+                        "-Xclang-linker", "-no-pie", "-Xlinker", "--no-export-dynamic",
+                        "-L", Context.packageDirectory + "/scripts/link",
+                    ],
                     .when(platforms: [.linux], configuration: .release))
             ]),
         .executableTarget(name: "ResolveBenchmark", dependencies: ["NFCLocatorCore"], path: "Benchmarks/ResolveBenchmark"),
