@@ -337,11 +337,10 @@ public final class PCSCReader: Reader, @unchecked Sendable {
     /// On `queue`.
     private func askSerial() {
         guard serial.withLock({ $0 }) == nil else { return }
-        let id = ReaderSerialNumber.attribute
-        let answer =
-            (try? PCSCCard(context: context, reader: readerName, direct: true).attribute(id))
-            ?? (try? card?.attribute(id))
-        guard let answer, let number = ReaderSerialNumber.parse(answer) else { return }
+        guard
+            let number = Self.serialNumber(of: readerName, in: context)
+                ?? (try? card?.attribute(ReaderSerialNumber.attribute)).flatMap(ReaderSerialNumber.parse)
+        else { return }
         serial.withLock { $0 = number }
     }
 
@@ -349,8 +348,12 @@ public final class PCSCReader: Reader, @unchecked Sendable {
     /// own (no card needed; nothing on the reader changes). `nil` when its driver has
     /// none, or another program holds the reader exclusively.
     public static func serialNumber(of name: String) -> String? {
-        guard let context = try? PCSCContext(),
-            let answer = try? PCSCCard(context: context, reader: name, direct: true).attribute(ReaderSerialNumber.attribute)
+        guard let context = try? PCSCContext() else { return nil }
+        return serialNumber(of: name, in: context)
+    }
+
+    private static func serialNumber(of name: String, in context: PCSCContext) -> String? {
+        guard let answer = try? PCSCCard(context: context, reader: name, direct: true).attribute(ReaderSerialNumber.attribute)
         else { return nil }
         return ReaderSerialNumber.parse(answer)
     }
