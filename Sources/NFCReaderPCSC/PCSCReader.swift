@@ -10,7 +10,7 @@ import Synchronization
 /// short slices and are cancelled with `SCardCancel`. The PnP pseudo-reader is watched
 /// alongside the reader, so unplugging it ends a wait with `.unplugged`.
 public final class PCSCReader: Reader, @unchecked Sendable {
-    // @unchecked Sendable: `context`, `card` and `picc` are only touched on `queue`
+    // @unchecked Sendable: `context`, `card`, `picc` and `serialAnswered` are only touched on `queue`
     // (serial), except `context.cancel()`, which pcsc-lite provides for exactly that:
     // ending a blocked SCardGetStatusChange from another thread.
     private let queue: DispatchQueue
@@ -29,6 +29,9 @@ public final class PCSCReader: Reader, @unchecked Sendable {
     private let firmware = Mutex<String?>(nil)
     /// The serial number once the driver gave it (`ReaderSerialNumber`).
     private let serial = Mutex<String?>(nil)
+    /// Whether the driver answered the serial-number question (a reader without a serial
+    /// answers too): it is then never asked again, so a tap costs no extra connection.
+    private var serialAnswered = false
     public var info: ReaderInfo {
         ReaderInfo(
             backend: .pcsc, name: readerName, spec: "pcsc:\(readerName)", firmware: firmware.withLock { $0 },
@@ -336,26 +339,26 @@ public final class PCSCReader: Reader, @unchecked Sendable {
     /// connection, else on the card connection (readers that refuse direct connections).
     /// On `queue`.
     private func askSerial() {
-        guard serial.withLock({ $0 }) == nil else { return }
+        guard !serialAnswered else { return }
         guard
-            let number = Self.serialNumber(of: readerName, in: context)
-                ?? (try? card?.attribute(ReaderSerialNumber.attribute)).flatMap(ReaderSerialNumber.parse)
+            let answer = Self.serialAnswer(of: readerName, in: context) ?? (try? card?.attribute(ReaderSerialNumber.attribute))
         else { return }
-        serial.withLock { $0 = number }
+        serialAnswered = true
+        serial.withLock { $0 = ReaderSerialNumber.parse(answer) }
     }
 
     /// The serial number of the reader called `name`, asked on a direct connection of its
     /// own (no card needed; nothing on the reader changes). `nil` when its driver has
     /// none, or another program holds the reader exclusively.
     public static func serialNumber(of name: String) -> String? {
-        guard let context = try? PCSCContext() else { return nil }
-        return serialNumber(of: name, in: context)
+        guard let context = try? PCSCContext(), let answer = serialAnswer(of: name, in: context) else { return nil }
+        return ReaderSerialNumber.parse(answer)
     }
 
-    private static func serialNumber(of name: String, in context: PCSCContext) -> String? {
-        guard let answer = try? PCSCCard(context: context, reader: name, direct: true).attribute(ReaderSerialNumber.attribute)
-        else { return nil }
-        return ReaderSerialNumber.parse(answer)
+    /// The driver's answer on a direct connection; `nil` when the connection or the
+    /// question failed (an answer without a serial is an empty answer, not `nil`).
+    private static func serialAnswer(of name: String, in context: PCSCContext) -> [UInt8]? {
+        try? PCSCCard(context: context, reader: name, direct: true).attribute(ReaderSerialNumber.attribute)
     }
 
     /// Escape commands: `SCardControl` on a direct connection when the reader allows it,
