@@ -6,7 +6,8 @@ import PackageDescription
 //
 //   nfcbench (main.swift) ──> NFCBenchCLI: arguments, help, prompts, printing
 //   NFCBenchCLI ──> NFCBenchUseCases: run, readers, refine, catalogs, stores, lab sync, doctor
-//   NFCBenchUseCases ──> NFCVirtualBench, NFCBench, both store modules, NFCCatalogRemote
+//   NFCBenchUseCases ──> NFCVirtualBench, NFCMotion, NFCBench, both store modules, NFCCatalogRemote
+//   NFCMotion: G-code machines as positioners ──> NFCBench, NFCSystem
 //   NFCBench: runner, plans, reader backends by scheme, scoring, exports, refine, doctor
 //       ──> NFCBenchRecords, NFCReaderLibNFC, NFCReaderPCSC, NFCReaderReplay, NFCHost, NFCSystem
 //   NFCBenchStoreSQLite / NFCBenchStorePostgres ──> NFCBenchRecords, NFCStore / NFCPostgres
@@ -68,6 +69,9 @@ let package = Package(
                 "NFCBenchRecords", "NFCLocatorCore", "NFCReaders", "NFCReaderLibNFC", "NFCReaderPCSC", "NFCReaderReplay",
                 "NFCHost", "NFCSystem",
             ]),
+        // G-code machines (GRBL, Marlin) as positioners: the rig file, the serial
+        // conversation, the mapping from the phone's back to machine coordinates.
+        .target(name: "NFCMotion", dependencies: ["NFCBench", "NFCBenchRecords", "NFCReaders", "NFCSystem"]),
         // Emulated PN532 on a pty and a virtual card for vpcd, driving the real stacks, and
         // the positioner that moves its phone.
         .target(name: "NFCVirtualBench", dependencies: ["NFCReaders", "NFCBench", "NFCBenchRecords", "NFCSystem"]),
@@ -77,14 +81,14 @@ let package = Package(
             name: "NFCBenchUseCases",
             dependencies: [
                 "NFCBench", "NFCBenchRecords", "NFCLocatorCore", "NFCReaders", "NFCVirtualBench", "NFCBenchStoreSQLite",
-                "NFCBenchStorePostgres", "NFCPostgres", "NFCStore", "NFCCatalogRemote", "NFCReaderLibNFC",
+                "NFCBenchStorePostgres", "NFCPostgres", "NFCStore", "NFCCatalogRemote", "NFCReaderLibNFC", "NFCMotion",
             ]),
         // Argument parsing, help and printing only; a library so tests call it.
         .target(
             name: "NFCBenchCLI",
             dependencies: [
                 "NFCBenchUseCases", "NFCBench", "NFCBenchRecords", "NFCLocatorCore", "NFCReaders", "NFCVirtualBench",
-                "NFCCatalogRemote", "NFCHost", "NFCSystem",
+                "NFCCatalogRemote", "NFCHost", "NFCSystem", "NFCMotion",
             ],
             plugins: ["BuildInfoPlugin"]),
         // The commit and build date `--version` and every report name.
@@ -154,6 +158,9 @@ let package = Package(
         .testTarget(name: "NFCSystemTests", dependencies: ["NFCSystem", "NFCTestSupport"]),
         .testTarget(name: "NFCPostgresTests", dependencies: ["NFCPostgres"]),
         .testTarget(name: "NFCBenchRecordsTests", dependencies: ["NFCBenchRecords"]),
+        .testTarget(
+            name: "NFCMotionTests",
+            dependencies: ["NFCMotion", "NFCBench", "NFCBenchRecords", "NFCSystem", "NFCVirtualBench", "NFCTestSupport"]),
         .testTarget(name: "NFCHostTests", dependencies: ["NFCHost", "NFCTestSupport"]),
         .testTarget(name: "NFCReaderReplayTests", dependencies: ["NFCReaderReplay", "NFCReaders", "NFCTestSupport"]),
         .testTarget(

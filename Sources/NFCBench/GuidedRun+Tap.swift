@@ -50,6 +50,7 @@ extension GuidedRun {
         let reader = readers.current
         // The field must be clear first, so a phone left on the reader cannot count as a hit here.
         if try await !reader.waitForRemoval(timeout: liftTimeout) {
+            try stillCoupledAfterMachineLift()
             events(.waitingForLift)
             _ = try await reader.waitForRemoval(timeout: .seconds(3600))
         }
@@ -193,8 +194,18 @@ extension GuidedRun {
         // `liftTimeout`; a machine positioner has already lifted, so only a phone still
         // read after that is worth a word.
         if !positioner.needsOperator, try await reader.waitForRemoval(timeout: liftTimeout) { return }
+        if !positioner.needsOperator { try stillCoupledAfterMachineLift() }
         events(.waitingForLift)
         _ = try await reader.waitForRemoval(timeout: .seconds(3600))
         events(.lifted)
+    }
+
+    /// A machine has lifted the phone to its safe height and the reader still sees it:
+    /// the field reaches that high, so waiting would never end. The run stops, saved.
+    func stillCoupledAfterMachineLift() throws(PositionerError) {
+        guard positioner.announcement != nil else { return }
+        throw PositionerError(
+            "the phone still answers with the machine at its safe height: the reader's field reaches that far. "
+                + "Raise safe-z in the rig file (or move the reader further from the jig), then resume")
     }
 }

@@ -140,14 +140,17 @@ public struct GuidedRun: Sendable {
             if !taps.isEmpty { details["tapsRecorded"] = String(taps.count) }
             try await journal(taps.isEmpty ? .started : .resumed, details: details)
             events(.started(session, resumedTaps: taps.count))
-            // The ready gate: nothing is timed until the operator says the phone is ready.
-            if positioner.needsOperator, inbox.isOpen {
+            if let announcement = positioner.announcement { events(.machineAnnounced(announcement)) }
+            // The ready gate: nothing is timed, and no machine moves, until the operator
+            // says the phone is ready.
+            if positioner.needsOperator || positioner.announcement != nil, inbox.isOpen {
                 events(.readyCheck(session))
                 guard await nextCommand(inbox, accepting: [.proceed, .quit]) != .quit else {
                     return try await suspend(reason: "quit by the operator", kind: .quit, events: events)
                 }
                 try await journal(.ready)
             }
+            try await positioner.prepare()
             while true {
                 let history = Self.history(taps)
                 let complete = completeSteps(taps)

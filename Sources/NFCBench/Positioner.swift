@@ -9,6 +9,18 @@ public protocol Positioner: Sendable {
     var needsOperator: Bool { get }
     func place(_ probe: Probe, index: Int) async throws(PositionerError)
     func lift(index: Int) async throws(PositionerError)
+    /// A machine that moves on its own power says here what it will do. The run prints
+    /// it before anything moves and, with an operator at the keyboard, holds the machine
+    /// behind the ready gate; `nil` for positioners that move nothing dangerous.
+    var announcement: String? { get }
+    /// Called once per run, after the ready gate and before the first placement: the
+    /// machine's setup moves (homing, going up to its safe height).
+    func prepare() async throws(PositionerError)
+}
+
+extension Positioner {
+    public var announcement: String? { nil }
+    public func prepare() async throws(PositionerError) {}
 }
 
 public struct PositionerError: Error, Sendable, CustomStringConvertible {

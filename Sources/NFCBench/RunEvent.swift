@@ -6,6 +6,9 @@ public enum RunEvent: Sendable {
     case started(SessionRecord, resumedTaps: Int)
     /// A manual run waits here, before position 1, until the operator says the phone is ready.
     case readyCheck(SessionRecord)
+    /// A machine positioner's plan of moves (`Positioner.announcement`), said before the
+    /// ready gate, or before the first move in an unattended run.
+    case machineAnnounced(String)
     case position(step: Int, total: Int?, probe: Probe, attempt: Int)
     /// The run waits for the operator to say the phone is in place at `step` (Enter or
     /// Space); the reader already listens, so a phone that answers first still counts.

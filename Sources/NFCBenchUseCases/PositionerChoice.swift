@@ -1,9 +1,10 @@
 import Foundation
 import NFCBench
+import NFCBenchRecords
 import NFCReaders
 import NFCVirtualBench
 
-/// Who moves the phone, chosen by scheme: `manual`, `sim`, `exec:TEMPLATE`. Each backend
+/// Who moves the phone, chosen by scheme: `manual`, `sim`, `exec:TEMPLATE`, `gcode[:DEVICE]`. Each backend
 /// registers once in `Positioners.registered` with its syntax, its help and whether a
 /// person must be there; a new positioner is one file and one line there.
 public struct PositionerBackend: Sendable {
@@ -13,6 +14,11 @@ public struct PositionerBackend: Sendable {
         public let phone: PhoneOnBench
         public let virtualBenchDirectory: String?
         public let timeout: Duration
+        /// The session the positioner will serve: a machine maps its probes with the
+        /// phone's published body size, and refuses a plan it cannot reach.
+        public let session: SessionRecord
+        /// The rig file's settings, for a machine positioner (`gcode`).
+        public let rig: LoadedRig?
     }
 
     /// `manual`, `sim`, or a prefix ending in ':' (`exec:`) that takes an argument.
@@ -20,7 +26,9 @@ public struct PositionerBackend: Sendable {
     /// How the operator writes it: `exec:TEMPLATE`.
     public let syntax: String
     public let needsOperator: Bool
-    let build: @Sendable (_ argument: String, _ setup: Setup) throws(RunRefusal) -> any Positioner
+    /// A machine positioner reads the rig file (`--rig`, or rig.conf in the config folder).
+    public var usesRig = false
+    let build: @Sendable (_ argument: String, _ setup: Setup) async throws(RunRefusal) -> any Positioner
 
     public var takesArgument: Bool { scheme.hasSuffix(":") }
 }
@@ -31,6 +39,7 @@ public struct PositionerChoice: Sendable {
     public let argument: String
 
     public var needsOperator: Bool { backend.needsOperator }
+    public var usesRig: Bool { backend.usesRig }
     public var description: String { backend.scheme + argument }
 }
 
@@ -42,6 +51,12 @@ public enum Positioners {
         },
         PositionerBackend(scheme: "exec:", syntax: "exec:TEMPLATE", needsOperator: false) { template, setup in
             ExecPositioner(template: template, timeout: setup.timeout)
+        },
+        PositionerBackend(scheme: "gcode", syntax: "gcode", needsOperator: false, usesRig: true) {
+            _, setup throws(RunRefusal) in try await MachinePositioners.open(spec: "", setup)
+        },
+        PositionerBackend(scheme: "gcode:", syntax: "gcode:DEVICE", needsOperator: false, usesRig: true) {
+            spec, setup throws(RunRefusal) in try await MachinePositioners.open(spec: spec, setup)
         },
     ]
 

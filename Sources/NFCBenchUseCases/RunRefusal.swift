@@ -16,6 +16,14 @@ public enum RunRefusal: Error, Sendable, Equatable {
     case simPositionerNeedsBench
     /// `hasTargetMode`: whether the reader's stack can emulate a tag at all.
     case tagModeUnsupported(reader: String, reason: String, hasTargetMode: Bool)
+    /// A machine positioner without a rig file.
+    case rigMissing
+    case rigUnusable(path: String, reason: String)
+    /// A machine maps positions with the phone's published size, which the catalog lacks.
+    case bodySizeUnknown(model: String)
+    /// A planned position, or a part of the back a plan may reach, is outside the travel.
+    case outOfTravel(reason: String)
+    case machineUnavailable(device: String, reason: String)
     /// The reader reports a spec that cannot be parsed back (a backend bug).
     case readerSpecUnreadable(String)
 }

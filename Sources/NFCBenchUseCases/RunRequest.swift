@@ -46,6 +46,8 @@ public struct RunRequest: Sendable {
     /// `nil`: the sim positioner with the sim reader, else a person (manual).
     public var positioner: PositionerChoice?
     public var positionerTimeout: Duration = .seconds(60)
+    /// The rig file a machine positioner (`gcode`) reads; loaded and checked by the caller.
+    public var rig: LoadedRig?
     /// No one at the bench to answer prompts: the phone must be moved by a machine.
     public var unattended = false
     public var readerFeedback = true

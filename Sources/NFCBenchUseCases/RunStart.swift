@@ -62,8 +62,8 @@ public enum RunStart {
             }
             let setup = PositionerBackend.Setup(
                 reader: reader.info, phone: phone, virtualBenchDirectory: request.virtualBenchDirectory,
-                timeout: request.positionerTimeout)
-            let built = try positioner.backend.build(positioner.argument, setup)
+                timeout: request.positionerTimeout, session: session, rig: request.rig)
+            let built = try await positioner.backend.build(positioner.argument, setup)
             if saved == nil { try await store.insert(session) }
             return try await body(
                 PreparedRun(

@@ -25,6 +25,12 @@ public final class PhoneOnBench: Sendable {
         public var tagReaderLeavesAfter: Int?
         /// A card in the phone's case (`StrayCard`), answering where it lies.
         public var strayCard: StrayCard?
+        /// The reader's height above the back at the last placement, mm.
+        public var heightMm = 0.0
+        /// An emulated machine is moving the reader (`GantryEmulator`): the field must not
+        /// be polled now, and polls that start anyway are counted.
+        public var carriedByMovingMachine = false
+        public var pollsWhileMoving = 0
     }
 
     /// One tag read by the phone: in which field entry, and how it ended.
@@ -57,14 +63,16 @@ public final class PhoneOnBench: Sendable {
         }
     }
 
-    /// Puts the phone down with the reader under (x, y). Returns whether it coupled.
+    /// Puts the phone down with the reader under (x, y), `heightMm` above the back (a
+    /// machine's head can stop above it). Returns whether it coupled.
     @discardableResult
-    public func place(x: Double, y: Double) -> Bool {
+    public func place(x: Double, y: Double, heightMm: Double = 0) -> Bool {
         let now = clock.now
         return state.withLock { s in
             s.0.probe = (x, y)
+            s.0.heightMm = heightMm
             s.0.fieldEntries += 1
-            let p = s.0.phone.detectionProbability(x: x, y: y)
+            let p = s.0.phone.detectionProbability(x: x, y: y, heightMm: heightMm)
             let roll = Double.random(in: 0..<1, using: &s.1)
             let delayMs = Int.random(in: 15...60, using: &s.1)
             if let card = s.0.strayCard, card.covers(x: x, y: y) {
@@ -80,6 +88,17 @@ public final class PhoneOnBench: Sendable {
             }
             return s.0.target != nil
         }
+    }
+
+    public var carriedByMovingMachine: Bool { state.withLock { $0.0.carriedByMovingMachine } }
+
+    public func setCarriedByMovingMachine(_ moving: Bool) {
+        state.withLock { $0.0.carriedByMovingMachine = moving }
+    }
+
+    /// A reader started polling: counted when a machine is moving it at that moment.
+    public func notePollStarted() {
+        state.withLock { s in if s.0.carriedByMovingMachine { s.0.pollsWhileMoving += 1 } }
     }
 
     public func lift() {

@@ -20,6 +20,9 @@ public struct SimulatedPhone: Sendable, Hashable {
     /// An Android phone answers the Android HCE SELECT (`AndroidHCEProbe`); an iPhone's
     /// Wallet does not.
     public var answersAndroidHCE = true
+    /// How high above the back the phone still couples with the reader over the middle of
+    /// its coil, in mm: the top of its operating volume (`readHeight`).
+    public var readHeightMm = 20.0
 
     public init(
         antenna: (x: Double, y: Double, width: Double, height: Double), aspectRatio: Double = 0.48,
@@ -39,7 +42,7 @@ public struct SimulatedPhone: Sendable, Hashable {
     public static func == (a: SimulatedPhone, b: SimulatedPhone) -> Bool {
         a.antenna == b.antenna && a.aspectRatio == b.aspectRatio && a.technology == b.technology
             && a.readerRadius == b.readerRadius && a.edgeFalloff == b.edgeFalloff && a.missRate == b.missRate
-            && a.answersAndroidHCE == b.answersAndroidHCE
+            && a.answersAndroidHCE == b.answersAndroidHCE && a.readHeightMm == b.readHeightMm
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -61,9 +64,25 @@ public struct SimulatedPhone: Sendable, Hashable {
         return min(dxIn, dyIn)
     }
 
-    /// Probability that a tap with the reader at (x, y) is detected.
-    public func detectionProbability(x: Double, y: Double) -> Double {
-        let d = signedDistance(x: x, y: y) + readerRadius
+    /// The coupling model with height (docs/rig.md): the field's reach shrinks linearly
+    /// as the reader rises, from the whole sensitive area at the back (the coil grown by
+    /// the reader's radius) to nothing at `readHeightMm` over the coil's middle. So the
+    /// greatest height at which a point reads is `readHeightMm` times its depth inside the
+    /// sensitive area, as a fraction of the deepest point's: `readHeightMm` on the coil's
+    /// centre line, falling to 0 at the area's edge.
+    public func readHeight(x: Double, y: Double) -> Double {
+        let deepest = inradius + readerRadius
+        return max(0, readHeightMm * (signedDistance(x: x, y: y) + readerRadius) / deepest)
+    }
+
+    /// Half the coil's shorter side, in body heights: the depth of its centre line.
+    var inradius: Double { min(antenna.width * aspectRatio, antenna.height) / 2 }
+
+    /// Probability that a tap with the reader at (x, y), `heightMm` above the back, is
+    /// detected: the edge fall-off of the sensitive area, shrunk for the height (`readHeight`).
+    public func detectionProbability(x: Double, y: Double, heightMm: Double = 0) -> Double {
+        let shrink = readHeightMm > 0 ? max(0, heightMm) / readHeightMm * (inradius + readerRadius) : 0
+        let d = signedDistance(x: x, y: y) + readerRadius - shrink
         let sure = 1 - missRate
         if edgeFalloff <= 0 { return d >= 0 ? sure : 0 }
         if d >= edgeFalloff { return sure }

@@ -22,6 +22,8 @@ public enum BenchCommand: Codable, Sendable, Equatable {
     case card(StrayCard?)
     /// Which phone it is: an Android phone answers Android's HCE SELECT, an iPhone does not.
     case phone(android: Bool)
+    /// A fault for the emulated gantry (`sim serve --gantry`), or `none` to clear one.
+    case gantry(GantryFault)
 
     public enum TagReaderBehaviour: Codable, Sendable, Equatable {
         case complete
@@ -65,6 +67,7 @@ public enum BenchCommand: Codable, Sendable, Equatable {
         case "phone":
             guard words.count == 2, ["android", "iphone"].contains(words[1]) else { throw .usage("phone android|iphone") }
             self = .phone(android: words[1] == "android")
+        case "gantry": self = .gantry(try Self.gantryFault(Array(words.dropFirst())))
         default:
             throw .unknownCommand
         }
@@ -90,6 +93,24 @@ public enum BenchCommand: Codable, Sendable, Equatable {
             uid = given
         }
         return StrayCard(kind: kind, region: (v[0], v[1], v[2], v[3]), uid: uid)
+    }
+
+    static let gantryUsage = "gantry alarm N (1...9) | gantry reset | gantry stall | gantry slow F (1...100) | gantry none"
+
+    private static func gantryFault(_ words: [String]) throws(BenchControlError) -> GantryFault {
+        switch (words.first, words.count) {
+        case ("none", 1): return .none
+        case ("reset", 1): return .reset
+        case ("stall", 1): return .stall
+        case ("alarm", 2):
+            guard let code = Int(words[1]), (1...9).contains(code) else { throw .usage(gantryUsage) }
+            return .alarm(code)
+        case ("slow", 2):
+            guard let factor = Double(words[1]), factor.isFinite, (1...100).contains(factor) else { throw .usage(gantryUsage) }
+            return .slow(factor)
+        default:
+            throw .usage(gantryUsage)
+        }
     }
 
     private static func tagReader(_ words: [String]) throws(BenchControlError) -> TagReaderBehaviour {
@@ -118,7 +139,7 @@ public enum BenchControlError: Error, Sendable, Equatable, CustomStringConvertib
         switch self {
         case .usage(let usage): "usage: \(usage)"
         case .unknownCommand:
-            "unknown command; use place, lift, fault, antenna, technology, reader, card, phone, power-cycle or status"
+            "unknown command; use place, lift, fault, antenna, technology, reader, card, phone, gantry, power-cycle or status"
         case .unreadable: "not a bench command"
         }
     }
@@ -160,6 +181,13 @@ public struct BenchStatus: Codable, Sendable, Equatable {
     public var apdus: Int
     public var pn532: String?
     public var vpcdPort: UInt16?
+    /// The emulated gantry's pty, head position (machine mm) and GRBL state word.
+    public var gantry: String?
+    public var head: [Double]?
+    public var gantryState: String?
+    /// Reader polls that started while the gantry was moving the reader: a positioner
+    /// that waits for its machine to stop keeps this at 0.
+    public var pollsWhileMoving: Int?
 }
 
 extension BenchFault: Codable {}

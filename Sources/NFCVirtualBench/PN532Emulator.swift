@@ -142,6 +142,7 @@ public final class PN532Emulator: Sendable {
                         case .pending(let waiting):
                             pending = waiting
                             polls.add(1, ordering: .releasing)
+                            bench.notePollStarted()
                             if command == 0x8C, let injected = controls.takeFaultAtTargetInit() {
                                 controls.fault = injected
                                 trace("fault \(injected.rawValue) as the chip waits as a target")

@@ -16,13 +16,16 @@ public final class VirtualBench: Sendable {
         public var seed: UInt64
         public var pn532: Bool
         public var vpcdPort: UInt16?
+        /// An emulated GRBL or Marlin machine carrying the reader (`<dir>/gantry`).
+        public var gantry: GantryConfiguration?
         /// The phone's and the chip's time: real by default; a test may pass a virtual one.
         public var clock: any BenchClock
 
         public init(
             directory: String, phone: SimulatedPhone, seed: UInt64, pn532: Bool = true, vpcdPort: UInt16? = nil,
-            clock: any BenchClock = ContinuousBenchClock()
+            gantry: GantryConfiguration? = nil, clock: any BenchClock = ContinuousBenchClock()
         ) {
+            self.gantry = gantry
             self.clock = clock
             self.directory = directory
             self.phone = phone
@@ -37,6 +40,7 @@ public final class VirtualBench: Sendable {
     public let controls: BenchControls
     private let emulator: PN532Emulator?
     private let card: VPCDCard?
+    public let gantry: GantryEmulator?
     private let listener = Mutex<OwnedFileDescriptor?>(nil)
     /// An exclusive lock on the folder's `serve.lock`, held while this bench runs: a second
     /// bench on the same folder is refused instead of taking over its socket and link.
@@ -58,6 +62,9 @@ public final class VirtualBench: Sendable {
             configuration.pn532
             ? PN532Emulator(bench: bench, controls: controls, linkPath: configuration.directory + "/pn532") : nil
         card = configuration.vpcdPort.map { VPCDCard(bench: bench, controls: controls, port: $0) }
+        gantry = configuration.gantry.map {
+            GantryEmulator(configuration: $0, bench: bench, directory: configuration.directory)
+        }
     }
 
     public func start() throws {
@@ -72,6 +79,7 @@ public final class VirtualBench: Sendable {
         }
         folderLock.withLock { $0 = lock }
         try emulator?.start()
+        try gantry?.start()
         card?.start()
         let socket: OwnedFileDescriptor
         do { socket = try UnixDomainSocket.listen(controlPath) } catch {
@@ -88,6 +96,7 @@ public final class VirtualBench: Sendable {
         listener.withLock { $0 = nil }
         unlink(controlPath)
         emulator?.stop()
+        gantry?.stop()
         card?.stop()
         folderLock.withLock { $0 = nil }
     }
@@ -152,6 +161,11 @@ public final class VirtualBench: Sendable {
             var phone = bench.snapshot.phone
             phone.answersAndroidHCE = android
             bench.setPhone(phone)
+        case .gantry(let fault):
+            guard let gantry else {
+                return BenchReply(ok: false, error: "this bench has no gantry (sim serve --gantry grbl|marlin)")
+            }
+            gantry.inject(fault)
         }
         return reply
     }
@@ -163,7 +177,9 @@ public final class VirtualBench: Sendable {
             probe: s.probe.map { [$0.x, $0.y] }, uid: s.target.map { Hex.string($0.uid) }, fieldEntries: s.fieldEntries,
             fault: controls.fault, picc: Hex.string([firmware.piccParameter]),
             piccWrites: firmware.piccWrites.map { Hex.string([$0]) }, leds: firmware.ledCommands.map { Hex.string($0) },
-            apdus: firmware.apduCount, pn532: pn532Link, vpcdPort: configuration.vpcdPort)
+            apdus: firmware.apduCount, pn532: pn532Link, vpcdPort: configuration.vpcdPort, gantry: gantry?.linkPath,
+            head: gantry?.status.position, gantryState: gantry?.status.state,
+            pollsWhileMoving: gantry == nil ? nil : s.pollsWhileMoving)
     }
 }
 

@@ -9,7 +9,7 @@ public final class TestBench {
 
     public init(
         antenna: (Double, Double, Double, Double) = (0.1, 0.1, 0.8, 0.4), technology: TargetTechnology = .iso14443A,
-        seed: UInt64 = 1, vpcdPort: UInt16? = nil
+        seed: UInt64 = 1, vpcdPort: UInt16? = nil, gantry: GantryConfiguration? = nil
     ) throws {
         // Short path: Unix socket names are limited to 107 bytes.
         directory = "/tmp/nfcb-" + String(UUID().uuidString.prefix(8))
@@ -17,7 +17,7 @@ public final class TestBench {
             .init(
                 directory: directory,
                 phone: SimulatedPhone(antenna: antenna, technology: technology, missRate: 0),
-                seed: seed, pn532: true, vpcdPort: vpcdPort))
+                seed: seed, pn532: true, vpcdPort: vpcdPort, gantry: gantry))
         try bench.start()
     }
 

@@ -11,6 +11,7 @@ TEST_PACKAGES=(pkg-config libnfc-dev libnfc-bin libnfc-examples libpcsclite-dev 
                poppler-utils qpdf  # pdfinfo, pdftotext and qpdf --check for the PDF report's tests
                python3-pandas  # the CSV read as docs/csv.md tells labs to
                gcc python3-pyscard  # the tests' vpcd driver with a serial number, and an outside PC/SC client to read it
+               python3-serial  # pyserial, for a G-code sender the emulated GRBL and Marlin are checked against
                libcurl4-openssl-dev  # FoundationNetworking, for --static-swift-stdlib release builds
                libpq-dev postgresql)  # the lab store's client library, and a private server for its tests
 

@@ -18,7 +18,7 @@ enum RunCommand {
             placed, r retry the position, s skip it, u undo the last tap, q quit (the session is saved;
             continue with --resume ID). Keys typed while the run waits for the lift are discarded, and so
             is a "placed" within half a second of the prompt (an Enter meant for the position before).
-            With a machine positioner (sim, exec:) its finished move is the placement; --confirm-each
+            With a machine positioner (sim, exec:, gcode) its finished move is the placement; --confirm-each
             also asks the operator to confirm each one.
             A MISS is recorded only for a confirmed placement and a window the reader polled without
             error to its end. A reader fault records nothing; the run pauses until the reader answers

@@ -37,7 +37,8 @@ struct RunOptions {
         expected: Positioners.expectedChoices, convert: Positioners.parse)
     static let positionerTimeouts: ClosedRange<Double> = 1...3600
     static let positionerTimeout = Option<Double>(
-        "--positioner-timeout", value: "seconds", help: "How long an exec: positioner command may take (default 60).",
+        "--positioner-timeout", value: "seconds",
+        help: "How long an exec: command, or a gcode machine's answer, may take (default 60).",
         expected: "seconds in \(OptionValue.describe(positionerTimeouts))", convert: OptionValue.seconds(in: positionerTimeouts))
     static let confirmEach = Flag(
         "--confirm-each",
@@ -69,7 +70,7 @@ struct RunOptions {
         model.spec, allowUnknown.spec, reader.spec, plan.spec, unit.spec, operatorName.spec, phoneOS.spec, phoneBuild.spec,
         phoneCase.spec,
         tapTimeout.spec, repeats.spec,
-        positioner.spec,
+        positioner.spec, RigOptions.rig.spec,
         positionerTimeout.spec, confirmEach.spec, faultTimeout.spec, auto.spec, StoreOptions.database.spec, resume.spec,
         simAntenna.spec, simSeed.spec,
         simBench.spec, noFeedback.spec, json.spec, report.spec, noReport.spec, LabOptions.station.spec,

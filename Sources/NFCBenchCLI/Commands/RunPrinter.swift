@@ -76,6 +76,8 @@ final class RunPrinter: Sendable {
             out.line(
                 "Nothing is timed yet. When the phone is prepared and the reader's field is clear, press Enter (q and Enter to quit)."
             )
+        case .machineAnnounced(let plan):
+            out.line(TerminalSafeText.neutralise(plan))
         case .awaitingPlacement(let step): awaitingPlacement(step)
         case .foreign(let t, let reason):
             progress.stop()

@@ -35,6 +35,7 @@ enum RunRequestOptions {
         request.station = options.station
         request.mode = options.invocationMode
         request.positioner = options.positioner
+        if options.positioner?.usesRig == true { request.rig = try RigOptions.load(invocation, context) }
         request.positionerTimeout = options.positionerTimeout
         request.unattended = options.auto || options.json
         request.includeSimulated = invocation[RunOptions.includeSimulated]
@@ -101,7 +102,7 @@ enum RunRequestOptions {
         case .unattendedNeedsMachine:
             return UsageError(
                 "'\(options.auto ? "--auto" : "--json")' reads no keys, so it needs a positioner that moves the phone "
-                    + "(sim or exec:...): a manual run waits for the operator to confirm each placement.",
+                    + "(sim, exec:... or gcode): a manual run waits for the operator to confirm each placement.",
                 path: invocation.path)
         case .simPositionerNeedsBench:
             return UsageError(
@@ -115,6 +116,23 @@ enum RunRequestOptions {
         case .tagModeUnsupported(let reader, let reason, hasTargetMode: true):
             return CommandFailure(
                 "Tag mode: '\(TerminalSafeText.neutralise(reader))' cannot emulate a tag: \(TerminalSafeText.neutralise(reason))")
+        case .rigMissing:
+            return UsageError("A gcode positioner needs a rig file (--rig FILE; docs/rig.md).", path: invocation.path)
+        case .rigUnusable(let path, let reason):
+            return UsageError("The rig '\(path)': \(reason).", path: invocation.path)
+        case .bodySizeUnknown(let model):
+            return CommandFailure(
+                "The catalog has no published body size for '\(TerminalSafeText.neutralise(model))', so a machine cannot "
+                    + "map positions to millimetres.",
+                hint: "Use a catalog entry with bodyWidthMm and bodyHeightMm, or move the phone by hand (--positioner manual).")
+        case .outOfTravel(let reason):
+            return CommandFailure(
+                "The plan cannot run on this rig: \(reason). Nothing moved.",
+                hint: "Check origin-x, origin-y and the axes in the rig file, or re-run 'nfcbench rig calibrate'.")
+        case .machineUnavailable(let device, let reason):
+            return CommandFailure(
+                "The machine at \(TerminalSafeText.neutralise(device)) cannot be used: \(TerminalSafeText.neutralise(reason)).",
+                hint: "Check it with 'nfcbench rig check'; 'nfcbench rig unlock' clears an alarm.")
         case .readerSpecUnreadable(let spec):
             return CommandFailure(
                 "The reader names itself '\(TerminalSafeText.neutralise(spec))', which is not a reader spec.")

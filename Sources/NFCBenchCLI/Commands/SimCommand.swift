@@ -14,11 +14,17 @@ enum SimCommand {
             Creates <dir>/pn532 (a pty serving libnfc's pn532_uart driver: --reader libnfc:pn532_uart:<dir>/pn532),
             <dir>/control.sock (the control channel, see 'nfcbench sim ctl') and, with --vpcd-port, a virtual
             card that connects to pcscd's vpcd driver on 127.0.0.1 while the phone is on the reader.
+            With --gantry, also <dir>/gantry: an emulated GRBL 1.1 or Marlin machine carrying the reader over
+            the phone, which lies in a jig at machine X 40, Y 30 (its x along +X, its y along +Y), and
+            <dir>/rig.conf, the rig file that describes it (--positioner gcode --rig <dir>/rig.conf). Every line
+            it reads and every move it makes go to <dir>/gantry.log. The phone's reach shrinks with the
+            reader's height (docs/rig.md states the model).
             When ready it writes <dir>/ready (JSON) and prints the same line.
             """,
         options: [
             serveDirectory.spec, vpcdPort.spec, noPN532.spec, antenna.spec, aspectRatio.spec, technology.spec,
-            missRate.spec, seed.spec,
+            missRate.spec, seed.spec, GantryOptions.gantry.spec, GantryOptions.speed.spec, GantryOptions.body.spec,
+            GantryOptions.readHeight.spec,
         ],
         handler: serve)
 
@@ -49,12 +55,15 @@ enum SimCommand {
         discussion: """
             Commands: place X Y | lift | fault none|slow|garbage|mute|unplug | antenna X Y W H | technology A|B |
             reader complete|abort N|leave N | card mifare-classic|dual-interface X Y W H [UID] | card none |
-            phone android|iphone | power-cycle | status
+            phone android|iphone | gantry alarm N|reset|stall|slow F|none | power-cycle | status
             X and Y are fractions of the phone's back from its top-left corner, seen from the back (0 to 1);
             W and H a width and height in the same fractions. 'card' puts a card in the phone's case over
             that part of the back: it answers wherever the reader meets it, as a stray card would. 'phone'
             says which phone is emulated: an Android phone (the default) answers Android's HCE SELECT, an
-            iPhone does not; run an iPhone model's session with 'phone iphone'.
+            iPhone does not; run an iPhone model's session with 'phone iphone'. 'gantry' injects a fault into the
+            emulated machine: an alarm (GRBL ALARM:N, Marlin's error stop), a firmware reset, a board that
+            stops answering, moves F times slower; 'gantry none' clears the stall and the slowness.
+            'power-cycle' puts the reader's firmware back to its power-on defaults, as unplugging it would.
             """,
         arguments: [ArgumentSpec("command", help: "The command words.", repeating: true)],
         options: [controlDirectory.spec],
@@ -68,13 +77,20 @@ enum SimCommand {
         let miss = invocation[missRate]
         let seed = invocation[Self.seed] ?? 1
         let port = invocation[vpcdPort]
-        let phone = SimulatedPhone(
-            antenna: antenna, aspectRatio: aspect ?? 0.48, technology: tech ?? .iso14443A,
-            missRate: miss ?? 0.03)
+        let gantry = try GantryOptions.configuration(invocation)
+        if gantry != nil, aspect != nil {
+            throw UsageError(
+                "--aspect-ratio and --gantry cannot be given together: with a gantry the phone's --body size sets it.",
+                path: invocation.path)
+        }
+        var phone = SimulatedPhone(
+            antenna: antenna, aspectRatio: gantry.map { $0.bodyWidthMm / $0.bodyHeightMm } ?? aspect ?? 0.48,
+            technology: tech ?? .iso14443A, missRate: miss ?? 0.03)
+        if let height = invocation[GantryOptions.readHeight] { phone.readHeightMm = height }
         let bench = VirtualBench(
             .init(
                 directory: directory, phone: phone, seed: seed,
-                pn532: !invocation[noPN532], vpcdPort: port))
+                pn532: !invocation[noPN532], vpcdPort: port, gantry: gantry))
         do { try bench.start() } catch {
             let taken = error is BenchAlreadyServed
             throw CommandFailure(
@@ -89,7 +105,13 @@ enum SimCommand {
             ("connstring", .optional(bench.connstring)),
             ("reader", .optional(bench.connstring.map { "libnfc:\($0)" })),
             ("vpcdPort", port.map { .int(Int($0)) } ?? .null),
+            ("gantry", .optional(bench.gantry?.linkPath)),
+            ("rig", .optional(bench.gantry.map { _ in directory + "/rig.conf" })),
         ]).serialized()
+        if let emulated = bench.gantry {
+            try? GantryOptions.rigFile(for: emulated).text.write(
+                toFile: directory + "/rig.conf", atomically: true, encoding: .utf8)
+        }
         // Registered before it says it is ready: whoever waits for `ready` and then asks
         // `nfcbench readers` must find it listed (seen missing on a loaded CI machine).
         let registered = try? BenchRegistry.register(

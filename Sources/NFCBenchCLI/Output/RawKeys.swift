@@ -37,6 +37,9 @@ enum RawKeys {
         }
     }
 
+    /// Raw keys for a command that reads its own (`rig calibrate`); a pipe is left as it is.
+    static func enableForKeys() { if isAvailable { enable() } }
+
     private static func enable() {
         var settings = termios()
         guard tcgetattr(0, &settings) == 0 else { return }

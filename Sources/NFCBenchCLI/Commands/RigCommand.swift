@@ -1,0 +1,184 @@
+import Foundation
+import NFCBench
+import NFCBenchRecords
+import NFCBenchUseCases
+import NFCLocatorCore
+import NFCMotion
+import NFCReaders
+
+/// `nfcbench rig ...`: the motion stage a gcode positioner drives (docs/rig.md).
+enum RigCommand {
+    static let spec = CommandSpec(
+        "rig", abstract: "Check a motion stage (GRBL or Marlin) against a plan, calibrate it, or clear its alarm.",
+        subcommands: [checkSpec, unlockSpec, RigCalibrateCommand.spec])
+
+    static let device = Option<String>(
+        "--device", value: "path", help: "The machine's serial port, overriding the rig file's device.")
+    static let timeout = Option<Double>(
+        "--timeout", value: "seconds", help: "How long the machine may take to answer (default 10).",
+        expected: "seconds in 1...600", convert: OptionValue.number(in: 1...600))
+
+    static let checkSpec = CommandSpec(
+        "check", abstract: "Dry-run a plan on the rig: every position inside the travel, and the time its moves take.",
+        discussion: """
+            Maps the plan's positions onto the machine with the phone's published body size and the rig file,
+            refuses a position outside the travel (naming it), estimates the time of the moves from the rig's
+            feeds (acceleration not counted) and asks the machine, without moving it, whether it is ready.
+            With --move it also runs the moves on the machine (no reader is polled) and times them.
+            Exit codes: 0 the plan fits and the machine is ready, 1 it does not, 64 usage error.
+            """,
+        options: [
+            PlanCommand.model.spec, PlanCommand.plan.spec, RigOptions.rig.spec, device.spec, timeout.spec, offline.spec,
+            move.spec, StoreOptions.database.spec,
+        ] + CatalogOptions.all,
+        handler: check)
+    static let offline = Flag("--offline", help: "Do not talk to the machine: check the plan and the timing only.")
+    static let move = Flag(
+        "--move", help: "Also run the plan's moves on the machine, timing them (homes first if the rig homes).")
+
+    static let unlockSpec = CommandSpec(
+        "unlock", abstract: "Show the machine's alarm and clear it ($X on GRBL, M999 on Marlin) when confirmed.",
+        discussion: """
+            A run stopped by an alarm (a limit switch, a failed homing) is saved and resumable; clear the cause
+            first (move the head off the switch, free the axis), then unlock and resume. GRBL gets a soft reset
+            (Ctrl-X, which a limit alarm needs before anything else) and then $X. A machine that lost its
+            position (hard limit, reset while moving) should home: a rig with 'homes = yes' homes at the
+            start of every run and resume.
+            """,
+        options: [RigOptions.rig.spec, device.spec, timeout.spec, yes.spec],
+        handler: unlock)
+    static let yes = Flag("--yes", help: "Unlock without asking.")
+
+    /// The rig file with `--device` applied.
+    static func rig(_ invocation: ParsedInvocation, _ context: CommandContext) throws -> RigConfiguration {
+        var rig = try RigOptions.load(invocation, context).configuration
+        if let path = invocation[device] { rig.device = context.url(forPath: path).path }
+        guard rig.device != nil else {
+            throw UsageError("The rig file names no device: add 'device = /dev/ttyUSB0' or give --device.", path: invocation.path)
+        }
+        return rig
+    }
+
+    static func machineTimeout(_ invocation: ParsedInvocation) -> Duration {
+        .milliseconds(Int64((invocation[timeout] ?? 10) * 1000))
+    }
+
+    static func check(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
+        let rig = try rig(invocation, context)
+        let kind = invocation[PlanCommand.plan] ?? .adaptive
+        let loaded = try await CatalogOptions.loadResolver(invocation, context)
+        let model = try ModelChoice.choose(
+            invocation.required(PlanCommand.model), resolver: loaded.resolver, context: context, usagePath: invocation.path
+        ).identifier
+        let fingerprint = ModelIdentifierFingerprintProvider(modelIdentifier: model).fingerprint()
+        let r = loaded.resolver.resolve(fingerprint, signals: .inferred(from: fingerprint, model: model))
+        guard let profile = r.profile, let body = BodyMillimetres(profile: profile) else {
+            throw CommandFailure(
+                "The catalog has no published body size for '\(TerminalSafeText.neutralise(model))'.",
+                hint: "A machine maps positions in millimetres; use a catalog entry with bodyWidthMm and bodyHeightMm.")
+        }
+        let (width, height) = (body.width, body.height)
+        let geometry = RigGeometry(rig: rig, bodyWidthMm: width, bodyHeightMm: height)
+        let planned = try await RunPlanning.plan(
+            model: model, kind: kind, zone: r.zone, aspectRatio: profile.aspectRatio, resolver: loaded.resolver,
+            store: try await StoreOptions.planningStore(invocation, context), includeSimulated: false)
+        let probes = planned.strategy.expectedProbes(for: r.zone)
+        let out = context.output
+        let device = TerminalSafeText.neutralise(rig.device ?? "")
+        out.line(
+            "Rig: \(rig.dialect.displayName) on \(device); \(profile.displayName) (\(RigConfiguration.number(width)) x "
+                + "\(RigConfiguration.number(height)) mm) with its top-left corner at machine X \(RigConfiguration.number(rig.originX)), "
+                + "Y \(RigConfiguration.number(rig.originY)); x along \(rig.xAxis), y along \(rig.yAxis)")
+        if let why = geometry.unreachable(kind == .grid ? probes : []) ?? geometry.unreachable(probes) {
+            throw CommandFailure(
+                "The \(kind.rawValue) plan does not fit the rig: \(why).",
+                hint: "Check origin-x, origin-y, the axes and the travel in the rig file, or re-run 'nfcbench rig calibrate'.")
+        }
+        let timing = MoveTiming(probes: probes, geometry: geometry)
+        out.line(
+            "\(kind.rawValue) plan: \(probes.count) positions\(kind == .adaptive ? " (if the phone answers exactly inside the predicted zone)" : ""), "
+                + "all inside the travel (\(RigConfiguration.number(rig.travelX)) x \(RigConfiguration.number(rig.travelY)) mm)")
+        out.line(
+            "Moves: \(Int(timing.acrossMm.rounded())) mm across and \(Int(timing.verticalMm.rounded())) mm up and down, "
+                + "about \(Self.duration(timing.seconds)) at feed-xy \(RigConfiguration.number(rig.feedXY)) and feed-z "
+                + "\(RigConfiguration.number(rig.feedZ)) mm/min (acceleration not counted); with 5 s tap windows, "
+                + String(format: "%.1f", timing.positionsPerMinute(windowSeconds: 5)) + " positions per minute")
+        if invocation[offline] { return ExitCode.success }
+        let opened: (machine: GCodeMachine, state: String)
+        do { opened = try await GCodeMachine.open(rig, timeout: machineTimeout(invocation)) } catch {
+            throw CommandFailure("The machine does not answer: \(error).", hint: "Check the cable, the device and the baud rate.")
+        }
+        let locked = opened.state == "Alarm"
+        let clears = locked && rig.homes ? " (the run homes first, which clears it)" : ""
+        out.line("Machine: answers, state \(opened.state)" + clears)
+        if locked && !rig.homes {
+            throw CommandFailure("The machine is in alarm.", hint: "Clear the cause, then 'nfcbench rig unlock'.")
+        }
+        guard invocation[move] else { return ExitCode.success }
+        return try await timedDryRun(probes, geometry: geometry, machine: opened.machine, context)
+    }
+
+    /// Runs the plan's moves for real, as a run would make them, with no reader.
+    static func timedDryRun(
+        _ probes: [Probe], geometry: RigGeometry, machine: GCodeMachine, _ context: CommandContext
+    ) async throws -> Int32 {
+        let positioner = GCodePositioner(machine: machine, geometry: geometry, devicePath: geometry.rig.device ?? "")
+        if let announcement = positioner.announcement { context.output.line(TerminalSafeText.neutralise(announcement)) }
+        let started = ContinuousClock.now
+        do {
+            try await positioner.prepare()
+            let prepared = ContinuousClock.now
+            for (index, probe) in probes.enumerated() {
+                try await positioner.place(probe, index: index)
+                try await positioner.lift(index: index)
+            }
+            let moved = ContinuousClock.now - prepared
+            context.output.line(
+                "Moved through \(probes.count) positions in \(Self.duration(moved.seconds)) "
+                    + "(setup and homing \(Self.duration((prepared - started).seconds))).")
+        } catch {
+            throw CommandFailure("The dry run stopped: \(error).", hint: "'nfcbench rig unlock' clears an alarm.")
+        }
+        return ExitCode.success
+    }
+
+    static func unlock(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
+        let rig = try rig(invocation, context)
+        let opened: (machine: GCodeMachine, state: String)
+        do { opened = try await GCodeMachine.open(rig, timeout: machineTimeout(invocation)) } catch {
+            // A GRBL waiting for "Reset to continue" still answers `?`; silence is a cable or port problem.
+            throw CommandFailure("The machine does not answer: \(error).", hint: "Check the cable, the device and the baud rate.")
+        }
+        let recent = opened.machine.link.recentLines.filter { $0.hasPrefix("< ") }.map { String($0.dropFirst(2)) }
+        let alarm = recent.last { MachineReply($0, dialect: rig.dialect) != .ok && $0.uppercased().hasPrefix("ALARM") }
+        context.output.line(
+            "\(rig.dialect.displayName) on \(TerminalSafeText.neutralise(rig.device ?? "")): state \(opened.state)"
+                + (alarm.map { ", last said \(TerminalSafeText.neutralise($0))" } ?? ""))
+        if !invocation[yes] {
+            guard isatty(0) == 1 else {
+                throw UsageError("Unlocking needs a confirmation: answer at a terminal, or pass --yes.", path: invocation.path)
+            }
+            context.output.line("Clear the alarm's cause first. Unlock the machine now? [y/N]")
+            guard let answer = readLine(), ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+            else {
+                context.output.line("Left locked.")
+                return ExitCode.failure
+            }
+        }
+        let result: (messages: [String], state: String)
+        do { result = try await opened.machine.unlock() } catch {
+            throw CommandFailure(
+                "The machine did not unlock: \(error).",
+                hint: "Clear the alarm's cause (a limit switch still pressed?) and try again.")
+        }
+        for message in result.messages { context.output.line("  " + TerminalSafeText.neutralise(message)) }
+        context.output.line("Unlocked: state \(result.state). Resume the stopped session with 'nfcbench run --resume ID'.")
+        return result.state == "Idle" ? ExitCode.success : ExitCode.failure
+    }
+
+    /// `1 min 12 s`, `42 s`.
+    static func duration(_ seconds: Double) -> String {
+        let whole = Int(seconds.rounded())
+        return whole >= 60 ? "\(whole / 60) min \(whole % 60) s" : String(format: whole < 10 ? "%.1f s" : "%.0f s", seconds)
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import NFCBench
+import NFCBenchRecords
+import NFCMotion
+
+/// A rig file as read, with where it came from (errors and the audit trail name it).
+public struct LoadedRig: Sendable {
+    public let configuration: RigConfiguration
+    public let path: String
+
+    public init(configuration: RigConfiguration, path: String) {
+        self.configuration = configuration
+        self.path = path
+    }
+}
+
+/// Opens the G-code machine a run will drive and checks it can serve the session, all
+/// before anything moves: the rig is complete, the phone has a published size, every
+/// planned position (and the whole back, for an adaptive plan) is inside the travel, and
+/// something G-code answers on the port in a state that takes motion.
+enum MachinePositioners {
+    static func open(spec text: String, _ setup: PositionerBackend.Setup) async throws(RunRefusal) -> any Positioner {
+        guard let loaded = setup.rig else { throw .rigMissing }
+        let spec: MachineSpec
+        switch MachineSpec.parse(text) {
+        case .success(let parsed): spec = parsed
+        case .failure(let error): throw .rigUnusable(path: "gcode:\(text)", reason: error.description)
+        }
+        let rig = spec.applied(to: loaded.configuration)
+        guard let device = rig.device else {
+            throw .rigUnusable(
+                path: loaded.path, reason: "no device: add 'device = /dev/ttyUSB0' or give --positioner gcode:DEVICE")
+        }
+        let session = setup.session
+        guard let height = session.bodyHeightMm, height > 0 else { throw .bodySizeUnknown(model: session.lookupKey) }
+        let geometry = RigGeometry(rig: rig, bodyWidthMm: height * session.aspectRatio, bodyHeightMm: height)
+        if let why = geometry.unreachable(session.plannedProbes) { throw .outOfTravel(reason: why) }
+        let machine: GCodeMachine
+        do throws(MachineError) {
+            let (opened, state) = try await GCodeMachine.open(rig, timeout: setup.timeout)
+            machine = opened
+            // A rig that homes may find GRBL locked in alarm (as it powers up with homing
+            // enabled): the homing cycle after the ready gate clears it.
+            let homingClears = rig.homes && state == "Alarm"
+            guard ["Idle", "Check"].contains(state) || homingClears else { throw MachineError.notReady(state: state) }
+        } catch {
+            throw .machineUnavailable(device: device, reason: error.description)
+        }
+        return GCodePositioner(machine: machine, geometry: geometry, devicePath: device)
+    }
+}

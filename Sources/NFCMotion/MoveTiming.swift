@@ -1,0 +1,38 @@
+import NFCBenchRecords
+
+/// How long a plan's moves take on a rig, from its feeds alone: every position is a rise
+/// to the safe height, the XY move, the descent and the rise after the tap. Acceleration
+/// is not counted, so a real machine takes somewhat longer on short moves; `rig check
+/// --move` times the moves on the machine itself.
+public struct MoveTiming: Sendable, Equatable {
+    public let positions: Int
+    /// Distance across, at the safe height.
+    public let acrossMm: Double
+    /// Distance up and down.
+    public let verticalMm: Double
+    public let seconds: Double
+
+    public init(probes: [Probe], geometry: RigGeometry, from start: (x: Double, y: Double)? = nil) {
+        let rig = geometry.rig
+        var at = start
+        var across = 0.0
+        for probe in probes {
+            let point = geometry.machinePoint(probe)
+            if let from = at {
+                across += ((point.x - from.x) * (point.x - from.x) + (point.y - from.y) * (point.y - from.y)).squareRoot()
+            }
+            at = point
+        }
+        let stroke = rig.safeZ - rig.tapZ
+        positions = probes.count
+        acrossMm = across
+        verticalMm = 2 * stroke * Double(probes.count)
+        seconds = across / (rig.feedXY / 60) + verticalMm / (rig.feedZ / 60)
+    }
+
+    /// Positions per minute, counting the tap window of `windowSeconds` at each.
+    public func positionsPerMinute(windowSeconds: Double) -> Double {
+        let total = seconds + windowSeconds * Double(positions)
+        return total > 0 ? Double(positions) / total * 60 : 0
+    }
+}

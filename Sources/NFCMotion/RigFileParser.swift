@@ -1,0 +1,167 @@
+import Foundation
+
+/// A rig file that cannot be used: which line, what is wrong, and what would be right.
+public struct RigFileError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// 1-based; `nil` for a problem of the whole file (a key missing, two values at odds).
+    public let line: Int?
+    public let message: String
+
+    public init(line: Int?, _ message: String) {
+        self.line = line
+        self.message = message
+    }
+
+    public var description: String { line.map { "line \($0): \(message)" } ?? message }
+}
+
+extension RigConfiguration {
+    /// The keys a rig file has, in the order `text` writes them. Labs and scripts write
+    /// these names, so they never change.
+    public static let keys = [
+        "device", "dialect", "baud", "origin-x", "origin-y", "x-axis", "y-axis", "safe-z", "tap-z", "feed-xy", "feed-z",
+        "travel-x", "travel-y", "travel-z", "homes",
+    ]
+    static let optionalKeys: Set<String> = ["device", "baud"]
+    /// Generous bounds that still catch a slip of the keyboard (a feed in mm/s, a travel in µm).
+    static let travelRange = 1.0...5000
+    static let feedRange = 1.0...100_000
+
+    /// Reads a rig file. Every key but `device` and `baud` is required, each once; an
+    /// unknown key, a value out of range or a rig at odds with itself (origin outside the
+    /// travel, safe height below the tap height) is refused, naming the line.
+    public static func parse(_ text: String) throws(RigFileError) -> RigConfiguration {
+        var values: [String: (value: String, line: Int)] = [:]
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let number = index + 1
+            let line = raw.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\r")))
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                throw RigFileError(line: number, "expected 'key = value', found '\(Self.printable(line))'")
+            }
+            let key = parts[0].lowercased()
+            guard keys.contains(key) else {
+                throw RigFileError(
+                    line: number, "unknown key '\(Self.printable(parts[0]))'; the keys are \(keys.joined(separator: ", "))")
+            }
+            if let earlier = values[key] {
+                throw RigFileError(line: number, "'\(key)' is set twice (first on line \(earlier.line)); keep one")
+            }
+            values[key] = (parts[1], number)
+        }
+        let missing = keys.filter { values[$0] == nil && !optionalKeys.contains($0) }
+        guard missing.isEmpty else {
+            throw RigFileError(
+                line: nil, "missing \(missing.joined(separator: ", ")); 'nfcbench rig calibrate' writes a complete file")
+        }
+        var reader = ValueReader(values: values)
+        let rig = RigConfiguration(
+            device: try reader.device(), dialect: try reader.dialect(), baud: try reader.baud(),
+            originX: try reader.millimetres("origin-x", in: 0...travelRange.upperBound),
+            originY: try reader.millimetres("origin-y", in: 0...travelRange.upperBound),
+            xAxis: try reader.axis("x-axis"), yAxis: try reader.axis("y-axis"),
+            safeZ: try reader.millimetres("safe-z", in: 0...travelRange.upperBound),
+            tapZ: try reader.millimetres("tap-z", in: 0...travelRange.upperBound),
+            feedXY: try reader.millimetres("feed-xy", in: feedRange), feedZ: try reader.millimetres("feed-z", in: feedRange),
+            travelX: try reader.millimetres("travel-x", in: travelRange),
+            travelY: try reader.millimetres("travel-y", in: travelRange),
+            travelZ: try reader.millimetres("travel-z", in: travelRange), homes: try reader.yesNo("homes"))
+        try rig.checkConsistency(lines: values.mapValues(\.line))
+        return rig
+    }
+
+    /// Rules between keys: two different axes, the origin inside the travel, the safe
+    /// height above the tap height and both inside the Z travel.
+    func checkConsistency(lines: [String: Int]) throws(RigFileError) {
+        if xAxis.axis == yAxis.axis {
+            throw RigFileError(
+                line: lines["y-axis"],
+                "x-axis and y-axis both run along machine \(xAxis.axis.rawValue); one must be X, the other Y")
+        }
+        if originX > travelX {
+            throw RigFileError(line: lines["origin-x"], "origin-x \(originX) mm is beyond travel-x \(travelX) mm")
+        }
+        if originY > travelY {
+            throw RigFileError(line: lines["origin-y"], "origin-y \(originY) mm is beyond travel-y \(travelY) mm")
+        }
+        if safeZ <= tapZ {
+            throw RigFileError(
+                line: lines["safe-z"],
+                "safe-z \(safeZ) mm must be above tap-z \(tapZ) mm (heights are measured upwards from tap-z)")
+        }
+        if safeZ > travelZ { throw RigFileError(line: lines["safe-z"], "safe-z \(safeZ) mm is beyond travel-z \(travelZ) mm") }
+    }
+
+    /// A value as the error shows it: control characters made visible, at most 60 characters.
+    static func printable(_ text: String) -> String {
+        let shown = text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : String($0) }.joined()
+        return shown.count > 60 ? String(shown.prefix(60)) + "..." : shown
+    }
+}
+
+/// Reads typed values from a rig file's raw ones, each error naming its line.
+private struct ValueReader {
+    let values: [String: (value: String, line: Int)]
+
+    func raw(_ key: String) -> (value: String, line: Int)? { values[key] }
+
+    func device() throws(RigFileError) -> String? {
+        guard let (value, line) = raw("device") else { return nil }
+        guard value.hasPrefix("/"), !value.contains("?") else {
+            throw RigFileError(
+                line: line, "device must be an absolute path such as /dev/ttyUSB0, found '\(RigConfiguration.printable(value))'")
+        }
+        return value
+    }
+
+    func dialect() throws(RigFileError) -> MachineDialect {
+        let (value, line) = raw("dialect")!  // required: checked before
+        guard let dialect = MachineDialect(rawValue: value.lowercased()) else {
+            throw RigFileError(line: line, "dialect must be grbl or marlin, found '\(RigConfiguration.printable(value))'")
+        }
+        return dialect
+    }
+
+    func baud() throws(RigFileError) -> Int {
+        guard let (value, line) = raw("baud") else { return 115_200 }
+        guard let baud = Int(value), MachineSpec.baudRates.contains(baud) else {
+            throw RigFileError(
+                line: line,
+                "baud must be one of \(MachineSpec.baudRates.map(String.init).joined(separator: ", ")), found '\(RigConfiguration.printable(value))'"
+            )
+        }
+        return baud
+    }
+
+    func millimetres(_ key: String, in range: ClosedRange<Double>) throws(RigFileError) -> Double {
+        let (value, line) = raw(key)!  // required: checked before
+        guard let number = Double(value), number.isFinite else {
+            throw RigFileError(line: line, "\(key) must be a number, found '\(RigConfiguration.printable(value))'")
+        }
+        guard range.contains(number) else {
+            let unit = key.hasPrefix("feed") ? "mm/min" : "mm"
+            throw RigFileError(
+                line: line,
+                "\(key) \(value) is outside \(RigConfiguration.number(range.lowerBound))...\(RigConfiguration.number(range.upperBound)) \(unit)"
+            )
+        }
+        return number
+    }
+
+    func axis(_ key: String) throws(RigFileError) -> RigConfiguration.AxisDirection {
+        let (value, line) = raw(key)!
+        guard let axis = RigConfiguration.AxisDirection(value) else {
+            throw RigFileError(line: line, "\(key) must be +X, -X, +Y or -Y, found '\(RigConfiguration.printable(value))'")
+        }
+        return axis
+    }
+
+    func yesNo(_ key: String) throws(RigFileError) -> Bool {
+        let (value, line) = raw(key)!
+        switch value.lowercased() {
+        case "yes": return true
+        case "no": return false
+        default: throw RigFileError(line: line, "\(key) must be yes or no, found '\(RigConfiguration.printable(value))'")
+        }
+    }
+}

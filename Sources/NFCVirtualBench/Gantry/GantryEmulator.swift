@@ -1,0 +1,152 @@
+import Foundation
+import NFCReaders
+import Synchronization
+
+/// An emulated GRBL CNC or Marlin printer on a pty (`<dir>/gantry`), carrying the virtual
+/// bench's reader over the simulated phone: when the head comes to rest over the phone's
+/// back, the phone is placed there at the head's height above the back (its reach
+/// shrinks with height, `SimulatedPhone.detectionProbability`); while the head moves, the
+/// phone is off the field. Moves take their real time at the commanded feed (divided by
+/// `speed` for tests).
+///
+/// Every line in and out, every move and every barrier go to `<dir>/gantry.log`, which
+/// tests read to check the order of moves: `SECONDS EVENT`, one per line.
+public final class GantryEmulator: Sendable {
+    public let linkPath: String
+    public let logPath: String
+    public let configuration: GantryConfiguration
+    private let bench: PhoneOnBench
+    private let controls = GantryControls()
+    private let worker = BenchWorker(name: "gantry-emulator")
+    private let snapshot = Mutex<(position: [Double], state: String, lines: Int)>(([0, 0, 0], "Idle", 0))
+
+    public init(configuration: GantryConfiguration, bench: PhoneOnBench, directory: String) {
+        self.configuration = configuration
+        self.bench = bench
+        linkPath = directory + "/gantry"
+        logPath = directory + "/gantry.log"
+    }
+
+    public func start() throws {
+        let pty = try PseudoTerminal(linkPath: linkPath)
+        FileManager.default.createFile(atPath: logPath, contents: nil)
+        guard let log = FileHandle(forWritingAtPath: logPath) else {
+            throw BenchError(description: "cannot write \(logPath)")
+        }
+        let box = Box((pty, log))
+        worker.start { [self] in run(box.value.0, log: box.value.1) }
+    }
+
+    public func stop() {
+        worker.stop()
+        unlink(linkPath)
+    }
+
+    public func inject(_ fault: GantryFault) { controls.inject(fault) }
+
+    /// The head's machine position, GRBL's state word, and how many lines it has read.
+    public var status: (position: [Double], state: String, lines: Int) { snapshot.withLock { $0 } }
+
+    private func run(_ pty: PseudoTerminal, log: FileHandle) {
+        var firmware = GantryFirmware(configuration: configuration)
+        var incoming: [UInt8] = []
+        var lines: [String] = []
+        var linesRead = 0
+        let started = ContinuousClock.now
+        var last = started
+        func write(_ event: String) {
+            let seconds = (ContinuousClock.now - started).components
+            let t = Double(seconds.seconds) + Double(seconds.attoseconds) / 1e18
+            log.write(Data(String(format: "%.3f %@\n", t, event).utf8))
+        }
+        defer {
+            pty.close()
+            try? log.close()
+        }
+        while !worker.shouldStop {
+            let stalled = controls.isStalled
+            guard let bytes = pty.read(timeoutMs: 5) else { return }
+            let now = ContinuousClock.now
+            let elapsed = (now - last).components
+            last = now
+            if stalled { continue }  // a hung board: reads nothing, moves nowhere, says nothing
+            for fault in controls.takeEvents() {
+                switch fault {
+                case .alarm(let code): firmware.raise(alarm: code)
+                case .reset: firmware.restart()
+                default: break
+                }
+            }
+            for byte in bytes {
+                if firmware.dialect == .grbl, [UInt8(ascii: "?"), UInt8(ascii: "!"), UInt8(ascii: "~"), 0x18].contains(byte) {
+                    if byte != UInt8(ascii: "?") { write("< realtime \(byte == 0x18 ? "Ctrl-X" : String(UnicodeScalar(byte)))") }
+                    firmware.grblRealtime(byte)
+                    if byte == 0x18 { lines = [] }
+                    continue
+                }
+                guard byte == UInt8(ascii: "\n") else {
+                    incoming.append(byte)
+                    continue
+                }
+                let line = String(decoding: incoming, as: UTF8.self).trimmingCharacters(in: ["\r"])
+                incoming = []
+                linesRead += 1
+                write("< \(line)")
+                if firmware.dialect == .marlin, firmware.marlinEmergency(line) { firmware.blocked = nil }
+                lines.append(line)
+            }
+            // Machine time passes at `speed`, slower under a `slow` fault.
+            let seconds = (Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
+            let machineSeconds = seconds * configuration.speed / controls.slowFactor
+            firmware.sinceKeepalive += seconds
+            if let dwell = firmware.dwellLeft, firmware.motion.isIdle { firmware.dwellLeft = dwell - machineSeconds }
+            for step in firmware.motion.advance(by: machineSeconds) {
+                switch step {
+                case .started(let move):
+                    bench.setCarriedByMovingMachine(true)
+                    bench.lift()
+                    write("move \(Self.point(move.start)) -> \(Self.point(move.end)) F\(Int(move.feed))")
+                case .finished(let move):
+                    if move.isHoming { firmware.alarm = nil }
+                }
+            }
+            if firmware.motion.isIdle, bench.carriedByMovingMachine {
+                bench.setCarriedByMovingMachine(false)
+                rest(at: firmware.motion.position)
+                write("idle at \(Self.point(firmware.motion.position))")
+            }
+            // Lines in order; one that must wait holds back those behind it.
+            while let line = firmware.blocked ?? lines.first {
+                if firmware.blocked == nil {
+                    lines.removeFirst()
+                    firmware.sinceKeepalive = 0
+                }
+                let done = firmware.dialect == .grbl ? firmware.grblLine(line) : firmware.marlinLine(line)
+                firmware.blocked = done ? nil : line
+                if !done { break }
+            }
+            for note in firmware.notes { write(note) }
+            firmware.notes = []
+            if !firmware.replies.isEmpty {
+                let ending = firmware.dialect == .grbl ? "\r\n" : "\n"
+                for reply in firmware.replies where !reply.hasPrefix("<") { write("> \(reply)") }
+                pty.write(Array(firmware.replies.map { $0 + ending }.joined().utf8))
+                firmware.replies = []
+            }
+            snapshot.withLock { $0 = (firmware.motion.position, firmware.stateWord, linesRead) }
+        }
+    }
+
+    /// The head at rest: the phone is placed under it, at its height above the back.
+    private func rest(at position: [Double]) {
+        let back = configuration.backPoint(x: position[0], y: position[1])
+        let height = position[2] - configuration.tapZ
+        guard (0...1).contains(back.x), (0...1).contains(back.y), height >= -0.5 else {
+            bench.lift()
+            return
+        }
+        bench.place(x: back.x, y: back.y, heightMm: max(0, height))
+    }
+
+    static func point(_ p: [Double]) -> String { p.map { String(format: "%.3f", $0) }.joined(separator: ",") }
+}

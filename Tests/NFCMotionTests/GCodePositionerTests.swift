@@ -1,0 +1,180 @@
+import Foundation
+import NFCBench
+import NFCBenchRecords
+import NFCTestSupport
+import NFCVirtualBench
+import Testing
+
+@testable import NFCMotion
+
+/// The gcode positioner driving the emulated GRBL and Marlin on their ptys, each test with
+/// its own bench (own pty), so they run in parallel.
+@Suite("The gcode positioner on the emulated machines")
+struct GCodePositionerTests {
+    static let body = (width: 70.6, height: 147.0)
+
+    /// A bench with a gantry, and a positioner on it as `rig.conf` describes the jig.
+    static func rigged(_ dialect: GantryDialect, speed: Double = 50, timeout: Duration = .seconds(10)) async throws -> (
+        TestBench, GCodePositioner, RigConfiguration
+    ) {
+        let gantry = GantryConfiguration(
+            dialect: dialect, bodyWidthMm: body.width, bodyHeightMm: body.height, speed: speed)
+        let bench = try TestBench(gantry: gantry)
+        let rig = RigConfiguration(
+            device: bench.directory + "/gantry", dialect: dialect == .grbl ? .grbl : .marlin, originX: gantry.originX,
+            originY: gantry.originY, safeZ: gantry.tapZ + 30, tapZ: gantry.tapZ, feedXY: 3000, feedZ: 600,
+            travelX: gantry.travel.x, travelY: gantry.travel.y, travelZ: gantry.travel.z, homes: true)
+        let (machine, state) = try await GCodeMachine.open(rig, timeout: timeout)
+        #expect(dialect == .marlin || state == "Alarm", "GRBL with homing enabled powers up locked")
+        let positioner = GCodePositioner(
+            machine: machine, geometry: RigGeometry(rig: rig, bodyWidthMm: body.width, bodyHeightMm: body.height),
+            devicePath: rig.device!)
+        return (bench, positioner, rig)
+    }
+
+    static func log(_ bench: TestBench) -> [String] {
+        ((try? String(contentsOfFile: bench.directory + "/gantry.log", encoding: .utf8)) ?? "")
+            .split(separator: "\n").map { String($0.split(separator: " ", maxSplits: 1).last ?? "") }
+    }
+
+    /// `move A -> B F...` lines as (start, end) points.
+    static func moves(_ log: [String]) -> [(start: [Double], end: [Double])] {
+        log.filter { $0.hasPrefix("move ") }.map { line in
+            let parts = line.split(separator: " ")
+            let point = { (s: Substring) in s.split(separator: ",").compactMap { Double($0) } }
+            return (point(parts[1]), point(parts[3]))
+        }
+    }
+
+    static func waitFor(_ bench: TestBench, state: String) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while bench.bench.gantry?.status.state != state {
+            guard ContinuousClock.now < deadline else { throw PositionerError("the gantry never reached \(state)") }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    @Test(arguments: GantryDialect.allCases)
+    func everyPlacementRisesMovesLowersAndStops(_ dialect: GantryDialect) async throws {
+        let (bench, positioner, rig) = try await Self.rigged(dialect)
+        try await positioner.prepare()
+        let probes = [Probe(x: 0.5, y: 0.5), Probe(x: 0.1, y: 0.9), Probe(x: 0.9, y: 0.1)]
+        for (index, probe) in probes.enumerated() {
+            try await positioner.place(probe, index: index)
+            // "Placed" means stopped at the tap height over the probe, the phone placed there.
+            let head = try #require(bench.bench.gantry?.status.position)
+            let expected = positioner.geometry.machinePoint(probe)
+            #expect(abs(head[0] - expected.x) < 0.001 && abs(head[1] - expected.y) < 0.001 && abs(head[2] - rig.tapZ) < 0.001)
+            let placed = try #require(bench.bench.bench.snapshot.probe)
+            #expect(abs(placed.x - probe.x) < 1e-6 && abs(placed.y - probe.y) < 1e-6)
+            #expect(bench.bench.bench.carriedByMovingMachine == false)
+            try await positioner.lift(index: index)
+            #expect(abs((bench.bench.gantry?.status.position[2] ?? 0) - rig.safeZ) < 0.001)
+        }
+        let log = Self.log(bench)
+        let moves = Self.moves(log)
+        #expect(moves.count >= 3 * probes.count)
+        for move in moves where abs(move.start[0] - move.end[0]) > 1e-6 || abs(move.start[1] - move.end[1]) > 1e-6 {
+            #expect(
+                move.start[2] >= rig.safeZ - 0.001 && move.end[2] >= rig.safeZ - 0.001, "XY move below the safe height: \(move)")
+        }
+        // Every descent to the tap height is followed by a barrier before anything else moves.
+        let barrier = dialect == .grbl ? "barrier G4" : "barrier M400"
+        var descended = false
+        for line in log {
+            if line.hasPrefix("move "), let end = Self.moves([line]).first?.end {
+                #expect(!descended, "moved again before the barrier after reaching the tap height")
+                descended = abs(end[2] - rig.tapZ) < 0.001
+            }
+            if line.hasPrefix(barrier) { descended = false }
+        }
+        #expect(log.contains { $0.hasPrefix(dialect == .grbl ? "< $H" : "< G28") })
+    }
+
+    @Test(arguments: GantryDialect.allCases)
+    func anAlarmMidMoveStopsTheRunInWordsAndUnlockClearsIt(_ dialect: GantryDialect) async throws {
+        let (bench, positioner, _) = try await Self.rigged(dialect)
+        try await positioner.prepare()
+        bench.bench.gantry?.inject(.slow(100))
+        let placing = Task { try await positioner.place(Probe(x: 0.9, y: 0.9), index: 4) }
+        try await Self.waitFor(bench, state: "Run")
+        bench.bench.gantry?.inject(.alarm(1))
+        let result = await placing.result
+        guard case .failure(let raw) = result, let error = raw as? PositionerError else {
+            Issue.record("a placement through an alarm succeeded")
+            return
+        }
+        #expect(!error.isInterruption)
+        #expect(error.message.contains("could not place position 5"), "\(error)")
+        #expect(error.message.contains(dialect == .grbl ? "ALARM:1, hard limit" : "M999"), "\(error)")
+        bench.bench.gantry?.inject(.none)
+        let unlocked = try await positioner.machine.unlock()
+        #expect(unlocked.state == "Idle")
+        try await positioner.prepare()
+        try await positioner.place(Probe(x: 0.5, y: 0.5), index: 5)
+    }
+
+    @Test(arguments: GantryDialect.allCases)
+    func ctrlCMidMoveHaltsTheMachineAtOnce(_ dialect: GantryDialect) async throws {
+        let (bench, positioner, _) = try await Self.rigged(dialect)
+        try await positioner.prepare()
+        bench.bench.gantry?.inject(.slow(100))
+        let placing = Task { try await positioner.place(Probe(x: 0.9, y: 0.9), index: 0) }
+        try await Self.waitFor(bench, state: "Run")
+        let before = bench.bench.gantry?.status.position
+        placing.cancel()
+        let result = await placing.result
+        guard case .failure(let raw) = result, let error = raw as? PositionerError else {
+            Issue.record("a cancelled placement succeeded")
+            return
+        }
+        #expect(error.isInterruption, "\(error)")
+        try await Self.waitFor(bench, state: "Idle")
+        let log = Self.log(bench)
+        if dialect == .grbl {
+            let hold = try #require(log.firstIndex(of: "< realtime !"), "\(log)")
+            let reset = try #require(log.firstIndex(of: "< realtime Ctrl-X"), "\(log)")
+            #expect(hold < reset)
+            #expect(!log.contains("ALARM:3"), "a reset after the feed hold keeps the position")
+        } else {
+            #expect(log.contains("quick stop"), "\(log)")
+        }
+        // Stopped where it was, well short of the target.
+        let after = try #require(bench.bench.gantry?.status.position)
+        let moved = zip(after, before ?? after).map { abs($0 - $1) }.max() ?? 0
+        #expect(moved < 5, "kept moving \(moved) mm after Ctrl-C")
+    }
+
+    @Test func aStalledMachineStopsTheRunAfterItsTimeout() async throws {
+        let (bench, positioner, _) = try await Self.rigged(.grbl, timeout: .seconds(1))
+        try await positioner.prepare()
+        bench.bench.gantry?.inject(.stall)
+        let started = ContinuousClock.now
+        do throws(PositionerError) {
+            try await positioner.place(Probe(x: 0.5, y: 0.5), index: 0)
+            Issue.record("a stalled machine placed the phone")
+        } catch {
+            #expect(!error.isInterruption)
+            #expect(error.message.contains("did not answer"), "\(error)")
+        }
+        #expect(ContinuousClock.now - started < .seconds(5))
+    }
+
+    @Test(arguments: GantryDialect.allCases)
+    func aResetMidRunIsDetected(_ dialect: GantryDialect) async throws {
+        let (bench, positioner, _) = try await Self.rigged(dialect)
+        try await positioner.prepare()
+        bench.bench.gantry?.inject(.slow(100))
+        let placing = Task { try await positioner.place(Probe(x: 0.9, y: 0.9), index: 0) }
+        try await Self.waitFor(bench, state: "Run")
+        bench.bench.gantry?.inject(.reset)
+        guard case .failure(let raw) = await placing.result, let error = raw as? PositionerError else {
+            Issue.record("a placement through a reset succeeded")
+            return
+        }
+        // GRBL says ALARM:3 (reset while in motion) ahead of its banner; Marlin just restarts.
+        let words = dialect == .grbl ? "ALARM:3, reset while in motion" : "reset itself mid-run ('start')"
+        #expect(error.message.contains(words), "\(error)")
+        #expect(!error.isInterruption)
+    }
+}

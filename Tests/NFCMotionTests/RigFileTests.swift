@@ -1,0 +1,123 @@
+import Testing
+
+@testable import NFCMotion
+
+@Suite("The rig file")
+struct RigFileTests {
+    static let complete = """
+        # a GRBL gantry over an ACR122U
+        device = /dev/ttyUSB0
+        dialect = grbl
+        baud = 115200
+        origin-x = 40
+        origin-y = 30.5
+        x-axis = +X
+        y-axis = -Y
+        safe-z = 32
+        tap-z = 2
+        feed-xy = 3000
+        feed-z = 600
+        travel-x = 200
+        travel-y = 250
+        travel-z = 60
+        homes = yes
+        """
+
+    @Test func aCompleteFileReadsAndWritesBackTheSame() throws {
+        let rig = try RigConfiguration.parse(Self.complete)
+        #expect(rig.device == "/dev/ttyUSB0")
+        #expect(rig.dialect == .grbl)
+        #expect(rig.originY == 30.5)
+        #expect(rig.yAxis == RigConfiguration.AxisDirection(axis: .y, sign: -1))
+        #expect(rig.homes)
+        #expect(try RigConfiguration.parse(rig.text) == rig)
+    }
+
+    @Test func deviceAndBaudAreOptional() throws {
+        let text = Self.complete.split(separator: "\n").filter { !$0.hasPrefix("device") && !$0.hasPrefix("baud") }
+            .joined(separator: "\n")
+        let rig = try RigConfiguration.parse(text)
+        #expect(rig.device == nil)
+        #expect(rig.baud == 115_200)
+    }
+
+    /// Each bad line is refused with its line number and what would be right.
+    @Test(arguments: [
+        ("feed-xy = 3000", "feed-xy = inf", 11, "feed-xy must be a number"),
+        ("feed-xy = 3000", "feed-xy = 1e309", 11, "feed-xy must be a number"),
+        ("feed-z = 600", "feed-z = 0", 12, "outside"),
+        ("x-axis = +X", "x-axis = Z", 7, "+X, -X, +Y or -Y"),
+        ("homes = yes", "homes = maybe", 16, "yes or no"),
+        ("dialect = grbl", "dialect = smoothie", 3, "grbl or marlin"),
+        ("baud = 115200", "baud = 250000", 4, "baud must be one of"),
+        ("tap-z = 2", "tap-z = 2\nspeed = 9", 11, "unknown key 'speed'"),
+        ("tap-z = 2", "tap-z = 2\ntap-z = 3", 11, "set twice (first on line 10)"),
+        ("origin-x = 40", "origin-x = 40 mm", 5, "must be a number"),
+        ("device = /dev/ttyUSB0", "device = ttyUSB0", 2, "absolute path"),
+        ("travel-z = 60", "travel-z", 15, "expected 'key = value'"),
+    ])
+    func aBadLineIsRefusedByNumber(_ good: String, _ bad: String, _ line: Int, _ words: String) {
+        #expect(Self.complete.contains(good))
+        let text = Self.complete.replacingOccurrences(of: good, with: bad)
+        #expect(throws: RigFileError.self) { try RigConfiguration.parse(text) }
+        do {
+            _ = try RigConfiguration.parse(text)
+        } catch {
+            #expect(error.line == line, "\(error)")
+            #expect(error.description.contains(words), "\(error)")
+        }
+    }
+
+    @Test(arguments: [
+        ("safe-z = 32", "safe-z = 1", "must be above tap-z"),
+        ("y-axis = -Y", "y-axis = -X", "both run along machine X"),
+        ("origin-x = 40", "origin-x = 400", "beyond travel-x"),
+        ("safe-z = 32", "safe-z = 70", "beyond travel-z"),
+    ])
+    func aRigAtOddsWithItselfIsRefused(_ good: String, _ bad: String, _ words: String) {
+        let text = Self.complete.replacingOccurrences(of: good, with: bad)
+        do {
+            _ = try RigConfiguration.parse(text)
+            Issue.record("accepted: \(bad)")
+        } catch {
+            #expect(error.description.contains(words), "\(error)")
+        }
+    }
+
+    @Test func aMissingKeyIsNamed() {
+        let text = Self.complete.replacingOccurrences(of: "feed-z = 600\n", with: "")
+        do {
+            _ = try RigConfiguration.parse(text)
+            Issue.record("accepted a file without feed-z")
+        } catch {
+            #expect(error.line == nil)
+            #expect(error.description.contains("missing feed-z"))
+        }
+    }
+
+    @Test func escapeCodesInAValueAreShownHarmlessly() {
+        let text = Self.complete.replacingOccurrences(of: "dialect = grbl", with: "dialect = \u{1B}[2Jgrbl")
+        do {
+            _ = try RigConfiguration.parse(text)
+            Issue.record("accepted")
+        } catch {
+            #expect(!error.description.contains("\u{1B}"))
+        }
+    }
+
+    @Test func theSpecOverridesTheFile() throws {
+        let rig = try RigConfiguration.parse(Self.complete)
+        let spec = try MachineSpec.parse("/dev/ttyACM0?baud=57600&dialect=marlin").get()
+        let applied = spec.applied(to: rig)
+        #expect(applied.device == "/dev/ttyACM0")
+        #expect(applied.baud == 57_600)
+        #expect(applied.dialect == .marlin)
+        #expect(try MachineSpec.parse("").get() == MachineSpec())
+        for bad in ["ttyUSB0", "/dev/x?baud=12", "/dev/x?dialect=fanuc", "/dev/x?speed=3", "/dev/x?baud"] {
+            guard case .failure = MachineSpec.parse(bad) else {
+                Issue.record("accepted \(bad)")
+                continue
+            }
+        }
+    }
+}
