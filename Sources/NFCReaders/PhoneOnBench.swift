@@ -90,6 +90,25 @@ public final class PhoneOnBench: Sendable {
         }
     }
 
+    /// Moves the reader straight up or down over the same point: a phone coupled now stays
+    /// in the field (the same entry, the same UID) if it still couples at the new height,
+    /// as a real phone does while a machine lifts the reader a little; else it leaves.
+    /// Returns whether it is still coupled.
+    @discardableResult
+    public func changeHeight(to heightMm: Double) -> Bool {
+        state.withLock { s in
+            guard let probe = s.0.probe, s.0.target != nil else { return false }
+            let sure = max(1 - s.0.phone.missRate, 1e-9)
+            if s.0.phone.detectionProbability(x: probe.x, y: probe.y, heightMm: heightMm) / sure >= 0.5 {
+                s.0.heightMm = heightMm
+                return true
+            }
+            s.0.target = nil
+            s.0.visibleAt = nil
+            return false
+        }
+    }
+
     public var carriedByMovingMachine: Bool { state.withLock { $0.0.carriedByMovingMachine } }
 
     public func setCarriedByMovingMachine(_ moving: Bool) {

@@ -3,10 +3,10 @@ import NFCTestSupport
 import Testing
 
 /// `nfcbench sim serve --dir DIR`, once it says it is ready (up to 20 s).
-func serveBench(in directory: String, environment: [String: String]) async throws -> Process {
+func serveBench(in directory: String, environment: [String: String], arguments: [String] = []) async throws -> Process {
     let serve = Process()
     serve.executableURL = URL(fileURLWithPath: BuiltBinary.path)
-    serve.arguments = ["sim", "serve", "--dir", directory]
+    serve.arguments = ["sim", "serve", "--dir", directory] + arguments
     serve.environment = environment
     serve.standardOutput = FileHandle.nullDevice
     serve.standardError = FileHandle.nullDevice
@@ -28,19 +28,19 @@ struct ServedBench {
     let environment: [String: String]
     let process: Process
 
-    static func start(registryIn scratch: TemporaryDirectory) async throws -> ServedBench {
+    static func start(registryIn scratch: TemporaryDirectory, arguments: [String] = []) async throws -> ServedBench {
         var environment = ProcessInfo.processInfo.environment
         environment["NFCBENCH_STATE_DIR"] = scratch.file("state")
-        return try await start(environment: environment)
+        return try await start(environment: environment, arguments: arguments)
     }
 
-    /// With the registry wherever `environment` puts it.
-    static func start(environment: [String: String]) async throws -> ServedBench {
+    /// With the registry wherever `environment` puts it; `arguments` go to `sim serve`.
+    static func start(environment: [String: String], arguments: [String] = []) async throws -> ServedBench {
         let directory = "/tmp/nfcb-" + String(UUID().uuidString.prefix(8))
         do {
             return ServedBench(
                 directory: directory, environment: environment,
-                process: try await serveBench(in: directory, environment: environment))
+                process: try await serveBench(in: directory, environment: environment, arguments: arguments))
         } catch {
             try? FileManager.default.removeItem(atPath: directory)
             throw error

@@ -24,7 +24,8 @@ struct OutsideSenderTests {
     }
 
     @Test func grblHomesUnlocksMovesAndReportsItsPosition() async throws {
-        let result = try await Self.stream(.grbl, ["G1 X10 F1000", "$H", "G21", "G90", "G1 Z20 F600", "G1 X55.5 Y80.25 F3000", "G4 P0", "$I", "$Q"])
+        let result = try await Self.stream(
+            .grbl, ["G1 X10 F1000", "$H", "G21", "G90", "G1 Z20 F600", "G1 X55.5 Y80.25 F3000", "G4 P0", "$I", "$Q"])
         // Locked at power-up (homing enabled): motion is refused until $H, as GRBL does.
         #expect(Self.ends(result) == ["error:9", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "error:3"])
         #expect(result["state"] as? String == "Idle")
@@ -34,7 +35,8 @@ struct OutsideSenderTests {
     }
 
     @Test func marlinHomesMovesAndReportsItsPosition() async throws {
-        let result = try await Self.stream(.marlin, ["G28", "G90", "N5 G1 Z15 F600*33", "G1 X30 Y40.5 F3000", "M115", "M999", "G999"])
+        let result = try await Self.stream(
+            .marlin, ["G28", "G90", "N5 G1 Z15 F600*33", "G1 X30 Y40.5 F3000", "M115", "M999", "G999"])
         #expect(Self.ends(result) == ["ok", "ok", "ok", "ok", "ok", "ok", "ok"])
         #expect(result["position"] as? [Double] == [30, 40.5, 15])
         let replies = result["replies"] as? [[String: Any]] ?? []

@@ -5,8 +5,9 @@ import Synchronization
 /// An emulated GRBL CNC or Marlin printer on a pty (`<dir>/gantry`), carrying the virtual
 /// bench's reader over the simulated phone: when the head comes to rest over the phone's
 /// back, the phone is placed there at the head's height above the back (its reach
-/// shrinks with height, `SimulatedPhone.detectionProbability`); while the head moves, the
-/// phone is off the field. Moves take their real time at the commanded feed (divided by
+/// shrinks with height, `SimulatedPhone.detectionProbability`); a move across takes it out
+/// of the field, and a move straight up keeps it there while it still couples at the new
+/// height (`PhoneOnBench.changeHeight`), as a phone whose field reaches that high does. Moves take their real time at the commanded feed (divided by
 /// `speed` for tests).
 ///
 /// Every line in and out, every move and every barrier go to `<dir>/gantry.log`, which
@@ -52,6 +53,8 @@ public final class GantryEmulator: Sendable {
         var incoming: [UInt8] = []
         var lines: [String] = []
         var linesRead = 0
+        /// The phone stayed coupled through the last (vertical) move.
+        var keptCoupling = false
         let started = ContinuousClock.now
         var last = started
         func write(_ event: String) {
@@ -104,7 +107,11 @@ public final class GantryEmulator: Sendable {
                 switch step {
                 case .started(let move):
                     bench.setCarriedByMovingMachine(true)
-                    bench.lift()
+                    // Straight up or down, a coupled phone stays in the field while it still
+                    // couples at the end height; any move across takes it out.
+                    let height = move.end[2] - configuration.tapZ
+                    keptCoupling = !move.movesXY && bench.changeHeight(to: max(0, height))
+                    if !keptCoupling { bench.lift() }
                     write("move \(Self.point(move.start)) -> \(Self.point(move.end)) F\(Int(move.feed))")
                 case .finished(let move):
                     if move.isHoming { firmware.alarm = nil }
@@ -112,7 +119,8 @@ public final class GantryEmulator: Sendable {
             }
             if firmware.motion.isIdle, bench.carriedByMovingMachine {
                 bench.setCarriedByMovingMachine(false)
-                rest(at: firmware.motion.position)
+                if !keptCoupling { rest(at: firmware.motion.position) }
+                keptCoupling = false
                 write("idle at \(Self.point(firmware.motion.position))")
             }
             // Lines in order; one that must wait holds back those behind it.
