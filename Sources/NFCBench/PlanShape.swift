@@ -32,8 +32,11 @@ public struct PlanShape: Sendable, Equatable {
 
 /// One plan in `ProbePlans.registered`.
 public struct PlanRegistration: Sendable {
+    /// `planned`: the positions the session stored, for a plan whose list is fixed when
+    /// it starts (a raster); empty for a plan about to start.
     public typealias Build =
-        @Sendable (_ zone: NormalizedRect?, _ aspectRatio: Double, _ pass: Int, _ focus: PlanFocus?) -> any ProbeStrategy
+        @Sendable (_ zone: NormalizedRect?, _ aspectRatio: Double, _ pass: Int, _ focus: PlanFocus?, _ planned: [Probe])
+        -> any ProbeStrategy
 
     public let kind: PlanKind
     /// One line for `--plan`'s help.

@@ -125,9 +125,12 @@ public enum ProbePlans {
     public static let registered: [PlanRegistration] = [
         PlanRegistration(
             .adaptive, summary: "bounds each edge from the prediction and learns from earlier sessions", usesFocus: true
-        ) { zone, aspectRatio, _, focus in AdaptivePlan(around: zone, aspectRatio: aspectRatio, focus: focus) },
-        PlanRegistration(.grid, summary: "3x5 cells over the whole back", usesFocus: false) { zone, aspectRatio, pass, _ in
+        ) { zone, aspectRatio, _, focus, _ in AdaptivePlan(around: zone, aspectRatio: aspectRatio, focus: focus) },
+        PlanRegistration(.grid, summary: "3x5 cells over the whole back", usesFocus: false) { zone, aspectRatio, pass, _, _ in
             GridPlan(around: zone, aspectRatio: aspectRatio, pass: pass)
+        },
+        PlanRegistration(.raster, summary: "every --step-mm over the whole back, for a motion stage", usesFocus: false) {
+            _, _, _, _, planned in RasterPlan(stored: planned)
         },
     ]
 
@@ -138,18 +141,22 @@ public enum ProbePlans {
         return found
     }
 
-    /// `grid|adaptive`, for an option's value placeholder.
+    /// `grid|adaptive|raster`, for an option's value placeholder.
     public static var choices: String { PlanKind.allCases.map(\.rawValue).joined(separator: "|") }
-    /// `grid or adaptive`, for an option's error.
-    public static var expectedChoices: String { PlanKind.allCases.map(\.rawValue).joined(separator: " or ") }
+    /// `grid, adaptive or raster`, for an option's error.
+    public static var expectedChoices: String {
+        let names = PlanKind.allCases.map(\.rawValue)
+        return names.dropLast().joined(separator: ", ") + " or " + names.last!
+    }
 
     /// `pass`: how many sessions of this model came before (grid plans interleave by it).
     /// `focus`: where those sessions left the edges uncertain (plans that use one learn from it).
+    /// `planned`: the positions a session stored (a raster rebuilds itself from them).
     public static func make(
         _ kind: PlanKind, around zone: NormalizedRect?, aspectRatio: Double,
-        pass: Int = 0, focus: PlanFocus? = nil
+        pass: Int = 0, focus: PlanFocus? = nil, planned: [Probe] = []
     ) -> any ProbeStrategy {
         let plan = registration(kind)
-        return plan.build(zone, aspectRatio, pass, plan.usesFocus ? focus : nil)
+        return plan.build(zone, aspectRatio, pass, plan.usesFocus ? focus : nil, planned)
     }
 }

@@ -11,11 +11,14 @@ extension SessionRecord {
         id: String, model: String, resolution r: AntennaResolution, plan: PlanKind, planPass: Int = 0,
         planFocus: PlanFocus? = nil,
         reader: ReaderSpec, readerFirmware: String?, simulated: Bool, unit: String?, operatorName: String?,
-        repeats: Int, tapTimeout: Double, startedAt: Date, defaultAspectRatio: Double = 0.48
+        repeats: Int, tapTimeout: Double, startedAt: Date, defaultAspectRatio: Double = 0.48,
+        strategy planned: (any ProbeStrategy)? = nil
     ) {
         let aspectRatio = r.profile?.aspectRatio ?? defaultAspectRatio
         let focus = ProbePlans.registration(plan).usesFocus ? planFocus : nil
-        let strategy = ProbePlans.make(plan, around: r.zone, aspectRatio: aspectRatio, pass: planPass, focus: focus)
+        // A plan made with more than the catalog knows (a raster's step) is passed in made.
+        let strategy =
+            planned ?? ProbePlans.make(plan, around: r.zone, aspectRatio: aspectRatio, pass: planPass, focus: focus)
         self.init(
             id: id, modelInput: model, lookupKey: r.lookupKey, displayName: r.profile?.displayName, predicted: r.zone,
             confidence: r.confidence, source: r.source, stale: r.isStale, catalogVersion: r.catalogVersion,
@@ -27,6 +30,7 @@ extension SessionRecord {
 
     /// The plan this session follows, rebuilt from what it stored.
     public var strategy: any ProbeStrategy {
-        ProbePlans.make(plan, around: predicted, aspectRatio: aspectRatio, pass: planPass, focus: planFocus)
+        ProbePlans.make(
+            plan, around: predicted, aspectRatio: aspectRatio, pass: planPass, focus: planFocus, planned: plannedProbes)
     }
 }

@@ -21,8 +21,14 @@ public enum RunPlanning {
     /// pass to use instead of the count of earlier sessions.
     public static func plan(
         model: String, kind: PlanKind, zone: NormalizedRect?, aspectRatio: Double, resolver: AntennaZoneResolver,
-        store: (any BenchReading)?, includeSimulated: Bool, pass: Int? = nil
+        store: (any BenchReading)?, includeSimulated: Bool, pass: Int? = nil, raster: RasterRequest? = nil
     ) async throws -> PlannedRun {
+        if kind == .raster {
+            guard let raster, let height = raster.bodyHeightMm, height > 0 else { throw PlanRefusal.rasterNeedsBodySize }
+            guard let plan = RasterPlan(stepMm: raster.stepMm, bodyWidthMm: height * aspectRatio, bodyHeightMm: height)
+            else { throw PlanRefusal.rasterTooFine(maximum: RasterPlan.maximumPositions) }
+            return PlannedRun(kind: kind, pass: 0, focus: nil, learnedFrom: [], strategy: plan)
+        }
         var earlier: [SessionRecord] = []
         if let store { earlier = SessionSelection.sessions(of: model, in: try await store.sessions()) }
         var learned: PlanLearning.Learned?
@@ -35,4 +41,22 @@ public enum RunPlanning {
         return PlannedRun(
             kind: kind, pass: chosenPass, focus: learned?.focus, learnedFrom: learned?.sessionIDs ?? [], strategy: strategy)
     }
+}
+
+/// A raster's step, with the published body height that turns it into positions.
+public struct RasterRequest: Sendable {
+    public let stepMm: Double
+    public let bodyHeightMm: Double?
+
+    public init(stepMm: Double, bodyHeightMm: Double?) {
+        self.stepMm = stepMm
+        self.bodyHeightMm = bodyHeightMm
+    }
+}
+
+/// Why a plan cannot be made for a model.
+public enum PlanRefusal: Error, Sendable, Equatable {
+    /// A raster is laid out in millimetres; the catalog has no body size for the model.
+    case rasterNeedsBodySize
+    case rasterTooFine(maximum: Int)
 }

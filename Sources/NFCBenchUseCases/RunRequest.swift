@@ -32,6 +32,8 @@ public struct RunRequest: Sendable {
     /// `nil`: a resumed session's own reader, else the only one present.
     public var reader: ReaderSpec?
     public var plan: PlanKind = .adaptive
+    /// A raster plan's step in mm (`--step-mm`).
+    public var rasterStepMm = 5.0
     public var repeats = 1
     /// `nil`: 5 s for a new session; a resumed one keeps its own.
     public var tapTimeout: Double?

@@ -97,12 +97,14 @@ public enum RunStart {
         }
         let planned = try await RunPlanning.plan(
             model: model, kind: request.plan, zone: resolution.zone, aspectRatio: resolution.profile?.aspectRatio ?? 0.48,
-            resolver: resolver, store: store, includeSimulated: request.includeSimulated)
+            resolver: resolver, store: store, includeSimulated: request.includeSimulated,
+            raster: RasterRequest(stepMm: request.rasterStepMm, bodyHeightMm: resolution.profile?.bodyHeightMm))
         var session = SessionRecord(
             id: SessionIdentifier.make(), model: model, resolution: resolution, plan: request.plan,
             planPass: planned.pass, planFocus: planned.focus, reader: spec, readerFirmware: reader.info.firmware,
             simulated: reader.info.isSimulated, unit: request.unit, operatorName: request.operatorName,
-            repeats: request.repeats, tapTimeout: request.tapTimeout ?? 5, startedAt: Date())
+            repeats: request.repeats, tapTimeout: request.tapTimeout ?? 5, startedAt: Date(),
+            strategy: request.plan == .raster ? planned.strategy : nil)
         session.station = request.station
         session.mode = request.mode ?? .card
         session.modelTyped = request.modelTyped

@@ -69,9 +69,7 @@ public struct ReportedSession: Sendable {
         self.events = events
         self.eventsProblem = eventsProblem
         body = BodyMillimetres(session)
-        let strategy = ProbePlans.make(
-            session.plan, around: session.predicted, aspectRatio: session.aspectRatio, pass: session.planPass,
-            focus: session.planFocus)
+        let strategy = session.strategy
         var positions: [Position] = []
         var index = 0
         while index < taps.count {

@@ -13,7 +13,7 @@ enum PlanCommand {
             earlier sessions in the same database (--db), bench evidence only unless --include-simulated. For the
             adaptive plan: the positions taken if the phone answers exactly inside the predicted zone.
             """,
-        options: [model.spec, plan.spec, pass.spec, StoreOptions.database.spec, includeSimulated.spec, json.spec]
+        options: [model.spec, plan.spec, RasterOptions.stepMm.spec, pass.spec, StoreOptions.database.spec, includeSimulated.spec, json.spec]
             + CatalogOptions.all,
         handler: run)
 
@@ -42,7 +42,8 @@ enum PlanCommand {
         let planned = try await RunPlanning.plan(
             model: model, kind: kind, zone: r.zone, aspectRatio: aspect, resolver: loaded.resolver,
             store: try await StoreOptions.planningStore(invocation, context),
-            includeSimulated: invocation[includeSimulated], pass: invocation[Self.pass])
+            includeSimulated: invocation[includeSimulated], pass: invocation[Self.pass],
+            raster: try RasterOptions.request(invocation, kind: kind, profile: r.profile))
         let probes = planned.strategy.expectedProbes(for: r.zone)
         if invocation[json] {
             context.output.line(

@@ -28,7 +28,7 @@ enum RigCommand {
             Exit codes: 0 the plan fits and the machine is ready, 1 it does not, 64 usage error.
             """,
         options: [
-            PlanCommand.model.spec, PlanCommand.plan.spec, RigOptions.rig.spec, device.spec, timeout.spec, offline.spec,
+            PlanCommand.model.spec, PlanCommand.plan.spec, RasterOptions.stepMm.spec, RigOptions.rig.spec, device.spec, timeout.spec, offline.spec,
             move.spec, StoreOptions.database.spec,
         ] + CatalogOptions.all,
         handler: check)
@@ -81,7 +81,8 @@ enum RigCommand {
         let geometry = RigGeometry(rig: rig, bodyWidthMm: width, bodyHeightMm: height)
         let planned = try await RunPlanning.plan(
             model: model, kind: kind, zone: r.zone, aspectRatio: profile.aspectRatio, resolver: loaded.resolver,
-            store: try await StoreOptions.planningStore(invocation, context), includeSimulated: false)
+            store: try await StoreOptions.planningStore(invocation, context), includeSimulated: false,
+            raster: try RasterOptions.request(invocation, kind: kind, profile: profile))
         let probes = planned.strategy.expectedProbes(for: r.zone)
         let out = context.output
         let device = TerminalSafeText.neutralise(rig.device ?? "")
@@ -89,7 +90,7 @@ enum RigCommand {
             "Rig: \(rig.dialect.displayName) on \(device); \(profile.displayName) (\(RigConfiguration.number(width)) x "
                 + "\(RigConfiguration.number(height)) mm) with its top-left corner at machine X \(RigConfiguration.number(rig.originX)), "
                 + "Y \(RigConfiguration.number(rig.originY)); x along \(rig.xAxis), y along \(rig.yAxis)")
-        if let why = geometry.unreachable(kind == .grid ? probes : []) ?? geometry.unreachable(probes) {
+        if let why = geometry.unreachable(kind == .adaptive ? [] : probes) ?? geometry.unreachable(probes) {
             throw CommandFailure(
                 "The \(kind.rawValue) plan does not fit the rig: \(why).",
                 hint: "Check origin-x, origin-y, the axes and the travel in the rig file, or re-run 'nfcbench rig calibrate'.")

@@ -10,7 +10,7 @@ import NFCLocatorCore
 enum RunRequestOptions {
     /// Options that would change what a resumed session measures; refused with `--resume`.
     static let fixedOnResume = [
-        RunOptions.model.spec, RunOptions.plan.spec, RunOptions.repeats.spec, RunOptions.unit.spec,
+        RunOptions.model.spec, RunOptions.plan.spec, RasterOptions.stepMm.spec, RunOptions.repeats.spec, RunOptions.unit.spec,
         RunOptions.operatorName.spec, RunOptions.phoneOS.spec, RunOptions.phoneBuild.spec, RunOptions.phoneCase.spec,
     ]
 
@@ -20,6 +20,11 @@ enum RunRequestOptions {
         var request = RunRequest(subject: try await subject(invocation, context, options: options))
         request.reader = options.readerSpec
         request.plan = options.plan
+        if case .model(_, let resolution, _) = request.subject,
+            let raster = try RasterOptions.request(invocation, kind: options.plan, profile: resolution.profile)
+        {
+            request.rasterStepMm = raster.stepMm
+        }
         request.repeats = options.repeats
         request.tapTimeout = invocation[RunOptions.tapTimeout]
         request.unit = options.unit

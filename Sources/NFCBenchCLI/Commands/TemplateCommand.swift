@@ -15,7 +15,7 @@ enum TemplateCommand {
             'run' would use now, learned focus included (see 'plan'). Print at 100 % without "fit to page" and check
             the 50 mm scale bar with a ruler.
             """,
-        options: [model.spec, plan.spec, output.spec, StoreOptions.database.spec, PlanCommand.includeSimulated.spec]
+        options: [model.spec, plan.spec, RasterOptions.stepMm.spec, output.spec, StoreOptions.database.spec, PlanCommand.includeSimulated.spec]
             + CatalogOptions.all,
         handler: run)
 
@@ -41,7 +41,8 @@ enum TemplateCommand {
         let planned = try await RunPlanning.plan(
             model: chosen.identifier, kind: kind, zone: profile.zone, aspectRatio: profile.aspectRatio,
             resolver: loaded.resolver, store: try await StoreOptions.planningStore(invocation, context),
-            includeSimulated: invocation[PlanCommand.includeSimulated])
+            includeSimulated: invocation[PlanCommand.includeSimulated],
+            raster: try RasterOptions.request(invocation, kind: kind, profile: profile))
         let probes = planned.strategy.expectedProbes(for: profile.zone)
         let learned =
             planned.learnedFrom.isEmpty ? "" : " Learned from sessions " + planned.learnedFrom.joined(separator: ", ") + "."
