@@ -97,7 +97,8 @@ public struct GuidedRun: Sendable {
     /// History per probe, for the score: positions skipped at every attempt are no
     /// evidence, so they are left out and counted apart; FOREIGN answers are not taps.
     static func evidence(_ taps: [TapRecord]) -> (history: [(probe: Probe, hit: Bool)], skipped: Int) {
-        let steps = Dictionary(grouping: taps.filter { $0.result != .foreign }, by: \.step)
+        // The verdict's evidence is the taps on the back; layers above map the volume.
+        let steps = Dictionary(grouping: taps.filter { $0.result != .foreign && $0.probe.isAtTapHeight }, by: \.step)
         var history: [(probe: Probe, hit: Bool)] = []
         var skipped = 0
         for step in steps.keys.sorted() {

@@ -16,10 +16,14 @@ public protocol Positioner: Sendable {
     /// Called once per run, after the ready gate and before the first placement: the
     /// machine's setup moves (homing, going up to its safe height).
     func prepare() async throws(PositionerError)
+    /// Whether it can hold the reader above the back at a probe's `heightMm`
+    /// (`--heights`); a positioner that cannot is refused such a session.
+    var placesAtHeights: Bool { get }
 }
 
 extension Positioner {
     public var announcement: String? { nil }
+    public var placesAtHeights: Bool { false }
     public func prepare() async throws(PositionerError) {}
 }
 
@@ -48,7 +52,10 @@ public struct SimulatedPositioner: Positioner {
     public let bench: PhoneOnBench
     public init(bench: PhoneOnBench) { self.bench = bench }
     public var needsOperator: Bool { false }
-    public func place(_ probe: Probe, index: Int) async throws(PositionerError) { bench.place(x: probe.x, y: probe.y) }
+    public var placesAtHeights: Bool { true }
+    public func place(_ probe: Probe, index: Int) async throws(PositionerError) {
+        bench.place(x: probe.x, y: probe.y, heightMm: probe.heightMm)
+    }
     public func lift(index: Int) async throws(PositionerError) { bench.lift() }
 }
 

@@ -14,9 +14,14 @@ public protocol ProbeStrategy: Sendable {
     func measuredZone(from history: [(probe: Probe, hit: Bool)]) -> NormalizedRect?
     /// The probes taken if every probe inside `expected` hits and every other misses.
     func expectedProbes(for expected: NormalizedRect?) -> [Probe]
+    /// What a new session stores as its planned probes: the expected ones, unless the plan
+    /// needs more to be rebuilt (`HeightLayers` stores every height).
+    func storedProbes(for expected: NormalizedRect?) -> [Probe]
 }
 
 extension ProbeStrategy {
+    public func storedProbes(for expected: NormalizedRect?) -> [Probe] { expectedProbes(for: expected) }
+
     public func expectedProbes(for expected: NormalizedRect?) -> [Probe] {
         var history: [(probe: Probe, hit: Bool)] = []
         while let probe = next(after: history), history.count < 100 {

@@ -23,14 +23,16 @@ extension SessionRecord {
             id: id, modelInput: model, lookupKey: r.lookupKey, displayName: r.profile?.displayName, predicted: r.zone,
             confidence: r.confidence, source: r.source, stale: r.isStale, catalogVersion: r.catalogVersion,
             aspectRatio: aspectRatio, reader: reader, readerFirmware: readerFirmware, unit: unit, operatorName: operatorName,
-            plan: plan, planPass: planPass, plannedProbes: strategy.expectedProbes(for: r.zone), repeats: repeats,
+            plan: plan, planPass: planPass, plannedProbes: strategy.storedProbes(for: r.zone), repeats: repeats,
             tapTimeout: tapTimeout, startedAt: startedAt, bodyHeightMm: r.profile?.bodyHeightMm, simulated: simulated,
             planFocus: focus)
     }
 
     /// The plan this session follows, rebuilt from what it stored.
     public var strategy: any ProbeStrategy {
-        ProbePlans.make(
-            plan, around: predicted, aspectRatio: aspectRatio, pass: planPass, focus: planFocus, planned: plannedProbes)
+        HeightLayers.rebuild(from: plannedProbes) { planned in
+            ProbePlans.make(
+                plan, around: predicted, aspectRatio: aspectRatio, pass: planPass, focus: planFocus, planned: planned)
+        }
     }
 }

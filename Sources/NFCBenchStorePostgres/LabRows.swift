@@ -19,7 +19,7 @@ enum LabRows {
 
     static let tapColumns = """
         station, session_id, step, attempt, probe_x, probe_y, inside_predicted, result, latency_ms, technology, uid, atqa,
-        sak, ats, atr, timestamp, tag_progress, placement, window_s, platform_probe
+        sak, ats, atr, timestamp, tag_progress, placement, window_s, platform_probe, height_mm
         """
 
     static let tapColumnNames = names(tapColumns)
@@ -65,6 +65,7 @@ enum LabRows {
             .optional(t.technology), .optional(t.uid), .optional(t.atqa), .optional(t.sak), .optional(t.ats),
             .optional(t.atr), .real(t.timestamp.timeIntervalSince1970), .optional(t.tagProgress?.rawValue),
             .optional(t.placement?.rawValue), .optional(t.windowSeconds), .optional(t.platformProbe?.rawValue),
+            .optional(t.probe.isAtTapHeight ? nil : t.probe.heightMm),
         ]
     }
 
@@ -136,7 +137,9 @@ enum LabRows {
         v.row = "\(reference) step \(step) attempt \(attempt)"
         return TapRecord(
             sessionID: reference, step: step, attempt: attempt,
-            probe: Probe(x: try v.number(4, in: StoredRanges.fraction), y: try v.number(5, in: StoredRanges.fraction)),
+            probe: Probe(
+                x: try v.number(4, in: StoredRanges.fraction), y: try v.number(5, in: StoredRanges.fraction),
+                heightMm: try v.optionalNumber(20, in: ProbeHeights.range) ?? 0),
             insidePredicted: try v.bool(6), result: try v.name(7, as: TapRecord.Result.self),
             latencyMs: try v.optionalNumber(8, in: StoredRanges.latencyMs), technology: v.optionalText(9),
             uid: v.optionalText(10),

@@ -1,4 +1,5 @@
 import Foundation
+import NFCBenchRecords
 import NFCPostgres
 
 /// The lab store's schema in PostgreSQL: ordered, recorded migrations, like the bench
@@ -150,6 +151,13 @@ enum LabSchema {
         ("006-placement-and-events", PushFunctions.eventsMigration),
         ("007-phone-details", PushFunctions.detailsMigration),
         ("008-reader-serial", PushFunctions.readerSerialMigration),
+        // A tap's height above the back (a motion stage's `--heights`); NULL on the back.
+        // The push copies every lab_tap column it is sent, so it stays as it is.
+        (
+            "009-tap-height",
+            "ALTER TABLE lab_tap ADD COLUMN height_mm double precision CHECK (height_mm IS NULL OR "
+                + RangeConstraints.between("height_mm", ProbeHeights.range) + ");"
+        ),
     ]
 
     /// Applies missing migrations under the advisory lock; refuses a store from a newer

@@ -197,6 +197,9 @@ enum BenchSchema {
         // The reader's serial number, where its driver gives one. NULL otherwise, so older
         // rows keep their checksums.
         ("013-reader-serial", "ALTER TABLE session ADD COLUMN reader_serial TEXT;"),
+        // The reader's height above the back at a tap, for a motion stage's operating
+        // volume (`--heights`); NULL for a tap on the back, as every earlier tap was.
+        ("014-tap-height", "ALTER TABLE tap ADD COLUMN height_mm REAL;"),
     ]
 
     /// Migrations that only add an index: a reader may read a file without them as it is

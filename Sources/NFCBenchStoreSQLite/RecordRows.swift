@@ -17,7 +17,7 @@ enum RecordRows {
 
     static let tapSelect = """
         SELECT session_id, step, attempt, probe_x, probe_y, inside_predicted, result, latency_ms, technology, uid, atqa,
-            sak, ats, atr, timestamp, checksum, tag_progress, placement, window_s, platform_probe FROM tap
+            sak, ats, atr, timestamp, checksum, tag_progress, placement, window_s, platform_probe, height_mm FROM tap
         """
 
     static func session(from s: SQLiteStatement) throws(RecordDecodingError) -> SessionRecord {
@@ -158,7 +158,8 @@ enum RecordRows {
             sessionID: sessionID, step: step, attempt: attempt,
             probe: Probe(
                 x: try v.number((3, "probe_x"), in: StoredRanges.fraction),
-                y: try v.number((4, "probe_y"), in: StoredRanges.fraction)),
+                y: try v.number((4, "probe_y"), in: StoredRanges.fraction),
+                heightMm: try v.optionalNumber((20, "height_mm"), in: ProbeHeights.range) ?? 0),
             insidePredicted: try v.bool((5, "inside_predicted")), result: try v.name((6, "result"), as: TapRecord.Result.self),
             latencyMs: try v.optionalNumber((7, "latency_ms"), in: StoredRanges.latencyMs),
             technology: try v.optionalText((8, "technology")),
@@ -203,14 +204,22 @@ enum RecordRows {
             tapValues(t) + (t.tagProgress.map { [.text($0.rawValue)] } ?? [])
                 + evidenceChecksummed([
                     .optionalText(t.placement?.rawValue), .optionalReal(t.windowSeconds),
-                    .optionalText(t.platformProbe?.rawValue),
+                    .optionalText(t.platformProbe?.rawValue), heightValue(t),
                 ]))
     }
 
-    /// Migration 010's columns (their index in `tapSelect`, and their name). They join the
+    /// A tap above the back keeps its height (migration 014); one on the back keeps NULL,
+    /// as every tap before it did, so their checksums stay as they were.
+    static func heightValue(_ t: TapRecord) -> SQLiteStatement.Value {
+        t.probe.isAtTapHeight ? .null : .real(t.probe.heightMm)
+    }
+
+    /// Migration 010's columns and 014's height (their index in `tapSelect`, and their name). They join the
     /// checksum only when they hold a value, each after its name, so rows written before
     /// them keep their checksums and a value cannot pass for another column's.
-    static let evidenceColumns: [(column: Int32, label: String)] = [(17, "placement"), (18, "window_s"), (19, "platform_probe")]
+    static let evidenceColumns: [(column: Int32, label: String)] = [
+        (17, "placement"), (18, "window_s"), (19, "platform_probe"), (20, "height_mm"),
+    ]
 
     /// `values` (placement, window, probe) as the checksum takes them: each held value after its name.
     static func evidenceChecksummed(_ values: [SQLiteStatement.Value]) -> [SQLiteStatement.Value] {

@@ -24,6 +24,8 @@ public enum RunRefusal: Error, Sendable, Equatable {
     /// A planned position, or a part of the back a plan may reach, is outside the travel.
     case outOfTravel(reason: String)
     case machineUnavailable(device: String, reason: String)
+    /// `--heights` with a positioner that only puts the phone on the reader.
+    case heightsNeedMachine(positioner: String)
     /// The reader reports a spec that cannot be parsed back (a backend bug).
     case readerSpecUnreadable(String)
 }

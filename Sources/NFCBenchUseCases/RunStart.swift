@@ -64,6 +64,9 @@ public enum RunStart {
                 reader: reader.info, phone: phone, virtualBenchDirectory: request.virtualBenchDirectory,
                 timeout: request.positionerTimeout, session: session, rig: request.rig)
             let built = try await positioner.backend.build(positioner.argument, setup)
+            if !built.placesAtHeights, session.plannedProbes.contains(where: { !$0.isAtTapHeight }) {
+                throw RunRefusal.heightsNeedMachine(positioner: positioner.description)
+            }
             if saved == nil { try await store.insert(session) }
             return try await body(
                 PreparedRun(
@@ -104,7 +107,9 @@ public enum RunStart {
             planPass: planned.pass, planFocus: planned.focus, reader: spec, readerFirmware: reader.info.firmware,
             simulated: reader.info.isSimulated, unit: request.unit, operatorName: request.operatorName,
             repeats: request.repeats, tapTimeout: request.tapTimeout ?? 5, startedAt: Date(),
-            strategy: request.plan == .raster ? planned.strategy : nil)
+            strategy: request.heights.count > 1
+                ? HeightLayers(base: planned.strategy, heights: request.heights)
+                : request.plan == .raster ? planned.strategy : nil)
         session.station = request.station
         session.mode = request.mode ?? .card
         session.modelTyped = request.modelTyped

@@ -93,6 +93,14 @@ public struct SVGSilhouetteRenderer: Sendable {
         for cell in d.heat where cell.taps > 0 {
             out.append(
                 rect(cell.cell, "class=\"nfc-heat\" fill=\"\(palette.heat)\" fill-opacity=\"\(f2(0.08 + 0.8 * cell.readRate))\""))
+            if let label = cell.label {
+                let centre = l.point(x: cell.cell.midX, y: cell.cell.midY)
+                let size = min(10 * u, cell.cell.height * l.bodyHeight * 0.6, cell.cell.width * l.bodyWidth * 0.45)
+                out.append(
+                    "<text class=\"nfc-heat-label\" x=\"\(f(centre.x))\" y=\"\(f(centre.y + size * 0.35))\" "
+                        + "font-size=\"\(f(size))\" text-anchor=\"middle\" fill=\"\(palette.text)\">\(XMLText.escape(label))</text>"
+                )
+            }
         }
         if let s = d.sweepRegion {
             out.append(
@@ -224,7 +232,7 @@ public struct SVGSilhouetteRenderer: Sendable {
 
     private func legend(_ d: SilhouetteDrawing) -> [(LegendEntry, String)] {
         var entries: [(LegendEntry, String)] = []
-        if !d.heat.isEmpty { entries.append((.heat, "pooled taps: darker reads more often")) }
+        if !d.heat.isEmpty { entries.append((.heat, d.heatLegend)) }
         if d.zone != nil {
             let words: String
             switch d.zoneStyle {
@@ -330,7 +338,7 @@ public struct SVGSilhouetteRenderer: Sendable {
                 "\(d.marks.count) positions: \(hits) hit, " + (partial > 0 ? "\(partial) partial, " : "")
                     + "\(misses) missed, \(skipped) skipped" + (foreign > 0 ? ", \(foreign) foreign only" : "") + ".")
         }
-        if !d.heat.isEmpty { parts.append("Shaded cells show how often pooled taps read there.") }
+        if !d.heat.isEmpty { parts.append(d.heatDescription) }
         return parts.joined(separator: " ")
     }
 

@@ -28,14 +28,21 @@ public struct SilhouetteDrawing: Sendable {
             self.x = x; self.y = y; self.kind = kind; self.label = label
         }
     }
-    /// One cell of a pooled tap map: how often taps there read (0...1).
+    /// One cell of a pooled tap map: how often taps there read (0...1); or of a
+    /// read-height map: how high it read, as a fraction of the highest tried, with the
+    /// height written in the cell (`label`).
     public struct HeatCell: Sendable {
         public let cell: NormalizedRect, readRate: Double, taps: Int
-        public init(cell: NormalizedRect, readRate: Double, taps: Int) {
+        public let label: String?
+        public init(cell: NormalizedRect, readRate: Double, taps: Int, label: String? = nil) {
             precondition((0...1).contains(readRate), "a read rate is a fraction")
-            self.cell = cell; self.readRate = readRate; self.taps = taps
+            self.cell = cell; self.readRate = readRate; self.taps = taps; self.label = label
         }
     }
+
+    /// What the shading means, in the legend and in the drawing's description.
+    public var heatLegend = "pooled taps: darker reads more often"
+    public var heatDescription = "Shaded cells show how often pooled taps read there."
 
     /// Body width / height.
     public var aspectRatio: Double

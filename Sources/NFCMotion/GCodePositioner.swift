@@ -20,6 +20,7 @@ public struct GCodePositioner: Positioner {
     }
 
     public var needsOperator: Bool { false }
+    public var placesAtHeights: Bool { true }
     var rig: RigConfiguration { geometry.rig }
 
     public var announcement: String? {
@@ -42,11 +43,15 @@ public struct GCodePositioner: Positioner {
         if let why = geometry.outsideTravel(x: probe.x, y: probe.y) {
             throw PositionerError("position \(index + 1) (\(geometry.millimetres(probe))) is out of reach: \(why)")
         }
+        if let why = geometry.heightRefusal(probe.heightMm) {
+            throw PositionerError("position \(index + 1) cannot be tapped: \(why)")
+        }
         let point = geometry.machinePoint(probe)
+        let z = geometry.machineZ(heightMm: probe.heightMm)
         try await guarded("place position \(index + 1)") { () throws(MachineError) in
             try await machine.move([
                 upLine, "G1 X\(number(point.x)) Y\(number(point.y)) F\(number(rig.feedXY))",
-                "G1 Z\(number(rig.tapZ)) F\(number(rig.feedZ))",
+                "G1 Z\(number(z)) F\(number(rig.feedZ))",
             ])
         }
     }

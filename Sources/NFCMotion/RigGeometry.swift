@@ -43,6 +43,17 @@ public struct RigGeometry: Sendable {
     /// Machine Z for a height above the back.
     public func machineZ(heightMm: Double) -> Double { rig.tapZ + heightMm }
 
+    /// Why a tap cannot be made `heightMm` above the back, or `nil`: it must stay below the
+    /// safe height, where the reader travels and the field must be clear.
+    public func heightRefusal(_ heightMm: Double) -> String? {
+        let room = rig.safeZ - rig.tapZ
+        guard heightMm < room else {
+            return "a height of \(RigConfiguration.number(heightMm)) mm reaches the safe height (safe-z is "
+                + "\(RigConfiguration.number(room)) mm above tap-z); raise safe-z or choose lower --heights"
+        }
+        return nil
+    }
+
     /// Why a point cannot be reached, or `nil`: machine X and Y inside `0...travel`.
     public func outsideTravel(x: Double, y: Double) -> String? {
         let point = machinePoint(x: x, y: y)
@@ -62,6 +73,7 @@ public struct RigGeometry: Sendable {
     /// (1-based, as the run counts them) and where it falls; then the corners of the back,
     /// which an adaptive plan may visit: `nil` when the whole back is inside the travel.
     public func unreachable(_ probes: [Probe]) -> String? {
+        if let highest = probes.map(\.heightMm).max(), let why = heightRefusal(highest) { return why }
         for (index, probe) in probes.enumerated() {
             if let why = outsideTravel(x: probe.x, y: probe.y) {
                 return "position \(index + 1) (\(millimetres(probe))) is out of reach: \(why)"

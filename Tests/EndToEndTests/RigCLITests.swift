@@ -1,5 +1,7 @@
 import Foundation
+import NFCBench
 import NFCLocatorCore
+import NFCReaders
 import NFCTestSupport
 import Testing
 
@@ -230,5 +232,90 @@ struct RigCLITests {
         #expect(askew.status == 1)
         #expect(askew.stderr.contains("70.6 x 153 mm") && askew.stderr.contains("misaligned"), "\(askew.stderr)")
         #expect(try String(contentsOfFile: scratch.file("kept.conf"), encoding: .utf8) == "keep me\n")
+    }
+}
+
+/// The operating volume on the emulated GRBL: a raster tapped at several heights maps
+/// how high each position reads, as the documented coupling model says it should.
+@Suite("The operating volume through the CLI")
+struct OperatingVolumeCLITests {
+    let scratch: TemporaryDirectory
+    init() throws { scratch = try TemporaryDirectory("volume") }
+
+    @Test func theReadHeightMapFollowsThePhonesReach() async throws {
+        let coil = (x: 0.2, y: 0.5, width: 0.6, height: 0.3)
+        let bench = try await ServedBench.start(
+            registryIn: scratch,
+            arguments: [
+                "--gantry", "grbl", "--gantry-speed", "200", "--miss-rate", "0", "--read-height", "12",
+                "--antenna", "\(coil.x),\(coil.y),\(coil.width),\(coil.height)",
+            ])
+        defer { bench.discard() }
+        let db = scratch.file("bench.sqlite")
+        let run = try await BuiltBinary.run(
+            [
+                "run", "--model", "SM-S921B", "--reader", "libnfc:pn532_uart:\(bench.directory)/pn532", "--positioner", "gcode",
+                "--rig", bench.directory + "/rig.conf", "--auto", "--tap-timeout", "0.1", "--db", db, "--report",
+                scratch.file("volume.html"), "--plan", "raster", "--step-mm", "14", "--heights", "0,4,8,12,16", "--json",
+            ],
+            environment: bench.environment)
+        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+
+        let csv = try await BuiltBinary.run(["export", "--all", "--format", "csv", "--db", db])
+        let lines = csv.stdout.split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        let header = lines[0].map(String.init)
+        func column(_ name: String) -> Int { header.firstIndex(of: name)! }
+        let (x, y, h, result) = (column("probe_x"), column("probe_y"), column("height_mm"), column("result"))
+        // The model docs/rig.md states: a sure read where the shrunk sensitive area still
+        // covers the point with the fall-off to spare, none where it is a fall-off away.
+        var phone = SimulatedPhone(antenna: coil, aspectRatio: 70.6 / 147, missRate: 0)
+        phone.readHeightMm = 12
+        var tapped: [String: [(height: Double, read: Bool)]] = [:]
+        var checked = (sure: 0, never: 0)
+        for row in lines.dropFirst() where row.count == header.count {
+            let px = Double(row[x])!, py = Double(row[y])!, height = Double(row[h])!
+            let read = row[result] == "HIT"
+            tapped["\(row[x]),\(row[y])", default: []].append((height, read))
+            let p = phone.detectionProbability(x: px, y: py, heightMm: height)
+            if p >= 1 {
+                #expect(read, "(\(px), \(py)) at \(height) mm should read (p = 1)")
+                checked.sure += 1
+            } else if p <= 0 {
+                #expect(!read, "(\(px), \(py)) at \(height) mm should not read (p = 0)")
+                checked.never += 1
+            }
+        }
+        #expect(checked.sure > 10 && checked.never > 25, "\(checked)")
+        #expect(summary["taps"] as? Int == lines.count - 1, "every tap, at every height, is in the summary's count")
+        // A position that missed was not tapped higher; every one was tapped on the back.
+        let raster = try #require(RasterPlan(stepMm: 14, bodyWidthMm: 70.6, bodyHeightMm: 147))
+        #expect(tapped.count == raster.order.count)
+        for (point, taps) in tapped {
+            #expect(taps.first?.height == 0, "\(point)")
+            let firstMiss = taps.firstIndex { !$0.read } ?? taps.count
+            #expect(firstMiss >= taps.count - 1, "\(point) was tapped higher after a miss: \(taps)")
+        }
+        // The middle of the coil reads up to the top of its reach and no higher.
+        let report = try String(contentsOfFile: scratch.file("volume.html"), encoding: .utf8)
+        #expect(report.contains("<h3>Operating volume</h3>") && report.contains("read height: darker reads higher"))
+    }
+
+    /// Heights need a positioner that can hold the reader above the back, and a plan
+    /// whose positions are fixed; both refused before anything is stored.
+    @Test func heightsAreRefusedWithoutAMachineOrWithAnAdaptivePlan() async throws {
+        let db = scratch.file("refused.sqlite")
+        let common = ["run", "--model", "SM-S921B", "--reader", "sim", "--auto", "--db", db, "--no-report"]
+        let exec = try await BuiltBinary.run(common + ["--positioner", "exec:true", "--plan", "grid", "--heights", "0,5"])
+        #expect(
+            exec.status == 64 && exec.stderr.contains("--heights needs a positioner that can hold the reader"), "\(exec.stderr)")
+        let adaptive = try await BuiltBinary.run(common + ["--heights", "0,5"])
+        #expect(adaptive.status == 64 && adaptive.stderr.contains("--plan grid or --plan raster"), "\(adaptive.stderr)")
+        for bad in ["5,10", "0,10,5", "0,inf", "0,1e309", "0,,5"] {
+            let r = try await BuiltBinary.run(common + ["--plan", "grid", "--heights", bad])
+            #expect(r.status == 64 && r.stderr.contains("Invalid value"), "\(bad): \(r.stderr)")
+        }
+        let sessions = try await BuiltBinary.run(["sessions", "--db", db, "--json"])
+        #expect(sessions.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]", "\(sessions.stdout)")
     }
 }

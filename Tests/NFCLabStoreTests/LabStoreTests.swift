@@ -240,7 +240,7 @@ struct LabStoreTests {
                 #expect(
                     applied == [
                         "001-lab-sessions", "002-tag-mode", "003-station-machines", "004-stored-ranges", "005-push-functions",
-                        "006-placement-and-events", "007-phone-details", "008-reader-serial",
+                        "006-placement-and-events", "007-phone-details", "008-reader-serial", "009-tap-height",
                     ])
             }
         }

@@ -9,7 +9,7 @@ public enum CSVFormat {
         "confidence", "source", "stale", "catalog_version", "session_started_at", "session_ended_at",
         "probe_index", "attempt", "probe_x", "probe_y", "inside_predicted", "result", "latency_ms",
         "technology", "uid", "atqa", "sak", "ats", "atr", "timestamp", "simulated", "void_reason", "station", "mode",
-        "tag_progress", "placement", "window_s", "platform_probe",
+        "tag_progress", "placement", "window_s", "platform_probe", "height_mm",
     ]
 
     public static var header: String { columns.joined(separator: ",") + "\r\n" }
@@ -112,6 +112,8 @@ public enum CSVFormat {
         FixedPoint.append(t.windowSeconds, 3, to: &row)
         row.append(UInt8(ascii: ","))
         if let probe = t.platformProbe { row.append(contentsOf: probe.rawValue.utf8) }
+        row.append(UInt8(ascii: ","))
+        FixedPoint.append(t.probe.heightMm, 3, to: &row)
         row.append(UInt8(ascii: "\r"))
         row.append(UInt8(ascii: "\n"))
     }

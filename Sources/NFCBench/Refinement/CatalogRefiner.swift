@@ -6,7 +6,12 @@ import NFCLocatorCore
 public struct SessionEvidence: Sendable {
     public let session: SessionRecord
     public let taps: [TapRecord]
-    public init(session: SessionRecord, taps: [TapRecord]) { self.session = session; self.taps = taps }
+    /// Only the taps on the back: a motion stage's layers above it (`--heights`) map how
+    /// far the field reaches, not where the coil is.
+    public init(session: SessionRecord, taps: [TapRecord]) {
+        self.session = session
+        self.taps = taps.filter(\.probe.isAtTapHeight)
+    }
 
     /// Answered taps only: a skipped position says nothing about the coil. A partial tag
     /// read counts as one read in two tries: the phone's field powered the tag (so the

@@ -31,11 +31,36 @@ struct HTMLSessionSection {
         )
         try verdict(to: sink)
         try sink.append("</div>\n")
+        try operatingVolume(to: sink)
         try criteria(to: sink)
         try positions(to: sink)
         try timeline(to: sink)
         try signOff(to: sink)
         try sink.append("</section>\n")
+    }
+
+    /// A session with `--heights`: the read-height map, then the taps at each height.
+    private func operatingVolume(to sink: ExportSink) throws {
+        let heights = report.heights
+        guard heights.count > 1 else { return }
+        let list = heights.map { FixedPoint.format($0, 1) }.joined(separator: ", ")
+        try sink.append(
+            "<h3>Operating volume</h3>\n<p>Every position was tapped on the back, then at \(XMLText.escape(list)) mm above "
+                + "it while it kept reading; a position that missed was not tapped higher. The verdict and refine use "
+                + "the taps on the back only.</p>\n<div class=\"figure-row\">\n")
+        let map = SVGSilhouetteRenderer(height: 300, idPrefix: anchor + "-volume")
+        try sink.append("<figure>\n" + map.render(report.readHeightDrawing, title: "\(report.name): read height"))
+        try sink.append("<figcaption>Greatest height read at each position (mm).</figcaption>\n</figure>\n")
+        for (index, height) in heights.enumerated() {
+            let renderer = SVGSilhouetteRenderer(height: 300, idPrefix: anchor + "-h\(index)")
+            try sink.append(
+                "<figure>\n"
+                    + renderer.render(
+                        report.drawing(atHeightMm: height), title: "\(report.name): \(FixedPoint.format(height, 1)) mm")
+            )
+            try sink.append("<figcaption>Taps \(FixedPoint.format(height, 1)) mm above the back.</figcaption>\n</figure>\n")
+        }
+        try sink.append("</div>\n")
     }
 
     private func facts(_ s: SessionRecord, to sink: ExportSink) throws {
@@ -146,6 +171,8 @@ struct HTMLSessionSection {
                 + (p.answeredBeforeConfirmation
                     ? " <span class=\"note\">(answered before the placement was confirmed)</span>" : "")
                 + (p.foreignAnswers > 0 ? " <span class=\"note\">(" + String(p.foreignAnswers) + "× FOREIGN)</span>" : "")
+                + (p.probe.isAtTapHeight
+                    ? "" : " <span class=\"note\">(" + FixedPoint.format(p.probe.heightMm, 1) + " mm above the back)</span>")
             try sink.append(
                 "<tr><td>" + String(p.number) + "</td><td>" + a + "</td><td>" + b + "</td><td>" + band + "</td><td class=\""
                     + mark + "\">" + p.outcome.rawValue + flag + note + "</td><td>" + String(p.attempts) + "</td><td>"

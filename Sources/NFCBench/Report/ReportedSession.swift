@@ -102,10 +102,12 @@ public struct ReportedSession: Sendable {
         self.positions = positions
         // The verdict's evidence is the positions themselves: a position hit if any of its
         // attempts read, and skipped positions are neither hits nor misses.
-        let tapped = positions.filter { $0.outcome != .skipped && $0.outcome != .foreign }
+        // Positions above the back (`--heights`) map the operating volume, not the zone.
+        let tapped = positions.filter { $0.outcome != .skipped && $0.outcome != .foreign && $0.probe.isAtTapHeight }
+        let skipped = positions.filter { $0.probe.isAtTapHeight && ($0.outcome == .skipped || $0.outcome == .foreign) }.count
         score = SessionScore(
             predicted: session.predicted, history: tapped.map { ($0.probe, $0.outcome.read) },
-            skipped: positions.count - tapped.count, strategy: strategy, aspectRatio: session.aspectRatio)
+            skipped: skipped, strategy: strategy, aspectRatio: session.aspectRatio)
     }
 
     /// The tap windows the session used, shortest first: one unless a resume changed it.
@@ -170,7 +172,8 @@ public struct ReportedSession: Sendable {
     public var drawing: SilhouetteDrawing {
         var drawing = SilhouetteDrawing(
             aspectRatio: session.aspectRatio, zone: session.predicted, zoneStyle: session.stale ? .stale : .approximate,
-            marks: positions.map {
+            // Taps above the back have their own maps (`drawing(atHeightMm:)`).
+            marks: positions.filter(\.probe.isAtTapHeight).map {
                 SilhouetteDrawing.Mark(
                     x: $0.probe.x, y: $0.probe.y,
                     kind: $0.outcome.markKind, label: String($0.number))

@@ -13,7 +13,10 @@ enum PlanCommand {
             earlier sessions in the same database (--db), bench evidence only unless --include-simulated. For the
             adaptive plan: the positions taken if the phone answers exactly inside the predicted zone.
             """,
-        options: [model.spec, plan.spec, RasterOptions.stepMm.spec, pass.spec, StoreOptions.database.spec, includeSimulated.spec, json.spec]
+        options: [
+            model.spec, plan.spec, RasterOptions.stepMm.spec, pass.spec, StoreOptions.database.spec, includeSimulated.spec,
+            json.spec,
+        ]
             + CatalogOptions.all,
         handler: run)
 

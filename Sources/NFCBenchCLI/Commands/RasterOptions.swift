@@ -34,3 +34,38 @@ enum RasterOptions {
         return request
     }
 }
+
+/// `--heights 0,5,10,20`: tap each position at these heights above the back (mm), for a
+/// motion stage's operating volume.
+enum HeightOptions {
+    static let heights = Option<[Double]>(
+        "--heights", value: "mm,...",
+        help: "Tap each position at these heights above the back, from 0 (a machine positioner; grid or raster plan).",
+        expected: "rising heights in mm from 0, e.g. 0,5,10,20 (at most \(ProbeHeights.maximumCount), each in "
+            + "\(OptionValue.describe(ProbeHeights.range)))",
+        convert: parse)
+
+    static func parse(_ text: String) -> [Double]? {
+        let values = text.split(separator: ",", omittingEmptySubsequences: false).map {
+            Double($0.trimmingCharacters(in: .whitespaces))
+        }
+        guard values.allSatisfy({ $0 != nil }) else { return nil }
+        let heights = values.compactMap { $0 }
+        guard heights.first == 0, heights.count <= ProbeHeights.maximumCount,
+            heights.allSatisfy({ $0.isFinite && ProbeHeights.range.contains($0) }),
+            zip(heights, heights.dropFirst()).allSatisfy({ $0 < $1 })
+        else { return nil }
+        return heights
+    }
+
+    /// The heights, refusing them with a plan whose positions are not fixed in advance.
+    static func request(_ invocation: ParsedInvocation, kind: PlanKind) throws -> [Double] {
+        guard let heights = invocation[heights], heights.count > 1 else { return [0] }
+        guard kind != .adaptive else {
+            throw UsageError(
+                "--heights needs a plan whose positions are fixed: --plan grid or --plan raster (an adaptive plan "
+                    + "chooses each position from the taps on the back).", path: invocation.path)
+        }
+        return heights
+    }
+}

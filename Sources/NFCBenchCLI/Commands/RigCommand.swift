@@ -28,7 +28,8 @@ enum RigCommand {
             Exit codes: 0 the plan fits and the machine is ready, 1 it does not, 64 usage error.
             """,
         options: [
-            PlanCommand.model.spec, PlanCommand.plan.spec, RasterOptions.stepMm.spec, RigOptions.rig.spec, device.spec, timeout.spec, offline.spec,
+            PlanCommand.model.spec, PlanCommand.plan.spec, RasterOptions.stepMm.spec, RigOptions.rig.spec, device.spec,
+            timeout.spec, offline.spec,
             move.spec, StoreOptions.database.spec,
         ] + CatalogOptions.all,
         handler: check)

@@ -67,7 +67,8 @@ struct RunOptions {
         help: "Let an adaptive plan learn from simulated sessions too (it learns from bench evidence only by default).")
 
     static let all: [OptionSpec] = [
-        model.spec, allowUnknown.spec, reader.spec, plan.spec, RasterOptions.stepMm.spec, unit.spec, operatorName.spec, phoneOS.spec, phoneBuild.spec,
+        model.spec, allowUnknown.spec, reader.spec, plan.spec, RasterOptions.stepMm.spec, HeightOptions.heights.spec, unit.spec,
+        operatorName.spec, phoneOS.spec, phoneBuild.spec,
         phoneCase.spec,
         tapTimeout.spec, repeats.spec,
         positioner.spec, RigOptions.rig.spec,

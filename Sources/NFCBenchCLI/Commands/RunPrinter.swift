@@ -160,7 +160,8 @@ final class RunPrinter: Sendable {
             count += " of \(expected)\u{2013}\(most) (\(expected) if the prediction is right)"
         }
         let repeatText = attempt > 0 ? " (repeat \(attempt + 1))" : ""
-        let words = positionWords.words(probe)
+        let height = probe.isAtTapHeight ? "" : ", \(OptionValue.format(probe.heightMm)) mm above the back"
+        let words = positionWords.words(probe) + height
         let again = map.firstNamed(words, at: step + 1).map { " (the same place as position \($0): tapped again)" } ?? ""
         out.line("Position \(count)\(repeatText): \(words)\(again)")
         if interactive {

@@ -10,7 +10,8 @@ import NFCLocatorCore
 enum RunRequestOptions {
     /// Options that would change what a resumed session measures; refused with `--resume`.
     static let fixedOnResume = [
-        RunOptions.model.spec, RunOptions.plan.spec, RasterOptions.stepMm.spec, RunOptions.repeats.spec, RunOptions.unit.spec,
+        RunOptions.model.spec, RunOptions.plan.spec, RasterOptions.stepMm.spec, HeightOptions.heights.spec,
+        RunOptions.repeats.spec, RunOptions.unit.spec,
         RunOptions.operatorName.spec, RunOptions.phoneOS.spec, RunOptions.phoneBuild.spec, RunOptions.phoneCase.spec,
     ]
 
@@ -25,6 +26,7 @@ enum RunRequestOptions {
         {
             request.rasterStepMm = raster.stepMm
         }
+        if case .model = request.subject { request.heights = try HeightOptions.request(invocation, kind: options.plan) }
         request.repeats = options.repeats
         request.tapTimeout = invocation[RunOptions.tapTimeout]
         request.unit = options.unit
@@ -138,6 +140,10 @@ enum RunRequestOptions {
             return CommandFailure(
                 "The machine at \(TerminalSafeText.neutralise(device)) cannot be used: \(TerminalSafeText.neutralise(reason)).",
                 hint: "Check it with 'nfcbench rig check'; 'nfcbench rig unlock' clears an alarm.")
+        case .heightsNeedMachine(let positioner):
+            return UsageError(
+                "--heights needs a positioner that can hold the reader above the back (gcode, or sim with --reader sim); "
+                    + "'\(TerminalSafeText.neutralise(positioner))' only puts the phone on the reader.", path: invocation.path)
         case .readerSpecUnreadable(let spec):
             return CommandFailure(
                 "The reader names itself '\(TerminalSafeText.neutralise(spec))', which is not a reader spec.")

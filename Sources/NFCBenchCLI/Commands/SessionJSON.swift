@@ -14,7 +14,7 @@ enum SessionJSON {
             ("technology", .optional(t.technology)), ("atqa", .optional(t.atqa)),
             ("sak", .optional(t.sak)), ("ats", .optional(t.ats)), ("atr", .optional(t.atr)),
             ("tagProgress", .optional(t.tagProgress?.rawValue)), ("placement", .optional(t.placement?.rawValue)),
-            ("windowSeconds", t.windowSeconds.map(JSONValue.number) ?? .null),
+            ("windowSeconds", t.windowSeconds.map(JSONValue.number) ?? .null), ("heightMm", .number(t.probe.heightMm)),
             ("platformProbe", .optional(t.platformProbe?.rawValue)),
             ("at", .string(EventWords.instant(t.timestamp))),
         ])

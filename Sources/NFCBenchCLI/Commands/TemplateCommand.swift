@@ -15,7 +15,10 @@ enum TemplateCommand {
             'run' would use now, learned focus included (see 'plan'). Print at 100 % without "fit to page" and check
             the 50 mm scale bar with a ruler.
             """,
-        options: [model.spec, plan.spec, RasterOptions.stepMm.spec, output.spec, StoreOptions.database.spec, PlanCommand.includeSimulated.spec]
+        options: [
+            model.spec, plan.spec, RasterOptions.stepMm.spec, output.spec, StoreOptions.database.spec,
+            PlanCommand.includeSimulated.spec,
+        ]
             + CatalogOptions.all,
         handler: run)
 

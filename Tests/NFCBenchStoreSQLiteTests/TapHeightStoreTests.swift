@@ -1,0 +1,27 @@
+import Foundation
+import NFCBenchRecords
+import NFCBenchStoreSQLite
+import NFCTestSupport
+import Testing
+
+@Suite("A tap's height in the bench store")
+struct TapHeightStoreTests {
+    let scratch: TemporaryDirectory
+    init() throws { scratch = try TemporaryDirectory("height") }
+
+    /// A tap above the back keeps its height and its checksum; taps on the back stay as
+    /// every earlier tap was stored (no height), so their checksums are unchanged.
+    @Test func aTapAboveTheBackKeepsItsHeight() async throws {
+        let store = try await SQLiteBenchStore.open(path: scratch.file("bench.sqlite"))
+        try await store.insert(try sampleSession())
+        let onBack = sampleTap(step: 0, hit: true)
+        let above = TapRecord(
+            sessionID: "S-1", step: 1, attempt: 0, probe: onBack.probe.at(heightMm: 7.5), insidePredicted: true, result: .miss,
+            latencyMs: nil, technology: nil, uid: nil, timestamp: Date(timeIntervalSince1970: 1_790_000_001))
+        try await store.record(onBack)
+        try await store.record(above)
+        let read = try await store.taps("S-1")
+        #expect(read.map(\.probe.heightMm) == [0, 7.5])
+        #expect(read == [onBack, above])
+    }
+}
