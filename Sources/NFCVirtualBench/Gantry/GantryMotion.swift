@@ -43,7 +43,12 @@ struct GantryMotion {
     /// Where the next queued move starts.
     var plannedEnd: [Double] { queue.last?.end ?? current?.end ?? position }
 
-    mutating func enqueue(_ move: Move) { queue.append(move) }
+    /// A move to where the head already is takes no block, as in both firmwares' planners
+    /// (GRBL drops a block of zero steps): nothing starts, nothing stops.
+    mutating func enqueue(_ move: Move) {
+        guard zip(move.start, move.end).contains(where: { abs($0 - $1) > 1e-9 }) else { return }
+        queue.append(move)
+    }
 
     /// Stops at once where the head is; the planner is emptied.
     mutating func abort() {
