@@ -11,6 +11,8 @@ public struct RefineRequest: Sendable {
     public var minimumSessions = 1
     public var promote = false
     public var reachMm = 0.0
+    /// The layer of taps refined: 0, the taps on the back (sessions with `--heights` tap higher too).
+    public var heightMm = 0.0
     public var includeSimulated = false
     /// Only sessions of this mode; `nil`: both (card and tag reads locate the same coil).
     public var mode: TapMode?
@@ -53,7 +55,7 @@ public enum RefineEvidence {
             if let only = request.lookupKey, refiner.entry(for: session)?.lookupKey != only { continue }
             if let mode = request.mode, session.mode != mode { continue }
             guard let taps = try await store.intactTaps(of: session) else { continue }
-            evidence.append(SessionEvidence(session: session, taps: taps))
+            evidence.append(SessionEvidence(session: session, taps: taps, heightMm: request.heightMm))
         }
         let report = refiner.refine(evidence, only: request.lookupKey, since: request.since)
         guard !report.entries.isEmpty else {

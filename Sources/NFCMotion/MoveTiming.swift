@@ -23,10 +23,10 @@ public struct MoveTiming: Sendable, Equatable {
             }
             at = point
         }
-        let stroke = rig.safeZ - rig.tapZ
         positions = probes.count
         acrossMm = across
-        verticalMm = 2 * stroke * Double(probes.count)
+        // Down from the safe height to the tap's height above the back, and up again.
+        verticalMm = probes.map { 2 * max(0, rig.safeZ - rig.tapZ - $0.heightMm) }.reduce(0, +)
         seconds = across / (rig.feedXY / 60) + verticalMm / (rig.feedZ / 60)
     }
 

@@ -305,6 +305,20 @@ struct OperatingVolumeCLITests {
         // The middle of the coil reads up to the top of its reach and no higher.
         let report = try String(contentsOfFile: scratch.file("volume.html"), encoding: .utf8)
         #expect(report.contains("<h3>Operating volume</h3>") && report.contains("read height: darker reads higher"))
+        // Refine uses the taps on the back; --at-height refines a layer above, which reads
+        // over a smaller area (the field's reach shrinks with height).
+        func refinedArea(_ extra: [String]) async throws -> Double {
+            let r = try await BuiltBinary.run(
+                ["refine", "--model", "SM-S921B", "--include-simulated", "--json", "--db", db] + extra)
+            #expect(r.status == 0, "\(r.stderr)")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+            let entry = try #require((report["entries"] as? [[String: Any]])?.first)
+            let zone = try #require(entry["measuredZone"] as? [String: Double])
+            return zone["zoneWidth"]! * zone["zoneHeight"]!
+        }
+        let onBack = try await refinedArea([])
+        let above = try await refinedArea(["--at-height", "8"])
+        #expect(above < onBack * 0.8, "at 8 mm \(above) vs on the back \(onBack)")
     }
 
     /// Heights need a positioner that can hold the reader above the back, and a plan

@@ -46,6 +46,26 @@ struct GCodePositionerTests {
         }
     }
 
+    /// A placement under way on a machine slowed 100 times: what a fault interrupts.
+    static func slowPlacement(_ bench: TestBench, _ positioner: GCodePositioner, index: Int = 0) async throws -> Task<
+        Void, any Error
+    > {
+        try await positioner.prepare()
+        bench.bench.gantry?.inject(.slow(100))
+        let placing = Task { try await positioner.place(Probe(x: 0.9, y: 0.9), index: index) }
+        try await waitFor(bench, state: "Run")
+        return placing
+    }
+
+    /// How a placement that must fail failed; `nil` (and an issue) when it succeeded.
+    static func failure(of placing: Task<Void, any Error>, _ what: String) async -> PositionerError? {
+        guard case .failure(let raw) = await placing.result, let error = raw as? PositionerError else {
+            Issue.record("a placement through \(what) succeeded")
+            return nil
+        }
+        return error
+    }
+
     static func waitFor(_ bench: TestBench, state: String) async throws {
         let deadline = ContinuousClock.now + .seconds(10)
         while bench.bench.gantry?.status.state != state {
@@ -94,16 +114,9 @@ struct GCodePositionerTests {
     @Test(arguments: GantryDialect.allCases)
     func anAlarmMidMoveStopsTheRunInWordsAndUnlockClearsIt(_ dialect: GantryDialect) async throws {
         let (bench, positioner, _) = try await Self.rigged(dialect)
-        try await positioner.prepare()
-        bench.bench.gantry?.inject(.slow(100))
-        let placing = Task { try await positioner.place(Probe(x: 0.9, y: 0.9), index: 4) }
-        try await Self.waitFor(bench, state: "Run")
+        let placing = try await Self.slowPlacement(bench, positioner, index: 4)
         bench.bench.gantry?.inject(.alarm(1))
-        let result = await placing.result
-        guard case .failure(let raw) = result, let error = raw as? PositionerError else {
-            Issue.record("a placement through an alarm succeeded")
-            return
-        }
+        guard let error = await Self.failure(of: placing, "an alarm") else { return }
         #expect(!error.isInterruption)
         #expect(error.message.contains("could not place position 5"), "\(error)")
         #expect(error.message.contains(dialect == .grbl ? "ALARM:1, hard limit" : "M999"), "\(error)")
@@ -117,17 +130,10 @@ struct GCodePositionerTests {
     @Test(arguments: GantryDialect.allCases)
     func ctrlCMidMoveHaltsTheMachineAtOnce(_ dialect: GantryDialect) async throws {
         let (bench, positioner, _) = try await Self.rigged(dialect)
-        try await positioner.prepare()
-        bench.bench.gantry?.inject(.slow(100))
-        let placing = Task { try await positioner.place(Probe(x: 0.9, y: 0.9), index: 0) }
-        try await Self.waitFor(bench, state: "Run")
+        let placing = try await Self.slowPlacement(bench, positioner)
         let before = bench.bench.gantry?.status.position
         placing.cancel()
-        let result = await placing.result
-        guard case .failure(let raw) = result, let error = raw as? PositionerError else {
-            Issue.record("a cancelled placement succeeded")
-            return
-        }
+        guard let error = await Self.failure(of: placing, "Ctrl-C") else { return }
         #expect(error.isInterruption, "\(error)")
         try await Self.waitFor(bench, state: "Idle")
         let log = Self.log(bench)
@@ -163,15 +169,9 @@ struct GCodePositionerTests {
     @Test(arguments: GantryDialect.allCases)
     func aResetMidRunIsDetected(_ dialect: GantryDialect) async throws {
         let (bench, positioner, _) = try await Self.rigged(dialect)
-        try await positioner.prepare()
-        bench.bench.gantry?.inject(.slow(100))
-        let placing = Task { try await positioner.place(Probe(x: 0.9, y: 0.9), index: 0) }
-        try await Self.waitFor(bench, state: "Run")
+        let placing = try await Self.slowPlacement(bench, positioner)
         bench.bench.gantry?.inject(.reset)
-        guard case .failure(let raw) = await placing.result, let error = raw as? PositionerError else {
-            Issue.record("a placement through a reset succeeded")
-            return
-        }
+        guard let error = await Self.failure(of: placing, "a reset") else { return }
         // GRBL says ALARM:3 (reset while in motion) ahead of its banner; Marlin just restarts.
         let words = dialect == .grbl ? "ALARM:3, reset while in motion" : "reset itself mid-run ('start')"
         #expect(error.message.contains(words), "\(error)")

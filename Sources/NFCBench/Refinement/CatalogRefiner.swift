@@ -6,11 +6,12 @@ import NFCLocatorCore
 public struct SessionEvidence: Sendable {
     public let session: SessionRecord
     public let taps: [TapRecord]
-    /// Only the taps on the back: a motion stage's layers above it (`--heights`) map how
-    /// far the field reaches, not where the coil is.
-    public init(session: SessionRecord, taps: [TapRecord]) {
+    /// Only the taps at one height: on the back (0) by default, since a motion stage's
+    /// layers above it (`--heights`) map how far the field reaches, not where the coil is;
+    /// `refine --at-height MM` asks for another layer.
+    public init(session: SessionRecord, taps: [TapRecord], heightMm: Double = 0) {
         self.session = session
-        self.taps = taps.filter(\.probe.isAtTapHeight)
+        self.taps = taps.filter { $0.probe.heightMm == heightMm }
     }
 
     /// Answered taps only: a skipped position says nothing about the coil. A partial tag

@@ -15,6 +15,7 @@ enum RefineCommand {
             """,
         options: [
             model.spec, all.spec, since.spec, minSessions.spec, promote.spec, includeSimulated.spec, mode.spec, reach.spec,
+            atHeight.spec,
             output.spec,
             StoreOptions.database.spec, LabOptions.readStore.spec, json.spec,
         ] + CatalogOptions.all,
@@ -32,6 +33,11 @@ enum RefineCommand {
     static let includeSimulated = Flag(
         "--include-simulated",
         help: "Also count sessions from a simulated reader or virtual bench (never promotable; the patch says so).")
+    static let atHeight = Option<Double>(
+        "--at-height", value: "mm",
+        help: "Refine from the taps this high above the back (sessions run with --heights; default 0, on the back).",
+        expected: "millimetres in \(OptionValue.describe(ProbeHeights.range))",
+        convert: OptionValue.number(in: ProbeHeights.range))
     static let reaches: ClosedRange<Double> = 0...50
     static let reach = Option<Double>(
         "--reach-mm", value: "mm", help: "Reader reach: how far outside the coil half the taps still read (default 0).",
@@ -57,6 +63,7 @@ enum RefineCommand {
         request.minimumSessions = invocation[minSessions] ?? 1
         request.promote = invocation[promote]
         request.reachMm = invocation[reach] ?? 0
+        request.heightMm = invocation[atHeight] ?? 0
         request.includeSimulated = invocation[includeSimulated]
         request.mode = invocation[mode]
         request.wantsPatch = patchDestination != nil

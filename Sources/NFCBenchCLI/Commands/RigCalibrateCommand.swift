@@ -29,17 +29,7 @@ enum RigCalibrateCommand {
     static func run(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
         let loadedRig = try RigOptions.load(invocation, context)
         var rig = try RigCommand.rig(invocation, context)
-        let loaded = try await CatalogOptions.loadResolver(invocation, context)
-        let model = try ModelChoice.choose(
-            invocation.required(PlanCommand.model), resolver: loaded.resolver, context: context, usagePath: invocation.path
-        ).identifier
-        let fingerprint = ModelIdentifierFingerprintProvider(modelIdentifier: model).fingerprint()
-        let resolution = loaded.resolver.resolve(fingerprint, signals: .inferred(from: fingerprint, model: model))
-        guard let profile = resolution.profile, let body = BodyMillimetres(profile: profile) else {
-            throw CommandFailure(
-                "The catalog has no published body size for '\(TerminalSafeText.neutralise(model))' to calibrate against.",
-                hint: "Use a catalog entry with bodyWidthMm and bodyHeightMm (nfcbench catalog search TEXT).")
-        }
+        let (_, _, _, profile, body) = try await RigCommand.publishedBody(invocation, context)
         let (width, height) = (body.width, body.height)
         let destination = try OutputPath.check(invocation[output] ?? loadedRig.path, invocation, context)
         let opened: (machine: GCodeMachine, state: String)

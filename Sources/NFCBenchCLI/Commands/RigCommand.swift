@@ -21,14 +21,16 @@ enum RigCommand {
     static let checkSpec = CommandSpec(
         "check", abstract: "Dry-run a plan on the rig: every position inside the travel, and the time its moves take.",
         discussion: """
-            Maps the plan's positions onto the machine with the phone's published body size and the rig file,
+            Maps the plan's positions (with --heights, every position at every height: the most the plan takes)
+            onto the machine with the phone's published body size and the rig file,
             refuses a position outside the travel (naming it), estimates the time of the moves from the rig's
             feeds (acceleration not counted) and asks the machine, without moving it, whether it is ready.
             With --move it also runs the moves on the machine (no reader is polled) and times them.
             Exit codes: 0 the plan fits and the machine is ready, 1 it does not, 64 usage error.
             """,
         options: [
-            PlanCommand.model.spec, PlanCommand.plan.spec, RasterOptions.stepMm.spec, RigOptions.rig.spec, device.spec,
+            PlanCommand.model.spec, PlanCommand.plan.spec, RasterOptions.stepMm.spec, HeightOptions.heights.spec,
+            RigOptions.rig.spec, device.spec,
             timeout.spec, offline.spec,
             move.spec, StoreOptions.database.spec,
         ] + CatalogOptions.all,
@@ -60,6 +62,27 @@ enum RigCommand {
         return rig
     }
 
+    /// The model `--model` names, resolved, with its published body size: a machine maps
+    /// positions in millimetres, so a model without one is refused.
+    static func publishedBody(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> (
+        loaded: CatalogOptions.Loaded, model: String, resolution: AntennaResolution, profile: DeviceAntennaProfile,
+        body: BodyMillimetres
+    ) {
+        let loaded = try await CatalogOptions.loadResolver(invocation, context)
+        let model = try ModelChoice.choose(
+            invocation.required(PlanCommand.model), resolver: loaded.resolver, context: context, usagePath: invocation.path
+        ).identifier
+        let fingerprint = ModelIdentifierFingerprintProvider(modelIdentifier: model).fingerprint()
+        let resolution = loaded.resolver.resolve(fingerprint, signals: .inferred(from: fingerprint, model: model))
+        guard let profile = resolution.profile, let body = BodyMillimetres(profile: profile) else {
+            throw CommandFailure(
+                "The catalog has no published body size for '\(TerminalSafeText.neutralise(model))'.",
+                hint: "A machine maps positions in millimetres: use a catalog entry with bodyWidthMm and bodyHeightMm "
+                    + "(nfcbench catalog search TEXT).")
+        }
+        return (loaded, model, resolution, profile, body)
+    }
+
     static func machineTimeout(_ invocation: ParsedInvocation) -> Duration {
         .milliseconds(Int64((invocation[timeout] ?? 10) * 1000))
     }
@@ -67,24 +90,19 @@ enum RigCommand {
     static func check(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
         let rig = try rig(invocation, context)
         let kind = invocation[PlanCommand.plan] ?? .adaptive
-        let loaded = try await CatalogOptions.loadResolver(invocation, context)
-        let model = try ModelChoice.choose(
-            invocation.required(PlanCommand.model), resolver: loaded.resolver, context: context, usagePath: invocation.path
-        ).identifier
-        let fingerprint = ModelIdentifierFingerprintProvider(modelIdentifier: model).fingerprint()
-        let r = loaded.resolver.resolve(fingerprint, signals: .inferred(from: fingerprint, model: model))
-        guard let profile = r.profile, let body = BodyMillimetres(profile: profile) else {
-            throw CommandFailure(
-                "The catalog has no published body size for '\(TerminalSafeText.neutralise(model))'.",
-                hint: "A machine maps positions in millimetres; use a catalog entry with bodyWidthMm and bodyHeightMm.")
-        }
+        let (loaded, model, r, profile, body) = try await publishedBody(invocation, context)
         let (width, height) = (body.width, body.height)
         let geometry = RigGeometry(rig: rig, bodyWidthMm: width, bodyHeightMm: height)
         let planned = try await RunPlanning.plan(
             model: model, kind: kind, zone: r.zone, aspectRatio: profile.aspectRatio, resolver: loaded.resolver,
             store: try await StoreOptions.planningStore(invocation, context), includeSimulated: false,
             raster: try RasterOptions.request(invocation, kind: kind, profile: profile))
-        let probes = planned.strategy.expectedProbes(for: r.zone)
+        let heights = try HeightOptions.request(invocation, kind: kind)
+        // With heights: every position at every height, the most the plan can take.
+        let probes =
+            heights.count > 1
+            ? HeightLayers(base: planned.strategy, heights: heights).storedProbes(for: r.zone)
+            : planned.strategy.expectedProbes(for: r.zone)
         let out = context.output
         let device = TerminalSafeText.neutralise(rig.device ?? "")
         out.line(
@@ -98,7 +116,8 @@ enum RigCommand {
         }
         let timing = MoveTiming(probes: probes, geometry: geometry)
         out.line(
-            "\(kind.rawValue) plan: \(probes.count) positions\(kind == .adaptive ? " (if the phone answers exactly inside the predicted zone)" : ""), "
+            "\(kind.rawValue) plan: \(probes.count) \(heights.count > 1 ? "taps at most" : "positions")"
+                + (kind == .adaptive ? " (if the phone answers exactly inside the predicted zone)" : "") + ", "
                 + "all inside the travel (\(RigConfiguration.number(rig.travelX)) x \(RigConfiguration.number(rig.travelY)) mm)")
         out.line(
             "Moves: \(Int(timing.acrossMm.rounded())) mm across and \(Int(timing.verticalMm.rounded())) mm up and down, "
