@@ -8,10 +8,24 @@ public struct SessionEvidence: Sendable {
     public let taps: [TapRecord]
     /// Only the taps at one height: on the back (0) by default, since a motion stage's
     /// layers above it (`--heights`) map how far the field reaches, not where the coil is;
-    /// `refine --at-height MM` asks for another layer.
+    /// `refine --at-height MM` asks for another layer. A position that missed lower down
+    /// was not tapped that high (`HeightLayers`): its miss stands for this layer too, as
+    /// the run's own rule says (the field only weakens with distance), so the layer's fit
+    /// is bounded by misses and not by the hits alone.
     public init(session: SessionRecord, taps: [TapRecord], heightMm: Double = 0) {
         self.session = session
-        self.taps = taps.filter { $0.probe.heightMm == heightMm }
+        let layer = taps.filter { $0.probe.heightMm == heightMm }
+        guard heightMm > 0 else {
+            self.taps = layer
+            return
+        }
+        let tappedHere = Set(layer.map { Probe(x: $0.probe.x, y: $0.probe.y) })
+        var missedBelow: [Probe: TapRecord] = [:]
+        for tap in taps where tap.probe.heightMm < heightMm && tap.result == .miss {
+            let point = Probe(x: tap.probe.x, y: tap.probe.y)
+            if !tappedHere.contains(point), missedBelow[point] == nil { missedBelow[point] = tap }
+        }
+        self.taps = layer + missedBelow.values.sorted { ($0.step, $0.attempt) < ($1.step, $1.attempt) }
     }
 
     /// Answered taps only: a skipped position says nothing about the coil. A partial tag
