@@ -49,7 +49,7 @@ var taps: [String: [Int]] = [:]
 var reasons: [String: [String: Int]] = [:]
 for profile in seed.profiles {
     let zone = profile.zone
-    for plan in PlanKind.allCases {
+    for plan in [PlanKind.grid, .adaptive] {
         for kind in Truth.allCases {
             let coil = truth(kind, of: zone)
             for s in 0..<seeds {
@@ -78,7 +78,7 @@ print(
     "plan     | truth                      | taps (median) | "
         + verdicts.map { $0.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0) }.joined(separator: " | "))
 var failures: [String] = []
-for plan in PlanKind.allCases {
+for plan in [PlanKind.grid, .adaptive] {
     for kind in Truth.allCases {
         let key = "\(plan.rawValue) | \(kind.rawValue)"
         let row = matrix[key] ?? [:]
@@ -121,7 +121,7 @@ var slowRight = RunnerCases.Tally(), slowShifted = RunnerCases.Tally(), stray = 
 var sessionSeed = 0
 for profile in seed.profiles {
     let zone = profile.zone
-    for plan in PlanKind.allCases {
+    for plan in [PlanKind.grid, .adaptive] {
         for _ in 0..<runnerSeeds {
             sessionSeed += 1
             let s = sessionSeed

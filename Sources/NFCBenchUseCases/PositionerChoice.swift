@@ -62,7 +62,7 @@ public enum Positioners {
 
     /// `manual|sim|exec:TEMPLATE`, for an option's value placeholder.
     public static var syntax: String { registered.map(\.syntax).joined(separator: "|") }
-    /// `manual, sim or exec:TEMPLATE`, for an option's error.
+    /// `manual, sim, exec:TEMPLATE, gcode or gcode:DEVICE`, for an option's error.
     public static var expectedChoices: String {
         let names = registered.map(\.syntax)
         return names.dropLast().joined(separator: ", ") + (names.count > 1 ? " or " : "") + (names.last ?? "")

@@ -338,4 +338,22 @@ struct OperatingVolumeCLITests {
         let sessions = try await BuiltBinary.run(["sessions", "--db", db, "--json"])
         #expect(sessions.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]", "\(sessions.stdout)")
     }
+
+    /// The in-process simulated phone takes heights too (demos and studies): the layers
+    /// above the back are tapped, stored and exported, and the verdict's count is the back's.
+    @Test func theSimulatedReaderTapsAtHeights() async throws {
+        let db = scratch.file("sim.sqlite")
+        let r = try await BuiltBinary.run(
+            [
+                "run", "--model", "SM-S921B", "--reader", "sim", "--auto", "--db", db, "--no-report", "--plan", "grid",
+                "--heights", "0,5", "--tap-timeout", "0.1", "--json",
+            ])
+        #expect(r.status == 0, "\(r.stderr)")
+        let csv = try await BuiltBinary.run(["export", "--all", "--format", "csv", "--db", db])
+        let rows = csv.stdout.split(separator: "\r\n").dropFirst()
+        let above = rows.filter { $0.hasSuffix(",5.000") }.count
+        let onBack = rows.filter { $0.hasSuffix(",0.000") }.count
+        #expect(onBack >= 15, "\(onBack) taps on the back")
+        #expect(above > 0 && above < onBack, "\(above) taps at 5 mm")
+    }
 }

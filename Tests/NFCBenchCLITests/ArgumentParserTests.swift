@@ -104,10 +104,10 @@ struct ArgumentParserTests {
         ),
         (
             ["run", "-m", "x", "--positioner", "exec:"],
-            "Invalid value 'exec:' for '--positioner': expected manual, sim or exec:TEMPLATE."
+            "Invalid value 'exec:' for '--positioner': expected manual, sim, exec:TEMPLATE, gcode or gcode:DEVICE."
         ),
         (["poll", "--timeout", "1e20"], "Invalid value '1e20' for '--timeout': expected seconds in 0.05...86400."),
-        (["plan", "-m", "x", "--plan", "spiral"], "Invalid value 'spiral' for '--plan': expected grid or adaptive."),
+        (["plan", "-m", "x", "--plan", "spiral"], "Invalid value 'spiral' for '--plan': expected grid, adaptive or raster."),
         (
             ["catalog", "import", "f", "--format", "gematik", "--point-size-mm", "1e19"],
             "Invalid value '1e19' for '--point-size-mm': expected millimetres in 1...100."

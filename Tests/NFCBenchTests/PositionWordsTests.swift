@@ -13,7 +13,7 @@ struct PositionWordsTests {
         return Catalog(document: document).profiles
     }()
 
-    /// Every seed entry has a published body size, and both plans' positions get words
+    /// Every seed entry has a published body size, and every plan's positions get words
     /// in millimetres that tell them apart: two positions share words only when they
     /// are the same place to within a millimetre (the adaptive plan taps a surprising
     /// miss twice).
@@ -23,7 +23,11 @@ struct PositionWordsTests {
         for profile in Self.seed {
             let body = try #require(BodyMillimetres(profile: profile), "\(profile.modelIdentifier) has no body size")
             let words = PositionWords(body: body)
-            let plan = ProbePlans.make(kind, around: profile.zone, aspectRatio: profile.aspectRatio)
+            // A raster is laid out from the body; the other plans from the prediction.
+            let plan: any ProbeStrategy =
+                kind == .raster
+                ? try #require(RasterPlan(stepMm: 5, bodyWidthMm: body.width, bodyHeightMm: body.height))
+                : ProbePlans.make(kind, around: profile.zone, aspectRatio: profile.aspectRatio)
             // Where the prediction is right, and where the antenna is elsewhere (the plan
             // then searches the back).
             let elsewhere = try NormalizedRect(x: 0.05, y: 0.8, width: 0.3, height: 0.15)

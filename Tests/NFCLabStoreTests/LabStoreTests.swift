@@ -38,6 +38,7 @@ struct LabStoreTests {
         let taps = try await reader.taps("bench-a/S-20261130-100000-aaaa")
         let original = try await local.taps(session.id)
         #expect(taps.count == original.count && taps.count == 6)
+        #expect(taps.map(\.probe.heightMm) == [0, 0, 0, 0, 0, 7.5])
         // Taps come back named by their session's reference; everything else is as recorded.
         #expect(
             taps.map {
@@ -245,7 +246,7 @@ struct LabStoreTests {
             }
         }
         let c = try PostgresConnection(url)
-        #expect(try c.execute("SELECT count(*) FROM lab_schema_migration").integer(0, 0) == 8)
+        #expect(try c.execute("SELECT count(*) FROM lab_schema_migration").integer(0, 0) == 9)
         #expect(try c.execute("SELECT count(*) FROM lab_identity").integer(0, 0) == 1)
     }
 

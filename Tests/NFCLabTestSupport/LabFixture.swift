@@ -50,7 +50,9 @@ public struct LabFixture {
             phone: PhoneDetails(os: "Android 15", build: "AP3A.240905.015", phoneCase: "none"), readerSerial: "RR174-002117")
         try await store.insert(session)
         for step in 0..<taps {
-            let probe = Probe(x: 0.1 + 0.1 * Double(step % 8), y: 0.2 + 0.05 * Double(step % 10))
+            // The sixth tap is a motion stage's, 7.5 mm above the back: its height goes to the lab too.
+            let probe = Probe(
+                x: 0.1 + 0.1 * Double(step % 8), y: 0.2 + 0.05 * Double(step % 10), heightMm: step == 5 ? 7.5 : 0)
             let hit = predicted.contains(x: probe.x, y: probe.y)
             try await store.record(
                 TapRecord(
