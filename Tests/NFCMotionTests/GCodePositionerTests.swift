@@ -8,8 +8,9 @@ import Testing
 @testable import NFCMotion
 
 /// The gcode positioner driving the emulated GRBL and Marlin on their ptys, each test with
-/// its own bench (own pty), so they run in parallel.
-@Suite("The gcode positioner on the emulated machines")
+/// its own bench (own pty). One at a time: each keeps a machine and a PN532 emulator busy,
+/// and timing-sensitive reader tests run beside them on the same two cores.
+@Suite("The gcode positioner on the emulated machines", .serialized)
 struct GCodePositionerTests {
     static let body = (width: 70.6, height: 147.0)
 

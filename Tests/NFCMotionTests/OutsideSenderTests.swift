@@ -6,7 +6,7 @@ import Testing
 /// The emulated machines against a G-code sender nfcbench did not write: a pyserial
 /// script (`Tests/Fixtures/gcode-sender/stream.py`) that follows GRBL's documented
 /// send-response streaming and Marlin's ok-per-line protocol.
-@Suite("The emulated gantries against an outside G-code sender")
+@Suite("The emulated gantries against an outside G-code sender", .serialized)
 struct OutsideSenderTests {
     static func stream(_ dialect: GantryDialect, _ lines: [String]) async throws -> [String: Any] {
         let bench = try TestBench(

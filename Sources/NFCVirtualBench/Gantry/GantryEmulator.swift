@@ -68,7 +68,11 @@ public final class GantryEmulator: Sendable {
         }
         while !worker.shouldStop {
             let stalled = controls.isStalled
-            guard let bytes = pty.read(timeoutMs: 5) else { return }
+            // Ticks of 5 ms while something runs (a move, a dwell, a waiting line, a busy
+            // keepalive); at rest, a byte from the host wakes the loop, so it sleeps longer
+            // and leaves the CPU to the readers polling beside it.
+            let busy = !firmware.motion.isIdle || firmware.dwellLeft != nil || firmware.blocked != nil || !lines.isEmpty
+            guard let bytes = pty.read(timeoutMs: busy ? 5 : 50) else { return }
             let now = ContinuousClock.now
             let elapsed = (now - last).components
             last = now
