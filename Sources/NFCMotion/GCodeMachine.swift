@@ -104,6 +104,7 @@ public final class GCodeMachine: Sendable {
     public func move(_ lines: [String]) async throws(MachineError) {
         let timeout = self.timeout
         try await perform { link, stop throws(MachineError) in
+            try link.checkStale()
             for line in lines { try link.send(line, timeout: timeout, stop: stop) }
             try Self.barrier(link, timeout: timeout, stop: stop)
         }
@@ -137,6 +138,8 @@ public final class GCodeMachine: Sendable {
                 let messages = try link.send("$X", timeout: timeout, stop: stop)
                 return (messages, try link.status(timeout: timeout, stop: stop).state)
             case .marlin:
+                // Lines sent before the stop are answered with its error; they are stale now.
+                link.drain(quiet: .milliseconds(300))
                 return (try link.send("M999", timeout: timeout, stop: stop), "Idle")
             }
         }

@@ -109,6 +109,20 @@ public final class MachineLink: Sendable {
         while (try? nextLine(until: deadline, stop: StopRequest())) ?? nil != nil {}
     }
 
+    /// Reads what the machine said since the last exchange, without waiting: an alarm, a
+    /// firmware error or a reset pushed while nothing was asked is reported now, before
+    /// the next move; anything else (a late `ok`, a message) is dropped.
+    public func checkStale() throws(MachineError) {
+        while let line = try nextLine(until: ContinuousClock.now + .milliseconds(2), stop: StopRequest()) {
+            switch MachineReply(line, dialect: dialect) {
+            case .alarm(let code): throw .alarm(code: code)
+            case .reset(let banner): throw .reset(banner: banner)
+            case .failure(let text): throw .firmware(text)
+            default: continue
+            }
+        }
+    }
+
     /// Sends raw bytes (a real-time command, a line already ended).
     public func write(_ bytes: [UInt8], logged: String) throws(MachineError) {
         remember(logged)
