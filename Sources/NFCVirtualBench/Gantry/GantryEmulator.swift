@@ -19,7 +19,7 @@ public final class GantryEmulator: Sendable {
     private let bench: PhoneOnBench
     private let controls = GantryControls()
     private let worker = BenchWorker(name: "gantry-emulator")
-    private let snapshot = Mutex<(position: [Double], state: String, lines: Int)>(([0, 0, 0], "Idle", 0))
+    private let snapshot = Mutex<(position: [Double], state: String)>(([0, 0, 0], "Idle"))
 
     public init(configuration: GantryConfiguration, bench: PhoneOnBench, directory: String) {
         self.configuration = configuration
@@ -45,14 +45,13 @@ public final class GantryEmulator: Sendable {
 
     public func inject(_ fault: GantryFault) { controls.inject(fault) }
 
-    /// The head's machine position, GRBL's state word, and how many lines it has read.
-    public var status: (position: [Double], state: String, lines: Int) { snapshot.withLock { $0 } }
+    /// The head's machine position and GRBL's state word.
+    public var status: (position: [Double], state: String) { snapshot.withLock { $0 } }
 
     private func run(_ pty: PseudoTerminal, log: FileHandle) {
         var firmware = GantryFirmware(configuration: configuration)
         var incoming: [UInt8] = []
         var lines: [String] = []
-        var linesRead = 0
         /// The phone stayed coupled through the last (vertical) move.
         var keptCoupling = false
         let started = ContinuousClock.now
@@ -97,7 +96,6 @@ public final class GantryEmulator: Sendable {
                 }
                 let line = String(decoding: incoming, as: UTF8.self).trimmingCharacters(in: ["\r"])
                 incoming = []
-                linesRead += 1
                 write("< \(line)")
                 if firmware.dialect == .marlin, firmware.marlinEmergency(line) { firmware.blocked = nil }
                 lines.append(line)
@@ -116,7 +114,7 @@ public final class GantryEmulator: Sendable {
                     let height = move.end[2] - configuration.tapZ
                     keptCoupling = !move.movesXY && bench.changeHeight(to: max(0, height))
                     if !keptCoupling { bench.lift() }
-                    write("move \(Self.point(move.start)) -> \(Self.point(move.end)) F\(Int(move.feed))")
+                    write("move \(GantryMotion.describe(move.start)) -> \(GantryMotion.describe(move.end)) F\(Int(move.feed))")
                 case .finished(let move):
                     if move.isHoming { firmware.alarm = nil }
                 }
@@ -125,7 +123,7 @@ public final class GantryEmulator: Sendable {
                 bench.setCarriedByMovingMachine(false)
                 if !keptCoupling { rest(at: firmware.motion.position) }
                 keptCoupling = false
-                write("idle at \(Self.point(firmware.motion.position))")
+                write("idle at \(GantryMotion.describe(firmware.motion.position))")
             }
             // Lines in order; one that must wait holds back those behind it.
             while let line = firmware.blocked ?? lines.first {
@@ -139,13 +137,14 @@ public final class GantryEmulator: Sendable {
             }
             for note in firmware.notes { write(note) }
             firmware.notes = []
+            // The state first, then the replies: whoever has read an `ok` finds the status that went with it.
+            snapshot.withLock { $0 = (firmware.motion.position, firmware.stateWord) }
             if !firmware.replies.isEmpty {
                 let ending = firmware.dialect == .grbl ? "\r\n" : "\n"
                 for reply in firmware.replies where !reply.hasPrefix("<") { write("> \(reply)") }
                 pty.write(Array(firmware.replies.map { $0 + ending }.joined().utf8))
                 firmware.replies = []
             }
-            snapshot.withLock { $0 = (firmware.motion.position, firmware.stateWord, linesRead) }
         }
     }
 
@@ -159,6 +158,4 @@ public final class GantryEmulator: Sendable {
         }
         bench.place(x: back.x, y: back.y, heightMm: max(0, height))
     }
-
-    static func point(_ p: [Double]) -> String { p.map { String(format: "%.3f", $0) }.joined(separator: ",") }
 }
