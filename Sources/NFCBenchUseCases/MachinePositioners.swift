@@ -46,6 +46,6 @@ enum MachinePositioners {
         } catch {
             throw .machineUnavailable(device: device, reason: error.description)
         }
-        return GCodePositioner(machine: machine, geometry: geometry, devicePath: device)
+        return GCodePositioner(machine: machine, geometry: geometry)
     }
 }

@@ -11,13 +11,14 @@ import NFCBenchRecords
 public struct GCodePositioner: Positioner {
     public let machine: GCodeMachine
     public let geometry: RigGeometry
-    public let devicePath: String
 
-    public init(machine: GCodeMachine, geometry: RigGeometry, devicePath: String) {
+    public init(machine: GCodeMachine, geometry: RigGeometry) {
         self.machine = machine
         self.geometry = geometry
-        self.devicePath = devicePath
     }
+
+    /// The port the machine was opened on, as messages name it.
+    public var devicePath: String { machine.link.port.path }
 
     public var needsOperator: Bool { false }
     public var placesAtHeights: Bool { true }

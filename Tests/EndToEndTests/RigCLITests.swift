@@ -35,12 +35,9 @@ struct RigCLITests {
         ]
     }
 
-    static func log(_ bench: ServedBench) -> [String] {
-        ((try? String(contentsOfFile: bench.directory + "/gantry.log", encoding: .utf8)) ?? "")
-            .split(separator: "\n").map { String($0.split(separator: " ", maxSplits: 1).last ?? "") }
-    }
+    static func log(_ bench: ServedBench) -> [String] { GantryLog(directory: bench.directory).events }
 
-    static func count(_ prefix: String, in bench: ServedBench) -> Int { log(bench).filter { $0.hasPrefix(prefix) }.count }
+    static func count(_ prefix: String, in bench: ServedBench) -> Int { GantryLog(directory: bench.directory).count(prefix) }
 
     static func status(_ bench: ServedBench) async throws -> [String: Any] {
         let r = try await BuiltBinary.run(["sim", "ctl", "--dir", bench.directory, "status"], environment: bench.environment)
@@ -82,23 +79,8 @@ struct RigCLITests {
 
         let status = try await Self.status(bench)
         #expect(status["pollsWhileMoving"] as? Int == 0)
-        let log = Self.log(bench)
-        let rig = (safe: 32.0, tap: 2.0)
-        var descended = false
-        for line in log where line.hasPrefix("move ") || line.hasPrefix("barrier") {
-            if line.hasPrefix("barrier") {
-                descended = false
-                continue
-            }
-            let parts = line.split(separator: " ")
-            let start = parts[1].split(separator: ",").compactMap { Double($0) }
-            let end = parts[3].split(separator: ",").compactMap { Double($0) }
-            #expect(!descended, "the machine moved on from the tap height before a barrier: \(line)")
-            if abs(start[0] - end[0]) > 1e-6 || abs(start[1] - end[1]) > 1e-6 {
-                #expect(start[2] >= rig.safe - 0.001 && end[2] >= rig.safe - 0.001, "XY move below the safe height: \(line)")
-            }
-            descended = abs(end[2] - rig.tap) < 0.001
-        }
+        // The emulated rig: safe-z 32, tap-z 2 (sim serve's rig.conf).
+        #expect(GantryLog(directory: bench.directory).placementViolations(safeZ: 32, tapZ: 2) == [])
         let taps = try #require(summary["taps"] as? Int)
         #expect(Self.count("barrier", in: bench) >= 2 * taps)
     }

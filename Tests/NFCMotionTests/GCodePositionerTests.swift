@@ -28,23 +28,8 @@ struct GCodePositionerTests {
         let (machine, state) = try await GCodeMachine.open(rig, timeout: timeout)
         #expect(dialect == .marlin || state == "Alarm", "GRBL with homing enabled powers up locked")
         let positioner = GCodePositioner(
-            machine: machine, geometry: RigGeometry(rig: rig, bodyWidthMm: body.width, bodyHeightMm: body.height),
-            devicePath: rig.device!)
+            machine: machine, geometry: RigGeometry(rig: rig, bodyWidthMm: body.width, bodyHeightMm: body.height))
         return (bench, positioner, rig)
-    }
-
-    static func log(_ bench: TestBench) -> [String] {
-        ((try? String(contentsOfFile: bench.directory + "/gantry.log", encoding: .utf8)) ?? "")
-            .split(separator: "\n").map { String($0.split(separator: " ", maxSplits: 1).last ?? "") }
-    }
-
-    /// `move A -> B F...` lines as (start, end) points.
-    static func moves(_ log: [String]) -> [(start: [Double], end: [Double])] {
-        log.filter { $0.hasPrefix("move ") }.map { line in
-            let parts = line.split(separator: " ")
-            let point = { (s: Substring) in s.split(separator: ",").compactMap { Double($0) } }
-            return (point(parts[1]), point(parts[3]))
-        }
     }
 
     /// A placement under way on a machine slowed 100 times: what a fault interrupts.
@@ -92,24 +77,11 @@ struct GCodePositionerTests {
             try await positioner.lift(index: index)
             #expect(abs((bench.bench.gantry?.status.position[2] ?? 0) - rig.safeZ) < 0.001)
         }
-        let log = Self.log(bench)
-        let moves = Self.moves(log)
-        #expect(moves.count >= 3 * probes.count)
-        for move in moves where abs(move.start[0] - move.end[0]) > 1e-6 || abs(move.start[1] - move.end[1]) > 1e-6 {
-            #expect(
-                move.start[2] >= rig.safeZ - 0.001 && move.end[2] >= rig.safeZ - 0.001, "XY move below the safe height: \(move)")
-        }
-        // Every descent to the tap height is followed by a barrier before anything else moves.
-        let barrier = dialect == .grbl ? "barrier G4" : "barrier M400"
-        var descended = false
-        for line in log {
-            if line.hasPrefix("move "), let end = Self.moves([line]).first?.end {
-                #expect(!descended, "moved again before the barrier after reaching the tap height")
-                descended = abs(end[2] - rig.tapZ) < 0.001
-            }
-            if line.hasPrefix(barrier) { descended = false }
-        }
-        #expect(log.contains { $0.hasPrefix(dialect == .grbl ? "< $H" : "< G28") })
+        let log = GantryLog(directory: bench.directory)
+        #expect(log.moves.count >= 3 * probes.count)
+        #expect(log.placementViolations(safeZ: rig.safeZ, tapZ: rig.tapZ) == [])
+        #expect(log.count(dialect == .grbl ? "barrier G4" : "barrier M400") >= 2 * probes.count)
+        #expect(log.count(dialect == .grbl ? "< $H" : "< G28") == 1)
     }
 
     @Test(arguments: GantryDialect.allCases)
@@ -137,7 +109,7 @@ struct GCodePositionerTests {
         guard let error = await Self.failure(of: placing, "Ctrl-C") else { return }
         #expect(error.isInterruption, "\(error)")
         try await Self.waitFor(bench, state: "Idle")
-        let log = Self.log(bench)
+        let log = GantryLog(directory: bench.directory).events
         if dialect == .grbl {
             let hold = try #require(log.firstIndex(of: "< realtime !"), "\(log)")
             let reset = try #require(log.firstIndex(of: "< realtime Ctrl-X"), "\(log)")

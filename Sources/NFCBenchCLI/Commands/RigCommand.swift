@@ -109,7 +109,7 @@ enum RigCommand {
             "Rig: \(rig.dialect.displayName) on \(device); \(profile.displayName) (\(RigConfiguration.number(width)) x "
                 + "\(RigConfiguration.number(height)) mm) with its top-left corner at machine X \(RigConfiguration.number(rig.originX)), "
                 + "Y \(RigConfiguration.number(rig.originY)); x along \(rig.xAxis), y along \(rig.yAxis)")
-        if let why = geometry.unreachable(kind == .adaptive ? [] : probes) ?? geometry.unreachable(probes) {
+        if let why = geometry.unreachable(probes) {
             throw CommandFailure(
                 "The \(kind.rawValue) plan does not fit the rig: \(why).",
                 hint: "Check origin-x, origin-y, the axes and the travel in the rig file, or re-run 'nfcbench rig calibrate'.")
@@ -143,7 +143,7 @@ enum RigCommand {
     static func timedDryRun(
         _ probes: [Probe], geometry: RigGeometry, machine: GCodeMachine, _ context: CommandContext
     ) async throws -> Int32 {
-        let positioner = GCodePositioner(machine: machine, geometry: geometry, devicePath: geometry.rig.device ?? "")
+        let positioner = GCodePositioner(machine: machine, geometry: geometry)
         if let announcement = positioner.announcement { context.output.line(TerminalSafeText.neutralise(announcement)) }
         let started = ContinuousClock.now
         do {

@@ -47,7 +47,7 @@ struct GantryFirmware {
 
     /// `<Idle|MPos:1.000,2.000,3.000|FS:0,0>`.
     var statusReport: String {
-        let p = motion.position.map { String(format: "%.3f", $0) }.joined(separator: ",")
+        let p = GantryMotion.describe(motion.position)
         let feedNow = motion.current.map { Int($0.feed) } ?? 0
         return "<\(stateWord)|MPos:\(p)|FS:\(feedNow),0>"
     }

@@ -43,7 +43,7 @@ extension GantryFirmware {
             if dwellLeft == nil { dwellLeft = words.value("P") ?? 0 }
             guard dwellLeft! <= 0 else { return false }
             dwellLeft = nil
-            notes.append("barrier G4 at " + motion.position.map { String(format: "%.3f", $0) }.joined(separator: ","))
+            notes.append("barrier G4 at " + GantryMotion.describe(motion.position))
             say("ok")
             return true
         }

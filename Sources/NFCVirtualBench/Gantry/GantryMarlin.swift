@@ -65,7 +65,7 @@ extension GantryFirmware {
             notes.append("homed")
         } else if words.has("M", 400) {
             guard motion.isIdle else { return busy() }
-            notes.append("barrier M400 at " + motion.position.map { String(format: "%.3f", $0) }.joined(separator: ","))
+            notes.append("barrier M400 at " + GantryMotion.describe(motion.position))
         } else if words.has("M", 114) {
             let p = motion.position.map { String(format: "%.2f", $0) }
             say("X:\(p[0]) Y:\(p[1]) Z:\(p[2]) E:0.00 Count X:0 Y:0 Z:0")

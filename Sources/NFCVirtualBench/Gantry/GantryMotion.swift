@@ -38,6 +38,10 @@ struct GantryMotion {
 
     init(position: [Double]) { self.position = position }
 
+    /// `12.000,34.500,2.000`: machine X, Y, Z as the status report, the log and the
+    /// barrier notes all write them.
+    static func describe(_ point: [Double]) -> String { point.map { String(format: "%.3f", $0) }.joined(separator: ",") }
+
     var isIdle: Bool { current == nil && queue.isEmpty }
     var isFull: Bool { queue.count >= Self.plannerCapacity }
     /// Where the next queued move starts.
