@@ -48,16 +48,25 @@ extension GuidedRun {
         -> TapOutcome
     {
         let reader = readers.current
-        // The field must be clear first, so a phone left on the reader cannot count as a hit here.
-        if try await !reader.waitForRemoval(timeout: liftTimeout) {
-            try stillCoupledAfterMachineLift()
-            events(.waitingForLift)
-            _ = try await reader.waitForRemoval(timeout: .seconds(3600))
+        if positioner.crossesWithFieldOff {
+            // The field is off while the machine crosses and comes on only at the new
+            // position, so whatever answers in the window answers there.
+            try await fieldSwitch(of: reader).switchField(on: false)
+            inbox.discardWaiting()
+            try await positioner.place(tap.probe, index: tap.step)
+            try await fieldSwitch(of: reader).switchField(on: true)
+        } else {
+            // The field must be clear first, so a phone left on the reader cannot count as a hit here.
+            if try await !reader.waitForRemoval(timeout: liftTimeout) {
+                try stillCoupledAfterMachineLift()
+                events(.waitingForLift)
+                _ = try await reader.waitForRemoval(timeout: .seconds(3600))
+            }
+            // Keys typed while the run waited for the lift belong to no window: only keys typed
+            // once this position is shown count.
+            inbox.discardWaiting()
+            try await positioner.place(tap.probe, index: tap.step)
         }
-        // Keys typed while the run waited for the lift belong to no window: only keys typed
-        // once this position is shown count.
-        inbox.discardWaiting()
-        try await positioner.place(tap.probe, index: tap.step)
         let placement: TapPlacement
         if operatorConfirmsPlacement(inbox) {
             // No keyboard at all: nobody can say the phone is in place, so no window may run.
@@ -188,6 +197,12 @@ extension GuidedRun {
     private func afterTap(_ result: TapRecord.Result, step: Int, events: @Sendable (RunEvent) -> Void) async throws {
         let reader = readers.current
         if result != .skipped { await reader.signal(result.read ? .hit : .miss) }
+        if positioner.crossesWithFieldOff {
+            // Off before the machine moves: the phone leaves the field here, not on the way.
+            try await fieldSwitch(of: reader).switchField(on: false)
+            try await positioner.lift(index: step)
+            return
+        }
         try await positioner.lift(index: step)
         guard result == .hit || result == .foreign else { return }
         // An operator's hands hear "lift" at once, not after the field has stayed busy for
@@ -198,6 +213,18 @@ extension GuidedRun {
         events(.waitingForLift)
         _ = try await reader.waitForRemoval(timeout: .seconds(3600))
         events(.lifted)
+    }
+
+    /// The reader's field switch, for a positioner that crosses with the field off. The run
+    /// was built for a reader that has one; a reader reopened without it stops the run
+    /// before anything moves inside the field.
+    func fieldSwitch(of reader: any Reader) throws(PositionerError) -> any FieldSwitching {
+        guard let fieldSwitch = reader.capabilities.fieldSwitch else {
+            throw PositionerError(
+                "reader '\(reader.info.name)' cannot switch its RF field off, and the machine crosses at clearance-z "
+                    + "inside the field's reach: remove clearance-z from the rig file, or use a libnfc reader, then resume")
+        }
+        return fieldSwitch
     }
 
     /// A machine has lifted the phone to its safe height and the reader still sees it:

@@ -139,6 +139,8 @@ public struct GuidedRun: Sendable {
             var details = startDetails
             details["tapWindow"] = FixedPoint.format(session.tapTimeout, 3)
             if !taps.isEmpty { details["tapsRecorded"] = String(taps.count) }
+            // How each tap became a fresh field entry: out of range, or the field switched off.
+            if positioner.crossesWithFieldOff { details["crossing"] = "field off" }
             try await journal(taps.isEmpty ? .started : .resumed, details: details)
             events(.started(session, resumedTaps: taps.count))
             if let announcement = positioner.announcement { events(.machineAnnounced(announcement)) }
@@ -151,6 +153,8 @@ public struct GuidedRun: Sendable {
                 }
                 try await journal(.ready)
             }
+            // A machine that crosses with the field off homes with it off too.
+            if positioner.crossesWithFieldOff { try await fieldSwitch(of: readers.current).switchField(on: false) }
             try await positioner.prepare()
             while true {
                 let history = Self.history(taps)

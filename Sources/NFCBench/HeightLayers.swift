@@ -1,11 +1,15 @@
 import NFCBenchRecords
 import NFCLocatorCore
 
-/// A plan's positions tapped at several heights above the back (`--heights 0,5,10,20`):
-/// each position on the back first, then, while it reads, the next height up at the same
-/// point. A position that misses at a height is not tapped higher: a reader's field only
-/// weakens with distance. The greatest height that read at each position is the phone's
-/// operating volume there.
+/// A plan's positions tapped at several heights above the back (`--heights 0,5,10,20`),
+/// layer by layer: every position on the back first, in the base plan's order; then, one
+/// height up, each position that read in the layer below. A position that misses at a
+/// height is not tapped higher: a reader's field only weakens with distance. The greatest
+/// height that read at each position is the phone's operating volume there.
+///
+/// Layers, not columns, because a machine crossing above its clearance height needs no Z
+/// move between positions of one layer; each layer runs backwards through the one below,
+/// so it starts where that one ended (a serpentine raster stays a serpentine).
 ///
 /// The plan itself (its next position, its measured zone) sees only the taps on the back,
 /// as do the verdict and refine: the layers above map the volume, they do not move zones.
@@ -27,10 +31,21 @@ public struct HeightLayers: ProbeStrategy {
     }
 
     public func next(after history: [(probe: Probe, hit: Bool)]) -> Probe? {
-        if let last = history.last, last.hit, let level = heights.firstIndex(of: last.probe.heightMm), level + 1 < heights.count {
-            return last.probe.at(heightMm: heights[level + 1])
+        if let onTheBack = base.next(after: Self.onTheBack(history)) { return onTheBack }
+        for level in heights.indices.dropFirst() {
+            let tapped = Set(history.filter { $0.probe.heightMm == heights[level] }.map { Spot($0.probe) })
+            let below = history.filter { $0.probe.heightMm == heights[level - 1] }.reversed()
+            if let read = below.first(where: { $0.hit && !tapped.contains(Spot($0.probe)) }) {
+                return read.probe.at(heightMm: heights[level])
+            }
         }
-        return base.next(after: Self.onTheBack(history))
+        return nil
+    }
+
+    /// A position on the back, whatever the height.
+    private struct Spot: Hashable {
+        let x: Double, y: Double
+        init(_ probe: Probe) { (x, y) = (probe.x, probe.y) }
     }
 
     public func measuredZone(from history: [(probe: Probe, hit: Bool)]) -> NormalizedRect? {

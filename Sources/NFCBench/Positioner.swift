@@ -19,10 +19,16 @@ public protocol Positioner: Sendable {
     /// Whether it can hold the reader above the back at a probe's `heightMm`
     /// (`--heights`); a positioner that cannot is refused such a session.
     var placesAtHeights: Bool { get }
+    /// A machine that crosses between positions inside the field's reach, just above the
+    /// back: the run switches the reader's field off before every lift and on again after
+    /// every placement, and polls nothing in between, so each tap is still a fresh field
+    /// entry. Only built for a reader that has a field switch.
+    var crossesWithFieldOff: Bool { get }
 }
 
 extension Positioner {
     public var announcement: String? { nil }
+    public var crossesWithFieldOff: Bool { false }
     public var placesAtHeights: Bool { false }
     public func prepare() async throws(PositionerError) {}
 }

@@ -46,6 +46,8 @@ enum MachinePositioners {
         } catch {
             throw .machineUnavailable(device: device, reason: error.description)
         }
-        return GCodePositioner(machine: machine, geometry: geometry)
+        // Crossing just above the back needs the field off while the machine moves.
+        let fieldOff = rig.clearanceZ != nil && setup.readerSwitchesField
+        return GCodePositioner(machine: machine, geometry: geometry, crossesWithFieldOff: fieldOff)
     }
 }

@@ -11,6 +11,9 @@ public struct PositionerBackend: Sendable {
     /// What a positioner can be built from once the reader is open.
     public struct Setup: Sendable {
         public let reader: ReaderInfo
+        /// Whether the reader can switch its RF field off (`ReaderCapabilities.fieldSwitch`):
+        /// a machine may then cross just above the back.
+        public let readerSwitchesField: Bool
         public let phone: PhoneOnBench
         public let virtualBenchDirectory: String?
         public let timeout: Duration

@@ -61,7 +61,8 @@ public enum RunStart {
                 session = try await newSession(request, reader: reader, spec: openedSpec, store: store)
             }
             let setup = PositionerBackend.Setup(
-                reader: reader.info, phone: phone, virtualBenchDirectory: request.virtualBenchDirectory,
+                reader: reader.info, readerSwitchesField: reader.capabilities.fieldSwitch != nil, phone: phone,
+                virtualBenchDirectory: request.virtualBenchDirectory,
                 timeout: request.positionerTimeout, session: session, rig: request.rig)
             let built = try await positioner.backend.build(positioner.argument, setup)
             if !built.placesAtHeights, session.plannedProbes.contains(where: { !$0.isAtTapHeight }) {

@@ -1,19 +1,22 @@
 import NFCBenchRecords
 
 /// How long a plan's moves take on a rig, from its feeds alone: every position is a rise
-/// to the safe height, the XY move, the descent and the rise after the tap. Acceleration
+/// to the crossing height (safe-z, or clearance-z when the reader's field is off while the
+/// machine crosses), the XY move, the descent and the rise after the tap. Acceleration
 /// is not counted, so a real machine takes somewhat longer on short moves; `rig check
 /// --move` times the moves on the machine itself.
 public struct MoveTiming: Sendable, Equatable {
     public let positions: Int
-    /// Distance across, at the safe height.
+    /// Distance across, at the crossing height.
     public let acrossMm: Double
     /// Distance up and down.
     public let verticalMm: Double
     public let seconds: Double
 
-    public init(probes: [Probe], geometry: RigGeometry, from start: (x: Double, y: Double)? = nil) {
+    /// `crossingZ` is the safe height unless given.
+    public init(probes: [Probe], geometry: RigGeometry, crossingZ: Double? = nil, from start: (x: Double, y: Double)? = nil) {
         let rig = geometry.rig
+        let crossing = crossingZ ?? rig.safeZ
         var at = start
         var across = 0.0
         for probe in probes {
@@ -25,8 +28,8 @@ public struct MoveTiming: Sendable, Equatable {
         }
         positions = probes.count
         acrossMm = across
-        // Down from the safe height to the tap's height above the back, and up again.
-        verticalMm = probes.map { 2 * max(0, rig.safeZ - rig.tapZ - $0.heightMm) }.reduce(0, +)
+        // Down from the crossing height to the tap's height above the back, and up again.
+        verticalMm = probes.map { 2 * max(0, crossing - rig.tapZ - $0.heightMm) }.reduce(0, +)
         seconds = across / (rig.feedXY / 60) + verticalMm / (rig.feedZ / 60)
     }
 

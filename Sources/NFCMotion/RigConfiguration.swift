@@ -7,7 +7,9 @@ import Foundation
 /// Coordinates are the machine's, in millimetres, as it reports them with no work
 /// offset. Heights are measured upwards from `tapZ`, where the phone's back lies on the
 /// reader; `safeZ` is high enough that the phone no longer couples, so XY moves there
-/// never drag the phone across the antenna.
+/// never drag the phone across the antenna. A rig whose reader can switch its RF field
+/// off may cross at `clearanceZ` instead, a few millimetres above the back: with the field
+/// off the phone is out of the field electrically, however close it is.
 public struct RigConfiguration: Sendable, Equatable {
     /// A machine axis the phone's own axis runs along, and in which direction.
     public struct AxisDirection: Sendable, Equatable, CustomStringConvertible {
@@ -48,6 +50,9 @@ public struct RigConfiguration: Sendable, Equatable {
     public var yAxis: AxisDirection
     public var safeZ: Double
     public var tapZ: Double
+    /// Machine Z to cross at between taps while the reader's field is off (above `tapZ`,
+    /// at most `safeZ`); `nil` crosses at `safeZ` always.
+    public var clearanceZ: Double?
     /// mm/min.
     public var feedXY: Double
     public var feedZ: Double
@@ -62,7 +67,7 @@ public struct RigConfiguration: Sendable, Equatable {
         device: String? = nil, dialect: MachineDialect, baud: Int = 115_200, originX: Double, originY: Double,
         xAxis: AxisDirection = AxisDirection(axis: .x, sign: 1), yAxis: AxisDirection = AxisDirection(axis: .y, sign: 1),
         safeZ: Double, tapZ: Double, feedXY: Double, feedZ: Double, travelX: Double, travelY: Double, travelZ: Double,
-        homes: Bool
+        homes: Bool, clearanceZ: Double? = nil
     ) {
         self.device = device
         self.dialect = dialect
@@ -79,6 +84,7 @@ public struct RigConfiguration: Sendable, Equatable {
         self.travelY = travelY
         self.travelZ = travelZ
         self.homes = homes
+        self.clearanceZ = clearanceZ
     }
 
     /// The rig file's text, every key in the documented order (docs/rig.md), numbers to
@@ -91,6 +97,9 @@ public struct RigConfiguration: Sendable, Equatable {
             "origin-x = \(Self.number(originX))", "origin-y = \(Self.number(originY))",
             "x-axis = \(xAxis)", "y-axis = \(yAxis)",
             "safe-z = \(Self.number(safeZ))", "tap-z = \(Self.number(tapZ))",
+        ]
+        if let clearanceZ { lines.append("clearance-z = \(Self.number(clearanceZ))") }
+        lines += [
             "feed-xy = \(Self.number(feedXY))", "feed-z = \(Self.number(feedZ))",
             "travel-x = \(Self.number(travelX))", "travel-y = \(Self.number(travelY))",
             "travel-z = \(Self.number(travelZ))", "homes = \(homes ? "yes" : "no")",

@@ -18,15 +18,16 @@ extension RigConfiguration {
     /// The keys a rig file has, in the order `text` writes them. Labs and scripts write
     /// these names, so they never change.
     public static let keys = [
-        "device", "dialect", "baud", "origin-x", "origin-y", "x-axis", "y-axis", "safe-z", "tap-z", "feed-xy", "feed-z",
+        "device", "dialect", "baud", "origin-x", "origin-y", "x-axis", "y-axis", "safe-z", "tap-z", "clearance-z", "feed-xy",
+        "feed-z",
         "travel-x", "travel-y", "travel-z", "homes",
     ]
-    static let optionalKeys: Set<String> = ["device", "baud"]
+    static let optionalKeys: Set<String> = ["device", "baud", "clearance-z"]
     /// Generous bounds that still catch a slip of the keyboard (a feed in mm/s, a travel in µm).
     static let travelRange = 1.0...5000
     static let feedRange = 1.0...100_000
 
-    /// Reads a rig file. Every key but `device` and `baud` is required, each once; an
+    /// Reads a rig file. Every key but `device`, `baud` and `clearance-z` is required, each once; an
     /// unknown key, a value out of range or a rig at odds with itself (origin outside the
     /// travel, safe height below the tap height) is refused, naming the line.
     public static func parse(_ text: String) throws(RigFileError) -> RigConfiguration {
@@ -54,7 +55,7 @@ extension RigConfiguration {
             throw RigFileError(
                 line: nil, "missing \(missing.joined(separator: ", ")); 'nfcbench rig calibrate' writes a complete file")
         }
-        var reader = ValueReader(values: values)
+        let reader = ValueReader(values: values)
         let rig = RigConfiguration(
             device: try reader.device(), dialect: try reader.dialect(), baud: try reader.baud(),
             originX: try reader.millimetres("origin-x", in: 0...travelRange.upperBound),
@@ -65,7 +66,8 @@ extension RigConfiguration {
             feedXY: try reader.millimetres("feed-xy", in: feedRange), feedZ: try reader.millimetres("feed-z", in: feedRange),
             travelX: try reader.millimetres("travel-x", in: travelRange),
             travelY: try reader.millimetres("travel-y", in: travelRange),
-            travelZ: try reader.millimetres("travel-z", in: travelRange), homes: try reader.yesNo("homes"))
+            travelZ: try reader.millimetres("travel-z", in: travelRange), homes: try reader.yesNo("homes"),
+            clearanceZ: try reader.optionalMillimetres("clearance-z", in: 0...travelRange.upperBound))
         try rig.checkConsistency(lines: values.mapValues(\.line))
         return rig
     }
@@ -90,6 +92,12 @@ extension RigConfiguration {
                 "safe-z \(safeZ) mm must be above tap-z \(tapZ) mm (heights are measured upwards from tap-z)")
         }
         if safeZ > travelZ { throw RigFileError(line: lines["safe-z"], "safe-z \(safeZ) mm is beyond travel-z \(travelZ) mm") }
+        if let clearanceZ, clearanceZ <= tapZ || clearanceZ > safeZ {
+            throw RigFileError(
+                line: lines["clearance-z"],
+                "clearance-z \(clearanceZ) mm must be above tap-z \(tapZ) mm and at most safe-z \(safeZ) mm "
+                    + "(the reader crosses there with its field off; a few mm above tap-z)")
+        }
     }
 
     /// A value as the error shows it: control characters made visible, at most 60 characters.
@@ -134,7 +142,7 @@ private struct ValueReader {
     }
 
     func millimetres(_ key: String, in range: ClosedRange<Double>) throws(RigFileError) -> Double {
-        let (value, line) = raw(key)!  // required: checked before
+        let (value, line) = raw(key)!  // required, or asked for only when present
         guard let number = Double(value), number.isFinite else {
             throw RigFileError(line: line, "\(key) must be a number, found '\(RigConfiguration.printable(value))'")
         }
@@ -146,6 +154,10 @@ private struct ValueReader {
             )
         }
         return number
+    }
+
+    func optionalMillimetres(_ key: String, in range: ClosedRange<Double>) throws(RigFileError) -> Double? {
+        raw(key) == nil ? nil : try millimetres(key, in: range)
     }
 
     func axis(_ key: String) throws(RigFileError) -> RigConfiguration.AxisDirection {

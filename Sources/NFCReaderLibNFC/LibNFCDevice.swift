@@ -69,6 +69,12 @@ final class LibNFCDevice {
 
     func deselect() { _ = nfc_initiator_deselect_target(handle) }
 
+    /// Switches the RF field (`NP_ACTIVATE_FIELD`: RFConfiguration item 0x01 on a PN53x).
+    func setField(on: Bool) -> LibNFCStatus? {
+        let res = nfc_device_set_property_bool(handle, NP_ACTIVATE_FIELD, on)
+        return res < 0 ? LibNFCStatus(rawValue: res) : nil
+    }
+
     /// One APDU to the selected ISO-DEP target (InDataExchange): the answer, or `nil`
     /// when the target gave none within `timeoutMs` or the exchange failed.
     func exchange(_ apdu: [UInt8], timeoutMs: Int32) -> [UInt8]? {

@@ -12,7 +12,9 @@ extension LibNFCReader: TagEmulating {
     static let exchangeGrace = Duration.seconds(3)
 
     public var tagEmulation: TagEmulationSupport { .forLibNFC(firmware: info.firmware, name: info.name) }
-    public var capabilities: ReaderCapabilities { ReaderCapabilities(tagEmulator: self, tagEmulation: tagEmulation) }
+    public var capabilities: ReaderCapabilities {
+        ReaderCapabilities(tagEmulator: self, tagEmulation: tagEmulation, fieldSwitch: self)
+    }
 
     public func emulateTag(_ message: NDEFMessage, window: Duration) async throws(ReaderError) -> TagWindow {
         if case .unsupported(let reason) = tagEmulation { throw ReaderError(.unsupported, "Reader '\(info.name)': \(reason)") }

@@ -205,6 +205,12 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
         }
     }
 
+    /// Drops the selected target (on the queue): after the field went off it is gone.
+    func forgetTarget() {
+        if lastTarget != nil { device.deselect() }
+        lastTarget = nil
+    }
+
     public func close() async {
         // A wedged reader's queue may never run again; its device is closed when the
         // stuck call returns and the last reference goes.

@@ -5,7 +5,11 @@ import Synchronization
 /// control channel) and whoever reads it (simulated reader, emulators).
 ///
 /// Each placement is one field entry: whether the reader couples is rolled once, from
-/// the seeded generator, and a coupled entry gets a fresh random UID.
+/// the seeded generator, and a coupled entry gets a fresh random UID. The roll is the
+/// placement's luck and stays with it while a machine moves the reader straight up or
+/// down: the phone couples at a height when the roll is below its detection probability
+/// there, so it couples at every height below one where it did (the field only weakens
+/// with distance), and coming down into range is a field entry of its own.
 public final class PhoneOnBench: Sendable {
     public struct State: Sendable {
         public var phone: SimulatedPhone
@@ -31,6 +35,12 @@ public final class PhoneOnBench: Sendable {
         /// be polled now, and polls that start anyway are counted.
         public var carriedByMovingMachine = false
         public var pollsWhileMoving = 0
+        /// The placement's roll and activation delay, kept for its height changes.
+        var roll = 1.0
+        var activationDelayMs = 30
+        /// The emulated PN532's RF field, as it last set it (`PN532Chip`): what the
+        /// machine's log shows at each move. Only that reader's view depends on it.
+        public var readerFieldOn = true
     }
 
     /// One tag read by the phone: in which field entry, and how it ended.
@@ -72,16 +82,13 @@ public final class PhoneOnBench: Sendable {
             s.0.probe = (x, y)
             s.0.heightMm = heightMm
             s.0.fieldEntries += 1
-            let p = s.0.phone.detectionProbability(x: x, y: y, heightMm: heightMm)
-            let roll = Double.random(in: 0..<1, using: &s.1)
-            let delayMs = Int.random(in: 15...60, using: &s.1)
+            s.0.roll = Double.random(in: 0..<1, using: &s.1)
+            s.0.activationDelayMs = Int.random(in: 15...60, using: &s.1)
             if let card = s.0.strayCard, card.covers(x: x, y: y) {
                 s.0.target = card.target
-                s.0.visibleAt = now + .milliseconds(delayMs)
-            } else if roll < p {
-                s.0.target = SimulatedTarget.hce(
-                    technology: s.0.phone.technology, answersAndroidHCE: s.0.phone.answersAndroidHCE, using: &s.1)
-                s.0.visibleAt = now + .milliseconds(delayMs)
+                s.0.visibleAt = now + .milliseconds(s.0.activationDelayMs)
+            } else if s.0.roll < s.0.phone.detectionProbability(x: x, y: y, heightMm: heightMm) {
+                Self.enter(&s, now: now)
             } else {
                 s.0.target = nil
                 s.0.visibleAt = nil
@@ -90,23 +97,45 @@ public final class PhoneOnBench: Sendable {
         }
     }
 
-    /// Moves the reader straight up or down over the same point: a phone coupled now stays
-    /// in the field (the same entry, the same UID) if it still couples at the new height,
-    /// as a real phone does while a machine lifts the reader a little; else it leaves.
-    /// Returns whether it is still coupled.
+    /// The phone answers from `now` plus its activation delay, with a fresh UID.
+    private static func enter(_ s: inout (State, SeededGenerator), now: Duration) {
+        s.0.target = SimulatedTarget.hce(
+            technology: s.0.phone.technology, answersAndroidHCE: s.0.phone.answersAndroidHCE, using: &s.1)
+        s.0.visibleAt = now + .milliseconds(s.0.activationDelayMs)
+    }
+
+    /// Moves the reader straight up or down over the same point, judged with the
+    /// placement's own roll: a phone coupled now stays in the field (the same entry, the
+    /// same UID) while it still couples at the new height, and leaves above it; a phone out
+    /// of range enters the field (a new entry) when the reader comes down far enough.
+    /// Returns whether it is coupled at the new height; `false` with nothing placed.
     @discardableResult
     public func changeHeight(to heightMm: Double) -> Bool {
-        state.withLock { s in
-            guard let probe = s.0.probe, s.0.target != nil else { return false }
-            let sure = max(1 - s.0.phone.missRate, 1e-9)
-            if s.0.phone.detectionProbability(x: probe.x, y: probe.y, heightMm: heightMm) / sure >= 0.5 {
-                s.0.heightMm = heightMm
-                return true
+        let now = clock.now
+        return state.withLock { s in
+            guard let probe = s.0.probe else { return false }
+            s.0.heightMm = heightMm
+            if let card = s.0.strayCard, card.covers(x: probe.x, y: probe.y) { return s.0.target != nil }
+            let couples = s.0.roll < s.0.phone.detectionProbability(x: probe.x, y: probe.y, heightMm: heightMm)
+            switch (couples, s.0.target != nil) {
+            case (true, false):
+                s.0.fieldEntries += 1
+                Self.enter(&s, now: now)
+            case (false, true):
+                s.0.target = nil
+                s.0.visibleAt = nil
+            default: break
             }
-            s.0.target = nil
-            s.0.visibleAt = nil
-            return false
+            return couples
         }
+    }
+
+    /// Whether the reader is over the phone (placed, coupled or not).
+    public var isPlaced: Bool { state.withLock { $0.0.probe != nil } }
+
+    /// Notes the emulated PN532's field, for the machine's log.
+    public func noteReaderField(on: Bool) {
+        state.withLock { $0.0.readerFieldOn = on }
     }
 
     public var carriedByMovingMachine: Bool { state.withLock { $0.0.carriedByMovingMachine } }

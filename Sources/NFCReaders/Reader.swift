@@ -93,12 +93,17 @@ public struct ReaderCapabilities: Sendable {
     public let tagEmulator: (any TagEmulating)?
     /// Whether tag mode works on this particular reader (its chip, its controller), and why not.
     public let tagEmulation: TagEmulationSupport
+    /// The RF field switch, when the host can turn the field off between taps.
+    public let fieldSwitch: (any FieldSwitching)?
 
-    public init(tagEmulator: (any TagEmulating)?, tagEmulation: TagEmulationSupport) {
+    public init(
+        tagEmulator: (any TagEmulating)?, tagEmulation: TagEmulationSupport, fieldSwitch: (any FieldSwitching)? = nil
+    ) {
         precondition(
             tagEmulator != nil || tagEmulation != .supported, "a reader that supports tag mode must offer its emulator")
         self.tagEmulator = tagEmulator
         self.tagEmulation = tagEmulation
+        self.fieldSwitch = fieldSwitch
     }
 
     /// Card polling only, for `reason` (the reader's stack has no target mode).

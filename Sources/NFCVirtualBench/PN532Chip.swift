@@ -4,6 +4,14 @@ import NFCReaders
 /// `pn532_uart` driver: initialisation, registers, RF configuration, target discovery
 /// (InListPassiveTarget, InAutoPoll), presence checks and data exchange.
 ///
+/// The RF field is the chip's own: RFConfiguration item 0x01 switches it, and a
+/// discovery command switches it back on by itself, as the firmware does (libnfc's
+/// barcode polling relies on it: it drops the field and transmits; nfcpy mutes with
+/// `32 01 02` and polls). A phone in place answers as soon as the field is on again, but
+/// a field cycle powers its selected state down: it must be discovered anew, as a card
+/// is after a reset. Only this chip's view depends on its field; the bench's other
+/// readers (vpcd) see the phone regardless.
+///
 /// It only decides *what* to answer; `PN532Emulator` decides *when* and moves bytes.
 /// A command that waits for a target (InAutoPoll, InListPassiveTarget with infinite
 /// retries) is returned as `.pending` and re-evaluated until it can answer, reaches its
@@ -31,10 +39,13 @@ public struct PN532Chip: Sendable {
     let bench: PhoneOnBench
     private var registers: [UInt16: UInt8] = [:]
     private var passiveActivationRetries: UInt8 = 0xFF
-    var fieldOn = true
-    /// The target libnfc selected, tagged with the field entry it came from, so a
-    /// presence check fails once the phone was lifted even if it came back.
-    private var selected: (target: SimulatedTarget, entry: Int)?
+    private(set) var fieldOn = true
+    /// Times the field came back on after being off: a selected target from before is gone.
+    private var fieldCycles = 0
+    /// The target libnfc selected, tagged with the field entry and the field cycle it came
+    /// from, so a presence check fails once the phone was lifted (even if it came back) or
+    /// the field went off in between.
+    private var selected: (target: SimulatedTarget, entry: Int, cycle: Int)?
     /// Target mode: the phone reading this chip's emulated tag (`PN532Chip+Target`), and
     /// the field entry that last activated it (one activation per placement).
     var targetSession: TargetSession?
@@ -107,14 +118,22 @@ public struct PN532Chip: Sendable {
 
     private mutating func rfConfiguration(_ args: [UInt8]) {
         switch args.first {
-        case 0x01?: fieldOn = args.count > 1 && args[1] & 0x01 != 0
+        case 0x01?: switchField(on: args.count > 1 && args[1] & 0x01 != 0)
         case 0x05? where args.count >= 4: passiveActivationRetries = args[3]
         default: break
         }
     }
 
+    /// The field's state, and the bench told of it (the machine's log shows it).
+    private mutating func switchField(on: Bool) {
+        if on && !fieldOn { fieldCycles += 1 }
+        fieldOn = on
+        bench.noteReaderField(on: on)
+    }
+
     private mutating func listPassiveTarget(_ args: [UInt8], now: Duration) -> Reply {
         guard args.count >= 2 else { return .syntaxError }
+        switchField(on: true)
         let brTy = args[1]
         if let found = discover(types: [], brTy: brTy, command: 0x4A) { return .respond(found) }
         // Infinite retries wait for a target; finite ones give up within milliseconds.
@@ -126,6 +145,7 @@ public struct PN532Chip: Sendable {
 
     private mutating func autoPoll(_ args: [UInt8], now: Duration) -> Reply {
         guard args.count >= 3 else { return .syntaxError }
+        switchField(on: true)
         let pollNr = args[0], period = max(args[1], 1), types = Array(args[2...])
         if let found = discover(types: types, brTy: 0, command: 0x60) { return .respond(found) }
         // Period is in units of 150 ms per target type; PollNr 0xFF polls forever.
@@ -148,13 +168,18 @@ public struct PN532Chip: Sendable {
             guard apdu.count > 1, apdu[0] == 0x00, apdu[1] == 0xA4 else { return [0x00, 0x90, 0x00] }
             return [0x00] + target.answer(toSelect: apdu)
         }
-        // InCommunicateThru: raw frames. A phone speaks ISO-DEP only (I-, R- and S-blocks);
-        // probes for other protocols (ST SRx, ASK CTx, B') get no answer, as on air.
+        // InCommunicateThru: raw frames. A phone speaks ISO-DEP only (I-, R- and S-blocks),
+        // and a type B phone answers WUPB/REQB; probes for other protocols (ST SRx, ASK CTx,
+        // B') get no answer, as on air.
         guard let pcb = args.first else { return [0x01] }
         switch pcb {
         case 0x02, 0x03: return [0x00, pcb, 0x6A, 0x82]  // I-block: answer in the same block number
         case 0xA2, 0xA3, 0xB2, 0xB3: return [0x00, 0xA2 | (pcb & 0x01)]  // R-block: R(ACK)
         case 0xC2: return [0x00, 0xC2]  // S(DESELECT)
+        case 0xCA where args.count >= 2: return [0x00, 0xCA, args[1]]  // S(DESELECT) with its CID (nfcpy's DID 1)
+        case 0x05 where args.count >= 3 && selected?.target.technology == .iso14443B:
+            // WUPB/REQB (05 AFI PARAM): the phone, halted by a DESELECT or not, answers its ATQB.
+            return [0x00] + (selected?.target.atqb ?? [])
         default: return [0x01]
         }
     }
@@ -168,7 +193,7 @@ public struct PN532Chip: Sendable {
         if command == 0x4A {
             let wanted: TargetTechnology = brTy == 0x03 ? .iso14443B : .iso14443A
             guard (brTy == 0x00 || brTy == 0x03), target.technology == wanted else { return nil }
-            selected = (target, entry)
+            selected = (target, entry, fieldCycles)
             return [0x01] + targetData(target)
         }
         for type in types {
@@ -180,7 +205,7 @@ public struct PN532Chip: Sendable {
                 default: false
                 }
             guard matches else { continue }
-            selected = (target, entry)
+            selected = (target, entry, fieldCycles)
             let data = targetData(target)
             return [0x01, type, UInt8(data.count)] + data
         }
@@ -200,7 +225,8 @@ public struct PN532Chip: Sendable {
     }
 
     private func selectedIsPresent() -> Bool {
-        guard let selected, let visible = bench.visibleTarget() else { return false }
+        guard fieldOn, let selected, let visible = bench.visibleTarget() else { return false }
         return visible == selected.target && bench.snapshot.fieldEntries == selected.entry
+            && selected.cycle == fieldCycles
     }
 }

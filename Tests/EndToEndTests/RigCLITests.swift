@@ -57,14 +57,24 @@ struct RigCLITests {
         text.range(of: #"S-\d{8}-\d{6}-[0-9a-f]{4}"#, options: .regularExpression).map { String(text[$0]) }
     }
 
-    /// A whole unattended session on each dialect finds the hidden coil; the machine's log
-    /// shows Z at the safe height for every XY move and a barrier after every descent, and
-    /// the reader was never polled while the machine moved.
-    @Test(arguments: ["grbl", "marlin"])
-    func anUnattendedSessionFindsAHiddenZone(_ dialect: String) async throws {
+    /// The bench's rig file without `clearance-z`: the machine crosses at the safe height.
+    func safeHeightRig(_ bench: ServedBench) throws -> String {
+        let rig = try String(contentsOfFile: bench.directory + "/rig.conf", encoding: .utf8)
+            .split(separator: "\n").filter { !$0.hasPrefix("clearance-z") }.joined(separator: "\n")
+        try rig.write(toFile: scratch.file("safe-height.conf"), atomically: true, encoding: .utf8)
+        return scratch.file("safe-height.conf")
+    }
+
+    /// A whole unattended session on each dialect, and each way of crossing, finds the
+    /// hidden coil; the machine's log shows Z at the crossing height for every XY move (and
+    /// the reader's field off then, crossing at clearance-z) and a barrier after every
+    /// descent, and the reader was never polled while the machine moved.
+    @Test(arguments: ["grbl", "marlin"], [true, false])
+    func anUnattendedSessionFindsAHiddenZone(_ dialect: String, fieldOff: Bool) async throws {
         let bench = try await served(dialect)
         defer { bench.discard() }
-        let r = try await BuiltBinary.run(runArguments(bench) + ["--json"], environment: bench.environment)
+        let rig = fieldOff ? nil : try safeHeightRig(bench)
+        let r = try await BuiltBinary.run(runArguments(bench, rig: rig) + ["--json"], environment: bench.environment)
         #expect(r.status == 0, "\(r.stdout)\n\(r.stderr)")
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r.stdout)")
         let m = try #require(summary["measuredZone"] as? [String: Double], "\(summary)")
@@ -79,10 +89,19 @@ struct RigCLITests {
 
         let status = try await Self.status(bench)
         #expect(status["pollsWhileMoving"] as? Int == 0)
-        // The emulated rig: safe-z 32, tap-z 2 (sim serve's rig.conf).
-        #expect(GantryLog(directory: bench.directory).placementViolations(safeZ: 32, tapZ: 2) == [])
+        // The emulated rig: safe-z 32, clearance-z 4, tap-z 2 (sim serve's rig.conf).
+        let log = GantryLog(directory: bench.directory)
+        #expect(log.placementViolations(crossingZ: fieldOff ? 4 : 32, tapZ: 2, fieldOff: fieldOff) == [])
         let taps = try #require(summary["taps"] as? Int)
         #expect(Self.count("barrier", in: bench) >= 2 * taps)
+        // Crossing low is what makes a machine fast: no move goes above the clearance then.
+        let moves = log.moves
+        let firstDescent = try #require(moves.firstIndex { abs($0.end[2] - 2) < 0.001 })
+        let highest = moves[(firstDescent + 1)...].map { max($0.start[2], $0.end[2]) }.max() ?? 0
+        #expect(fieldOff ? abs(highest - 4) < 0.001 : abs(highest - 32) < 0.001, "crossing height \(highest)")
+        let id = try #require(summary["sessionId"] as? String)
+        let audit = try await BuiltBinary.run(["show", id, "--db", scratch.file("bench.sqlite"), "--events"])
+        #expect(audit.stdout.contains("crossing with the reader's field off") == fieldOff, "\(audit.stdout)")
     }
 
     /// An alarm mid-run stops it as "positioner failed" in words, saved; `rig unlock --yes`
@@ -171,12 +190,39 @@ struct RigCLITests {
         #expect(check.status == 1 && check.stderr.contains("is out of reach: machine Y"), "\(check.stderr)")
     }
 
+    /// `rig check` times a plan's moves both ways of crossing: at the safe height, 30 mm
+    /// above the tap height on the emulated rig, and at clearance-z, 2 mm above it.
+    @Test func rigCheckTimesTheMovesBothWaysOfCrossing() async throws {
+        let bench = try await served("grbl")
+        defer { bench.discard() }
+        let check = try await BuiltBinary.run(
+            [
+                "rig", "check", "--model", "SM-S921B", "--plan", "grid", "--rig", bench.directory + "/rig.conf", "--offline",
+                "--db", scratch.file("bench.sqlite"),
+            ],
+            environment: bench.environment)
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        func verticalMm(after marker: String) -> Int? {
+            guard let line = check.stdout.split(separator: "\n").first(where: { $0.hasPrefix(marker) }),
+                let range = line.range(of: #"(\d+) mm up and down"#, options: .regularExpression)
+            else { return nil }
+            return Int(line[range].split(separator: " ")[0])
+        }
+        let high = try #require(verticalMm(after: "Moves:"), "\(check.stdout)")
+        let low = try #require(verticalMm(after: "Crossing at clearance-z 4 mm"), "\(check.stdout)")
+        let positions = try #require(
+            check.stdout.range(of: #"grid plan: (\d+) positions"#, options: .regularExpression).map {
+                Int(check.stdout[$0].split(separator: " ")[2])
+            } ?? nil)
+        #expect(high == 60 * positions && low == 4 * positions, "\(check.stdout)")
+    }
+
     /// A phone whose field reaches past the safe height stops the run with that advice
     /// instead of waiting for a lift that never clears the field.
     @Test func aPhoneThatStillReadsAtTheSafeHeightStopsTheRun() async throws {
         let bench = try await served("marlin", ["--read-height", "80"])
         defer { bench.discard() }
-        let r = try await BuiltBinary.run(runArguments(bench), environment: bench.environment)
+        let r = try await BuiltBinary.run(runArguments(bench, rig: try safeHeightRig(bench)), environment: bench.environment)
         #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
         #expect(
             r.stderr.contains("still answers with the machine at its safe height") && r.stderr.contains("Raise safe-z"),

@@ -8,9 +8,10 @@ import Testing
 struct HeightLayersTests {
     static let coil = try! NormalizedRect(x: 0.2, y: 0.5, width: 0.6, height: 0.3)
 
-    /// Up while it reads, on to the next position at the first miss; the base plan sees
-    /// the taps on the back only.
-    @Test func eachPositionRisesWhileItReads() throws {
+    /// The back first, in the base plan's order; then each layer up, backwards through
+    /// the positions that read in the layer below; the base plan sees the taps on the back
+    /// only.
+    @Test func layerByLayerEachPositionThatReadGoesUpOne() throws {
         let raster = try #require(RasterPlan(stepMm: 20, bodyWidthMm: 70.6, bodyHeightMm: 147))
         let plan = HeightLayers(base: raster, heights: [0, 5, 10])
         var history: [(probe: Probe, hit: Bool)] = []
@@ -18,14 +19,14 @@ struct HeightLayersTests {
         while let probe = plan.next(after: history) {
             history.append((probe, Self.coil.contains(x: probe.x, y: probe.y) && probe.heightMm <= 5))
         }
-        let onBack = history.filter { $0.probe.isAtTapHeight }
-        #expect(onBack.map(\.probe) == raster.order)
-        for (index, tap) in history.enumerated() where tap.probe.isAtTapHeight {
-            let inside = Self.coil.contains(x: tap.probe.x, y: tap.probe.y)
-            let following = history.dropFirst(index + 1).prefix { !$0.probe.isAtTapHeight }.map(\.probe.heightMm)
-            #expect(following == (inside ? [5, 10] : []), "\(tap.probe): \(following)")
-        }
-        #expect(plan.measuredZone(from: history) == raster.measuredZone(from: onBack))
+        let onBack = history.prefix { $0.probe.isAtTapHeight }
+        #expect(onBack.map(\.probe) == raster.order, "the back comes first, whole")
+        let inside = raster.order.filter { Self.coil.contains(x: $0.x, y: $0.y) }
+        #expect(!inside.isEmpty)
+        let layers = history.dropFirst(onBack.count).map(\.probe)
+        let expected = inside.reversed().map { $0.at(heightMm: 5) } + inside.map { $0.at(heightMm: 10) }
+        #expect(layers == expected, "\(layers)")
+        #expect(plan.measuredZone(from: history) == raster.measuredZone(from: Array(onBack)))
     }
 
     /// A session stores every position at every height, and its plan comes back from them.
@@ -41,8 +42,10 @@ struct HeightLayersTests {
         let rebuilt = HeightLayers.rebuild(from: parsed) { RasterPlan(stored: $0) }
         let onBack = parsed.filter(\.isAtTapHeight)
         #expect(onBack.count == raster.order.count)
-        #expect(rebuilt.next(after: [(onBack[0], true)]) == onBack[0].at(heightMm: 5))
-        #expect(rebuilt.next(after: [(onBack[0], false)]) == onBack[1])
+        let back = onBack.map { ($0, true) }
+        #expect(rebuilt.next(after: [(onBack[0], true)]) == onBack[1])
+        #expect(rebuilt.next(after: back) == onBack.last?.at(heightMm: 5))
+        #expect(rebuilt.next(after: back.dropLast() + [(onBack.last!, false)]) == onBack[onBack.count - 2].at(heightMm: 5))
     }
 
     /// docs/rig.md's coupling model: the read height over the coil's middle is the

@@ -15,7 +15,9 @@ struct GCodePositionerTests {
     static let body = (width: 70.6, height: 147.0)
 
     /// A bench with a gantry, and a positioner on it as `rig.conf` describes the jig.
-    static func rigged(_ dialect: GantryDialect, speed: Double = 50, timeout: Duration = .seconds(10)) async throws -> (
+    static func rigged(
+        _ dialect: GantryDialect, speed: Double = 50, timeout: Duration = .seconds(10), clearanceMm: Double? = nil
+    ) async throws -> (
         TestBench, GCodePositioner, RigConfiguration
     ) {
         let gantry = GantryConfiguration(
@@ -24,11 +26,13 @@ struct GCodePositionerTests {
         let rig = RigConfiguration(
             device: bench.directory + "/gantry", dialect: dialect == .grbl ? .grbl : .marlin, originX: gantry.originX,
             originY: gantry.originY, safeZ: gantry.tapZ + 30, tapZ: gantry.tapZ, feedXY: 3000, feedZ: 600,
-            travelX: gantry.travel.x, travelY: gantry.travel.y, travelZ: gantry.travel.z, homes: true)
+            travelX: gantry.travel.x, travelY: gantry.travel.y, travelZ: gantry.travel.z, homes: true,
+            clearanceZ: clearanceMm.map { gantry.tapZ + $0 })
         let (machine, state) = try await GCodeMachine.open(rig, timeout: timeout)
         #expect(dialect == .marlin || state == "Alarm", "GRBL with homing enabled powers up locked")
         let positioner = GCodePositioner(
-            machine: machine, geometry: RigGeometry(rig: rig, bodyWidthMm: body.width, bodyHeightMm: body.height))
+            machine: machine, geometry: RigGeometry(rig: rig, bodyWidthMm: body.width, bodyHeightMm: body.height),
+            crossesWithFieldOff: clearanceMm != nil)
         return (bench, positioner, rig)
     }
 
@@ -79,9 +83,40 @@ struct GCodePositionerTests {
         }
         let log = GantryLog(directory: bench.directory)
         #expect(log.moves.count >= 3 * probes.count)
-        #expect(log.placementViolations(safeZ: rig.safeZ, tapZ: rig.tapZ) == [])
+        #expect(log.placementViolations(crossingZ: rig.safeZ, tapZ: rig.tapZ) == [])
         #expect(log.count(dialect == .grbl ? "barrier G4" : "barrier M400") >= 2 * probes.count)
         #expect(log.count(dialect == .grbl ? "< $H" : "< G28") == 1)
+    }
+
+    /// Crossing with the field off: lifts go up to clearance-z only, XY moves happen
+    /// there, and a lift never goes down (a tap above the clearance stays where it is and
+    /// the next crossing starts from there).
+    @Test func crossingWithTheFieldOffStaysJustAboveTheBack() async throws {
+        let (bench, positioner, rig) = try await Self.rigged(.grbl, clearanceMm: 2)
+        let clearance = try #require(rig.clearanceZ)
+        try await positioner.prepare()
+        let probes = [Probe(x: 0.5, y: 0.5), Probe(x: 0.2, y: 0.8), Probe(x: 0.2, y: 0.8, heightMm: 10), Probe(x: 0.8, y: 0.2)]
+        for (index, probe) in probes.enumerated() {
+            try await positioner.place(probe, index: index)
+            #expect(abs((bench.bench.gantry?.status.position[2] ?? 0) - (rig.tapZ + probe.heightMm)) < 0.001)
+            try await positioner.lift(index: index)
+            let z = bench.bench.gantry?.status.position[2] ?? 0
+            #expect(abs(z - max(clearance, rig.tapZ + probe.heightMm)) < 0.001, "lifted to \(z) after \(probe)")
+        }
+        let log = GantryLog(directory: bench.directory)
+        #expect(log.placementViolations(crossingZ: clearance, tapZ: rig.tapZ) == [])
+        let moves = log.moves
+        let firstDescent = try #require(moves.firstIndex { abs($0.end[2] - rig.tapZ) < 0.001 })
+        let highest = moves[(firstDescent + 1)...].map { max($0.start[2], $0.end[2]) }.max() ?? 0
+        #expect(abs(highest - (rig.tapZ + 10)) < 0.001, "nothing above the highest tap after the first descent")
+        #expect(positioner.announcement?.contains("field off, up to Z \(RigConfiguration.number(clearance)) mm") == true)
+        // The same rig for a reader without a field switch crosses at safe-z, and says so.
+        let aboveField = GCodePositioner(machine: positioner.machine, geometry: positioner.geometry)
+        #expect(aboveField.crossesWithFieldOff == false)
+        #expect(aboveField.announcement?.contains("clearance-z is not used") == true)
+        try await aboveField.place(Probe(x: 0.5, y: 0.5), index: 9)
+        try await aboveField.lift(index: 9)
+        #expect(abs((bench.bench.gantry?.status.position[2] ?? 0) - rig.safeZ) < 0.001)
     }
 
     @Test(arguments: GantryDialect.allCases)

@@ -84,6 +84,28 @@ struct RigFileTests {
         }
     }
 
+    /// `clearance-z` is optional; where given it lies above tap-z and at most at safe-z,
+    /// and it survives a write and a read.
+    @Test func theClearanceHeightIsOptionalAndChecked() throws {
+        #expect(try RigConfiguration.parse(Self.complete).clearanceZ == nil)
+        let low = Self.complete.replacingOccurrences(of: "tap-z = 2", with: "tap-z = 2\nclearance-z = 4.5")
+        let rig = try RigConfiguration.parse(low)
+        #expect(rig.clearanceZ == 4.5)
+        #expect(rig.text.contains("clearance-z = 4.5"))
+        #expect(try RigConfiguration.parse(rig.text) == rig)
+        for (value, words) in [
+            ("2", "must be above tap-z 2.0 mm"), ("33", "at most safe-z 32.0 mm"), ("nan", "must be a number"),
+        ] {
+            let text = Self.complete.replacingOccurrences(of: "tap-z = 2", with: "tap-z = 2\nclearance-z = \(value)")
+            do {
+                _ = try RigConfiguration.parse(text)
+                Issue.record("accepted clearance-z = \(value)")
+            } catch {
+                #expect(error.line == 11 && error.description.contains(words), "\(error)")
+            }
+        }
+    }
+
     @Test func aMissingKeyIsNamed() {
         let text = Self.complete.replacingOccurrences(of: "feed-z = 600\n", with: "")
         do {

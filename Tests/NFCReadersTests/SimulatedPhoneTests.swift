@@ -47,6 +47,38 @@ struct SimulatedPhoneTests {
         #expect(uids.count == 20)
     }
 
+    /// A machine moving the reader straight up and down judges one placement with one
+    /// roll: over many placements, the share coupled at each height is the detection
+    /// probability there, coming down from out of range is an entry of its own, and a
+    /// placement coupled at a height is coupled at every lower one.
+    @Test func heightChangesJudgeThePlacementsOwnRoll() {
+        var edgePhone = SimulatedPhone(antenna: (0.3, 0.3, 0.4, 0.4), missRate: 0.1)
+        edgePhone.edgeFalloff = 0.05
+        let bench = PhoneOnBench(phone: edgePhone, seed: 11)
+        let x = 0.5, y = 0.72  // near the coil's lower edge: a probability between 0 and 1
+        let expected = edgePhone.detectionProbability(x: x, y: y)
+        #expect(expected > 0.2 && expected < 0.8)
+        var coupledLow = 0, entered = 0
+        for _ in 0..<2000 {
+            bench.place(x: x, y: y, heightMm: 30)  // out of reach: nothing answers up there
+            #expect(bench.snapshot.target == nil)
+            let entries = bench.snapshot.fieldEntries
+            let low = bench.changeHeight(to: 0)
+            if low {
+                coupledLow += 1
+                entered += bench.snapshot.fieldEntries - entries
+            }
+            // Up again to 4 mm and back: coupled there only if coupled lower, and then the
+            // same entry.
+            let atFour = bench.changeHeight(to: 4)
+            #expect(!atFour || low)
+            if atFour { #expect(bench.snapshot.fieldEntries == entries + 1) }
+            bench.lift()
+        }
+        #expect(entered == coupledLow, "each coupling on the way down is one field entry")
+        #expect(abs(Double(coupledLow) / 2000 - expected) < 0.04, "\(coupledLow) of 2000 against p = \(expected)")
+    }
+
     @Test func missRateShowsOverTheCoil() {
         let bench = PhoneOnBench(phone: SimulatedPhone(antenna: (0, 0, 1, 1), missRate: 0.2), seed: 3)
         let hits = (0..<1000).filter { _ in

@@ -24,8 +24,10 @@ public struct GantryLog {
     }
 
     /// What breaks the placement rules, in words (empty when none does): an XY move below
-    /// `safeZ`, or a move that leaves `tapZ` before a barrier said the machine stopped there.
-    public func placementViolations(safeZ: Double, tapZ: Double) -> [String] {
+    /// `crossingZ` (the safe height, or clearance-z when the reader's field is off while the
+    /// machine crosses), a move that leaves `tapZ` before a barrier said the machine stopped
+    /// there, and with `fieldOff`, an XY move while the emulated PN532's field was on.
+    public func placementViolations(crossingZ: Double, tapZ: Double, fieldOff: Bool = false) -> [String] {
         var violations: [String] = []
         var descended = false
         for event in events {
@@ -33,8 +35,11 @@ public struct GantryLog {
             guard let (start, end) = Self.move(event) else { continue }
             if descended { violations.append("moved on from the tap height before a barrier: \(event)") }
             let acrossXY = abs(start[0] - end[0]) > 1e-6 || abs(start[1] - end[1]) > 1e-6
-            if acrossXY, start[2] < safeZ - 0.001 || end[2] < safeZ - 0.001 {
-                violations.append("XY move below the safe height: \(event)")
+            if acrossXY, start[2] < crossingZ - 0.001 || end[2] < crossingZ - 0.001 {
+                violations.append("XY move below the crossing height: \(event)")
+            }
+            if fieldOff, acrossXY, !event.hasSuffix("field off") {
+                violations.append("XY move with the reader's field on: \(event)")
             }
             descended = abs(end[2] - tapZ) < 0.001
         }

@@ -138,6 +138,32 @@ struct PN532ChipTests {
         #expect(c.receive([0x00, 0x06], now: now) == .respond([0x01]))
     }
 
+    /// RFConfiguration item 0x01 switches the field: off, the phone is out of the chip's
+    /// field (a target selected before is gone and its presence check fails); a discovery
+    /// command switches it back on by itself, as the firmware does, and finds the phone
+    /// as a new activation. nfcpy's sequence: mute with `32 01 02`, then poll `4A 01 00`.
+    @Test func theFieldSwitchesOffAndADiscoveryCommandSwitchesItBackOn() throws {
+        var (c, bench) = chip(placed: true)
+        try waitUntilVisible(bench)
+        guard case .respond(let first) = c.receive([0x4A, 0x01, 0x00], now: now), first.first == 0x01 else {
+            Issue.record("the phone in place should answer"); return
+        }
+        #expect(c.receive([0x00, 0x06], now: now) == .respond([0x00]), "the selected phone is present")
+        #expect(c.receive([0x32, 0x01, 0x02], now: now) == .respond([]))  // Auto RFCA on, RF off
+        #expect(c.fieldOn == false && bench.snapshot.readerFieldOn == false)
+        #expect(c.receive([0x04], now: now) == .respond([0x00, 0x00, 0x00, 0x00]), "GetGeneralStatus: field off, no target")
+        #expect(c.receive([0x00, 0x06], now: now) == .respond([0x01]), "unpowered: no longer present")
+        guard case .respond(let again) = c.receive([0x4A, 0x01, 0x00], now: now) else {
+            Issue.record("a discovery with the field off should switch it on and answer"); return
+        }
+        #expect(again.first == 0x01 && c.fieldOn && bench.snapshot.readerFieldOn)
+        #expect(c.receive([0x00, 0x06], now: now) == .respond([0x00]), "the new activation is present")
+        // Off and on again by the host (libnfc's NP_ACTIVATE_FIELD): the old selection is gone.
+        #expect(c.receive([0x32, 0x01, 0x00], now: now) == .respond([]))
+        #expect(c.receive([0x32, 0x01, 0x01], now: now) == .respond([]))
+        #expect(c.receive([0x00, 0x06], now: now) == .respond([0x01]), "a field cycle resets the phone")
+    }
+
     /// Lets the simulated activation (15-60 ms) pass in virtual time.
     func waitUntilVisible(_ bench: PhoneOnBench) throws {
         #expect(bench.visibleTarget() == nil, "activation is not instantaneous")

@@ -12,6 +12,7 @@ TEST_PACKAGES=(pkg-config libnfc-dev libnfc-bin libnfc-examples libpcsclite-dev 
                python3-pandas  # the CSV read as docs/csv.md tells labs to
                gcc python3-pyscard  # the tests' vpcd driver with a serial number, and an outside PC/SC client to read it
                python3-serial  # pyserial, for a G-code sender the emulated GRBL and Marlin are checked against
+               python3-usb1  # nfcpy imports it (Tests/Fixtures/nfcpy), though its PN532 driver uses the serial port
                libcurl4-openssl-dev  # FoundationNetworking, for --static-swift-stdlib release builds
                libpq-dev postgresql)  # the lab store's client library, and a private server for its tests
 

@@ -39,6 +39,7 @@ public enum EventWords {
         if let positioner = d["positioner"] { parts.append("positioner \(positioner)") }
         if let reader = d["reader"] { parts.append("reader \(reader)") }
         if let window = d["tapWindow"] { parts.append("tap window \(trimmed(window)) s") }
+        if d["crossing"] == "field off" { parts.append("crossing with the reader's field off") }
         return parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")"
     }
 

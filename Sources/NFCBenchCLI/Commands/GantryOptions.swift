@@ -37,12 +37,15 @@ enum GantryOptions {
             dialect: dialect, bodyWidthMm: body.width, bodyHeightMm: body.height, speed: invocation[speed] ?? 1)
     }
 
+    /// How far above the back the emulated machine crosses when the reader's field is off.
+    static let clearanceMm = 2.0
+
     /// The rig file that describes the emulated machine, as a lab would write it for a real one.
     static func rigFile(for gantry: GantryEmulator) -> RigConfiguration {
         let c = gantry.configuration
         return RigConfiguration(
             device: gantry.linkPath, dialect: c.dialect == .grbl ? .grbl : .marlin, originX: c.originX, originY: c.originY,
             safeZ: c.tapZ + 30, tapZ: c.tapZ, feedXY: 3000, feedZ: 600, travelX: c.travel.x, travelY: c.travel.y,
-            travelZ: c.travel.z, homes: c.homes)
+            travelZ: c.travel.z, homes: c.homes, clearanceZ: c.tapZ + Self.clearanceMm)
     }
 }

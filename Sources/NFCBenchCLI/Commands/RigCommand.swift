@@ -124,6 +124,13 @@ enum RigCommand {
                 + "about \(Self.duration(timing.seconds)) at feed-xy \(RigConfiguration.number(rig.feedXY)) and feed-z "
                 + "\(RigConfiguration.number(rig.feedZ)) mm/min (acceleration not counted); with 5 s tap windows, "
                 + String(format: "%.1f", timing.positionsPerMinute(windowSeconds: 5)) + " positions per minute")
+        if let clearance = rig.clearanceZ {
+            let low = MoveTiming(probes: probes, geometry: geometry, crossingZ: clearance)
+            out.line(
+                "Crossing at clearance-z \(RigConfiguration.number(clearance)) mm with the reader's field off (libnfc readers): "
+                    + "\(Int(low.verticalMm.rounded())) mm up and down, about \(Self.duration(low.seconds)) of moves, "
+                    + String(format: "%.1f", low.positionsPerMinute(windowSeconds: 5)) + " positions per minute")
+        }
         if invocation[offline] { return ExitCode.success }
         let opened: (machine: GCodeMachine, state: String)
         do { opened = try await GCodeMachine.open(rig, timeout: machineTimeout(invocation)) } catch {

@@ -6,12 +6,14 @@ import Synchronization
 /// bench's reader over the simulated phone: when the head comes to rest over the phone's
 /// back, the phone is placed there at the head's height above the back (its reach
 /// shrinks with height, `SimulatedPhone.detectionProbability`); a move across takes it out
-/// of the field, and a move straight up keeps it there while it still couples at the new
-/// height (`PhoneOnBench.changeHeight`), as a phone whose field reaches that high does. Moves take their real time at the commanded feed (divided by
-/// `speed` for tests).
+/// of the field, and a move straight up or down judges that placement again at the new
+/// height (`PhoneOnBench.changeHeight`): the phone stays in the field while it still
+/// couples, and enters it when the reader comes down into range. Moves take their real
+/// time at the commanded feed (divided by `speed` for tests); acceleration is not modelled.
 ///
-/// Every line in and out, every move and every barrier go to `<dir>/gantry.log`, which
-/// tests read to check the order of moves: `SECONDS EVENT`, one per line.
+/// Every line in and out, every move (with the emulated PN532's field at its start) and
+/// every barrier go to `<dir>/gantry.log`, which tests read to check the order of moves:
+/// `SECONDS EVENT`, one per line.
 public final class GantryEmulator: Sendable {
     public let linkPath: String
     public let logPath: String
@@ -52,8 +54,6 @@ public final class GantryEmulator: Sendable {
         var firmware = GantryFirmware(configuration: configuration)
         var incoming: [UInt8] = []
         var lines: [String] = []
-        /// The phone stayed coupled through the last (vertical) move.
-        var keptCoupling = false
         let started = ContinuousClock.now
         var last = started
         func write(_ event: String) {
@@ -109,20 +109,24 @@ public final class GantryEmulator: Sendable {
                 switch step {
                 case .started(let move):
                     bench.setCarriedByMovingMachine(true)
-                    // Straight up or down, a coupled phone stays in the field while it still
-                    // couples at the end height; any move across takes it out.
-                    let height = move.end[2] - configuration.tapZ
-                    keptCoupling = !move.movesXY && bench.changeHeight(to: max(0, height))
-                    if !keptCoupling { bench.lift() }
-                    write("move \(GantryMotion.describe(move.start)) -> \(GantryMotion.describe(move.end)) F\(Int(move.feed))")
+                    // Any move across takes the phone out of the field; straight up or down
+                    // judges the same placement at the end height.
+                    if move.movesXY {
+                        bench.lift()
+                    } else if bench.isPlaced {
+                        bench.changeHeight(to: max(0, move.end[2] - configuration.tapZ))
+                    }
+                    let field = bench.snapshot.readerFieldOn ? "on" : "off"
+                    write(
+                        "move \(GantryMotion.describe(move.start)) -> \(GantryMotion.describe(move.end)) F\(Int(move.feed)) field \(field)"
+                    )
                 case .finished(let move):
                     if move.isHoming { firmware.alarm = nil }
                 }
             }
             if firmware.motion.isIdle, bench.carriedByMovingMachine {
                 bench.setCarriedByMovingMachine(false)
-                if !keptCoupling { rest(at: firmware.motion.position) }
-                keptCoupling = false
+                if !bench.isPlaced { rest(at: firmware.motion.position) }
                 write("idle at \(GantryMotion.describe(firmware.motion.position))")
             }
             // Lines in order; one that must wait holds back those behind it.
