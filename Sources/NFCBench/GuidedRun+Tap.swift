@@ -145,7 +145,9 @@ extension GuidedRun {
                     details: ["responder": ResponderWords.describe(target), "reason": reason, "uid": Hex.string(target.uid)])
                 return try await record(.foreign, target, tap, placement: placement, foreignReason: reason, events: events)
             }
-            return try await record(.hit, target, tap, placement: placement, events: events)
+            var grade: CouplingGrade?
+            if let coupling { grade = try await gradeCoupling(coupling, reader: readers.current) }
+            return try await record(.hit, target, tap, placement: placement, grade: grade, events: events)
         case .tagRead(let read):
             return try await record(
                 read.completed ? .hit : .partial, nil, tap, placement: placement, tagRead: read, events: events)
@@ -167,7 +169,8 @@ extension GuidedRun {
     /// operator confirmed its placement has no time to detect: nothing was timed yet.
     private func record(
         _ result: TapRecord.Result, _ detected: DetectedTarget?, _ tap: TapContext, placement: TapPlacement?,
-        tagRead: TagReadResult? = nil, foreignReason: String? = nil, events: @Sendable (RunEvent) -> Void
+        tagRead: TagReadResult? = nil, foreignReason: String? = nil, grade: CouplingGrade? = nil,
+        events: @Sendable (RunEvent) -> Void
     ) async throws -> TapOutcome {
         let readTime = tagRead?.readTime.map { ($0.seconds * 10_000).rounded() / 10 }
         let timed = placement != .answeredBeforeConfirmation
@@ -180,7 +183,8 @@ extension GuidedRun {
             atqa: detected?.atqa.map { Hex.string($0) }, sak: detected?.sak.map { Hex.string([$0]) },
             ats: detected?.ats.map { Hex.string($0) }, atr: detected?.atr.map { Hex.string($0) }, timestamp: Date(),
             tagProgress: tagRead.map { TagProgress($0.progress) }, placement: placement,
-            windowSeconds: result == .skipped ? nil : session.tapTimeout, platformProbe: detected?.platformProbe)
+            windowSeconds: result == .skipped ? nil : session.tapTimeout, platformProbe: detected?.platformProbe,
+            coupling: grade?.index, couplingTried: grade?.tried)
         try await store.record(record)  // durable before anything else happens
         events(.tap(record))
         if let foreignReason { events(.foreign(record, reason: foreignReason)) }

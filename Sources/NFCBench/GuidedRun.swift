@@ -47,6 +47,8 @@ public struct GuidedRun: Sendable {
     /// (pressed as the phone answered there, and arriving after the lift). Wall time; a
     /// study in virtual time sets it to zero.
     public var minimumPlacementTime = Duration.milliseconds(500)
+    /// `run --coupling`: the ladder each HIT is graded down (`GuidedRun+Coupling`).
+    public var coupling: CouplingLadder?
 
     public init(
         session: SessionRecord, strategy: any ProbeStrategy, readers: ReaderHolder, positioner: any Positioner,

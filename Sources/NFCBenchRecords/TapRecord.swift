@@ -45,15 +45,24 @@ public struct TapRecord: Sendable, Equatable {
     /// What the Android HCE probe found out about the responder (`AndroidHCEProbe`);
     /// `nil` when it was not asked (no ISO-DEP, tag mode, older taps).
     public var platformProbe: PlatformProbe?
+    /// `run --coupling`: the share of the analog ladder below the weakest profile that
+    /// still read here, 0 (only the default field) to 1 (the weakest); `nil` when not
+    /// measured (a miss, or a run without `--coupling`).
+    public var coupling: Double?
+    /// Every profile tried for `coupling`, in order, with what it saw: `default read,
+    /// CWGsP 30 read, CWGsP 24 no answer`.
+    public var couplingTried: String?
 
     public init(
         sessionID: String, step: Int, attempt: Int, probe: Probe, insidePredicted: Bool,
         result: Result, latencyMs: Double? = nil, technology: String? = nil, uid: String? = nil,
         atqa: String? = nil, sak: String? = nil, ats: String? = nil, atr: String? = nil, timestamp: Date,
         tagProgress: TagProgress? = nil, placement: TapPlacement? = nil, windowSeconds: Double? = nil,
-        platformProbe: PlatformProbe? = nil
+        platformProbe: PlatformProbe? = nil, coupling: Double? = nil, couplingTried: String? = nil
     ) {
         precondition(step >= 0 && attempt >= 0, "steps and attempts count from 0")
+        precondition(coupling.map { (0...1).contains($0) } ?? true, "a coupling index is a share of the ladder")
+        self.coupling = coupling; self.couplingTried = couplingTried
         self.sessionID = sessionID; self.step = step; self.attempt = attempt; self.probe = probe
         self.insidePredicted = insidePredicted; self.result = result
         self.latencyMs = latencyMs; self.technology = technology; self.uid = uid; self.atqa = atqa

@@ -19,7 +19,7 @@ enum LabRows {
 
     static let tapColumns = """
         station, session_id, step, attempt, probe_x, probe_y, inside_predicted, result, latency_ms, technology, uid, atqa,
-        sak, ats, atr, timestamp, tag_progress, placement, window_s, platform_probe, height_mm
+        sak, ats, atr, timestamp, tag_progress, placement, window_s, platform_probe, height_mm, coupling, coupling_tried
         """
 
     static let tapColumnNames = names(tapColumns)
@@ -65,7 +65,7 @@ enum LabRows {
             .optional(t.technology), .optional(t.uid), .optional(t.atqa), .optional(t.sak), .optional(t.ats),
             .optional(t.atr), .real(t.timestamp.timeIntervalSince1970), .optional(t.tagProgress?.rawValue),
             .optional(t.placement?.rawValue), .optional(t.windowSeconds), .optional(t.platformProbe?.rawValue),
-            .optional(t.probe.isAtTapHeight ? nil : t.probe.heightMm),
+            .optional(t.probe.isAtTapHeight ? nil : t.probe.heightMm), .optional(t.coupling), .optional(t.couplingTried),
         ]
     }
 
@@ -147,7 +147,8 @@ enum LabRows {
             timestamp: try v.date(15), tagProgress: try v.optionalName(16, as: TagProgress.self),
             placement: try v.optionalName(17, as: TapPlacement.self),
             windowSeconds: try v.optionalNumber(18, in: SessionRecord.storedTapTimeouts),
-            platformProbe: try v.optionalName(19, as: PlatformProbe.self))
+            platformProbe: try v.optionalName(19, as: PlatformProbe.self),
+            coupling: try v.optionalNumber(21, in: 0...1), couplingTried: v.optionalText(22))
     }
 }
 

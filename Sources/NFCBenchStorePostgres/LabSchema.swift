@@ -158,6 +158,13 @@ enum LabSchema {
             "ALTER TABLE lab_tap ADD COLUMN height_mm double precision CHECK (height_mm IS NULL OR "
                 + RangeConstraints.between("height_mm", ProbeHeights.range) + ");"
         ),
+        // A HIT's graded coupling (`run --coupling`) and the analog profiles tried; NULL
+        // when not measured. The push copies every lab_tap column it is sent.
+        (
+            "010-tap-coupling",
+            "ALTER TABLE lab_tap ADD COLUMN coupling double precision CHECK (coupling IS NULL OR "
+                + RangeConstraints.between("coupling", 0.0...1.0) + "); ALTER TABLE lab_tap ADD COLUMN coupling_tried text;"
+        ),
     ]
 
     /// Applies missing migrations under the advisory lock; refuses a store from a newer

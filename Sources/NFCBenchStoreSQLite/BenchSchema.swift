@@ -200,6 +200,13 @@ enum BenchSchema {
         // The reader's height above the back at a tap, for a motion stage's operating
         // volume (`--heights`); NULL for a tap on the back, as every earlier tap was.
         ("014-tap-height", "ALTER TABLE tap ADD COLUMN height_mm REAL;"),
+        (
+            "015-tap-coupling",
+            """
+            ALTER TABLE tap ADD COLUMN coupling REAL;
+            ALTER TABLE tap ADD COLUMN coupling_tried TEXT;
+            """
+        ),
     ]
 
     /// Migrations that only add an index: a reader may read a file without them as it is

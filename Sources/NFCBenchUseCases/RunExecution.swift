@@ -70,6 +70,7 @@ public struct RunExecution: Sendable {
             session: session, strategy: session.strategy, readers: prepared.readers, positioner: prepared.positioner,
             store: store, confirmEach: confirmEach, faultPolicy: faultPolicy, tagMessage: messages)
         run.startDetails = ["positioner": prepared.positionerName, "reader": session.reader.description]
+        run.coupling = prepared.coupling
         // The finished record as the runner stored it, taken from its own event rather than
         // read back, so a completed run is never mistaken for an interrupted one.
         let finished = Mutex<SessionRecord?>(nil)

@@ -26,6 +26,8 @@ public enum RunRefusal: Error, Sendable, Equatable {
     case machineUnavailable(device: String, reason: String)
     /// `--heights` with a positioner that only puts the phone on the reader.
     case heightsNeedMachine(positioner: String)
+    /// `--coupling` with a reader that cannot weaken its field, or in tag mode.
+    case couplingUnsupported(reason: String)
     /// The reader reports a spec that cannot be parsed back (a backend bug).
     case readerSpecUnreadable(String)
 }

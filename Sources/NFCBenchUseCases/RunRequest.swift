@@ -36,6 +36,8 @@ public struct RunRequest: Sendable {
     public var rasterStepMm = 5.0
     /// The heights above the back each position is tapped at (`--heights`): `[0]`, on the back.
     public var heights: [Double] = [0]
+    /// `--coupling`: grade every HIT down the analog ladder (docs/coupling.md).
+    public var coupling = false
     public var repeats = 1
     /// `nil`: 5 s for a new session; a resumed one keeps its own.
     public var tapTimeout: Double?

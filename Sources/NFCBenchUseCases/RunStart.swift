@@ -19,6 +19,8 @@ public struct PreparedRun: Sendable {
     /// Who moves the phone, as the operator named it (`manual`, `exec:...`): the audit
     /// trail records it at every start and resume.
     public let positionerName: String
+    /// `--coupling`: the ladder each HIT is graded down.
+    public var coupling: CouplingLadder? = nil
 }
 
 /// Starts a new session or resumes a saved one. Every rule that needs no reader is checked
@@ -68,12 +70,22 @@ public enum RunStart {
             if !built.placesAtHeights, session.plannedProbes.contains(where: { !$0.isAtTapHeight }) {
                 throw RunRefusal.heightsNeedMachine(positioner: positioner.description)
             }
+            if request.coupling {
+                if session.mode != .card {
+                    throw RunRefusal.couplingUnsupported(
+                        reason: "it grades a phone's answer to the reader, so it needs card mode")
+                }
+                if reader.capabilities.analogProfile == nil {
+                    throw RunRefusal.couplingUnsupported(
+                        reason: "reader '\(reader.info.name)' cannot weaken its field (it needs a PN53x through libnfc)")
+                }
+            }
             if saved == nil { try await store.insert(session) }
             return try await body(
                 PreparedRun(
                     session: session, resolution: request.resolution, isResumed: saved != nil, readers: readers,
                     positioner: built, warnings: warnings, tapWindowChange: change,
-                    positionerName: positioner.description))
+                    positionerName: positioner.description, coupling: request.coupling ? .standard : nil))
         }
     }
 

@@ -69,6 +69,20 @@ final class LibNFCDevice {
 
     func deselect() { _ = nfc_initiator_deselect_target(handle) }
 
+    /// A PN53x command libnfc has no API for, through `pn53x_transceive`; its answer is
+    /// not needed (RFConfiguration answers with none).
+    func send(_ command: [UInt8]) -> LibNFCStatus? {
+        let res = command.withUnsafeBufferPointer { pn53x_transceive(handle, $0.baseAddress, $0.count, nil, 0, -1) }
+        return res < 0 ? LibNFCStatus(rawValue: res) : nil
+    }
+
+    /// One CIU register, read from the chip (ReadRegister).
+    func register(_ address: UInt16) -> Result<UInt8, LibNFCStatus> {
+        var value: UInt8 = 0
+        let res = pn53x_read_register(handle, address, &value)
+        return res < 0 ? .failure(LibNFCStatus(rawValue: res)) : .success(value)
+    }
+
     /// Switches the RF field (`NP_ACTIVATE_FIELD`: RFConfiguration item 0x01 on a PN53x).
     func setField(on: Bool) -> LibNFCStatus? {
         let res = nfc_device_set_property_bool(handle, NP_ACTIVATE_FIELD, on)

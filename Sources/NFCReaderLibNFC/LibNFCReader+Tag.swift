@@ -13,7 +13,7 @@ extension LibNFCReader: TagEmulating {
 
     public var tagEmulation: TagEmulationSupport { .forLibNFC(firmware: info.firmware, name: info.name) }
     public var capabilities: ReaderCapabilities {
-        ReaderCapabilities(tagEmulator: self, tagEmulation: tagEmulation, fieldSwitch: self)
+        ReaderCapabilities(tagEmulator: self, tagEmulation: tagEmulation, fieldSwitch: self, analogProfile: self)
     }
 
     public func emulateTag(_ message: NDEFMessage, window: Duration) async throws(ReaderError) -> TagWindow {

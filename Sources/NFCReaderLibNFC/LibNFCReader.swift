@@ -27,11 +27,14 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
     public let info: ReaderInfo
     public let connstring: String
     let diagnosis: LibNFCDiagnosis
+    let analogJournal: AnalogJournal
+    private let closeWarnings = Mutex<[String]>([])
 
     private init(
         device: LibNFCDevice, lock: SerialPortLock?, queue: DispatchQueue, connstring: String,
-        diagnosis: LibNFCDiagnosis
+        diagnosis: LibNFCDiagnosis, analogJournal: AnalogJournal
     ) {
+        self.analogJournal = analogJournal
         self.device = device
         portLock = lock
         self.queue = queue
@@ -42,10 +45,12 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
             isSimulated: SerialPortLock.serialPath(of: connstring).map(Self.isPseudoTerminal) ?? false)
     }
 
-    /// Opens and initialises the reader as an initiator.
-    public static func open(connstring: String, diagnosis: LibNFCDiagnosis = LibNFCDiagnosis())
-        async throws(ReaderError) -> LibNFCReader
-    {
+    /// Opens and initialises the reader as an initiator, putting back analog settings an
+    /// earlier session left weakened (`AnalogJournal`).
+    public static func open(
+        connstring: String, diagnosis: LibNFCDiagnosis = LibNFCDiagnosis(),
+        analogJournal: AnalogJournal = .fromEnvironment(ProcessInfo.processInfo.environment)
+    ) async throws(ReaderError) -> LibNFCReader {
         let queue = DispatchQueue(label: "nfcbench.libnfc")
         // Lock a serial port before libnfc touches it, so a second user gets a clear
         // "busy" instead of interleaved frames.
@@ -63,12 +68,22 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
                     continuation.resume(returning: .failure(.garbage(connstring, underlying: "nfc_initiator_init: \(status)")))
                     return
                 }
+                if let original = analogJournal.original(for: connstring) {
+                    if let status = device.send([0x32, 0x0A] + original) {
+                        continuation.resume(
+                            returning: .failure(.garbage(connstring, underlying: "restoring the analog settings: \(status)")))
+                        return
+                    }
+                    analogJournal.clear(for: connstring)
+                }
                 continuation.resume(returning: .success(Handoff(device)))
             }
         }
         switch opened {
         case .success(let device):
-            return LibNFCReader(device: device.value, lock: lock, queue: queue, connstring: connstring, diagnosis: diagnosis)
+            return LibNFCReader(
+                device: device.value, lock: lock, queue: queue, connstring: connstring, diagnosis: diagnosis,
+                analogJournal: analogJournal)
         case .failure(let error):
             throw error
         }
@@ -218,10 +233,19 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             queue.async {
                 self.lastTarget = nil
+                if case .failure(let error) = self.restorePendingAnalogSettings() {
+                    self.closeWarnings.withLock {
+                        $0.append(
+                            "Reader '\(self.info.name)' kept its weakened analog settings (\(error.message)); "
+                                + "they are put back the next time it is opened.")
+                    }
+                }
                 continuation.resume()
             }
         }
     }
+
+    public var closingWarnings: [String] { closeWarnings.withLock { $0 } }
 
     /// How long a call may outlive its abort before the reader counts as lost. libnfc
     /// cannot interrupt everything: `pn532_uart` waits for a command's ACK with no
@@ -241,7 +265,10 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
         let deadline = start + timeout
         let generation = waitGeneration.wrappingAdd(1, ordering: .relaxed).newValue
         cancelled.store(false, ordering: .relaxed)
-        DispatchQueue.global().asyncAfter(deadline: .now() + max(0, timeout.seconds)) { [self] in
+        // The timers hold the reader weakly: one dropped mid-run lets go of its device and
+        // port lock at once, not when its last timer fires. A call in progress holds it.
+        DispatchQueue.global().asyncAfter(deadline: .now() + max(0, timeout.seconds)) { [weak self] in
+            guard let self else { return }
             if waitGeneration.load(ordering: .relaxed) == generation { device.abort() }
         }
         let lost = ReaderError(
@@ -255,8 +282,8 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
                     return
                 }
                 DispatchQueue.global().asyncAfter(deadline: .now() + max(0, (timeout + Self.abortGrace).seconds)) {
-                    [self] in
-                    if once.resume(.failure(lost)) { wedged.store(true, ordering: .relaxed) }
+                    [weak self] in
+                    if once.resume(.failure(lost)) { self?.wedged.store(true, ordering: .relaxed) }
                 }
                 queue.async {
                     let outcome = body(deadline, start)

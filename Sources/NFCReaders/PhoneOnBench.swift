@@ -130,6 +130,14 @@ public final class PhoneOnBench: Sendable {
         }
     }
 
+    /// The coupling of the placement now (`SimulatedPhone.coupling`), 0 with nothing placed.
+    public func coupling() -> Double {
+        state.withLock { s in
+            guard let probe = s.0.probe else { return 0 }
+            return s.0.phone.coupling(x: probe.x, y: probe.y, heightMm: s.0.heightMm)
+        }
+    }
+
     /// Whether the reader is over the phone (placed, coupled or not).
     public var isPlaced: Bool { state.withLock { $0.0.probe != nil } }
 

@@ -95,15 +95,19 @@ public struct ReaderCapabilities: Sendable {
     public let tagEmulation: TagEmulationSupport
     /// The RF field switch, when the host can turn the field off between taps.
     public let fieldSwitch: (any FieldSwitching)?
+    /// The analog settings, when the host can weaken the field to grade a tap (`--coupling`).
+    public let analogProfile: (any AnalogProfiling)?
 
     public init(
-        tagEmulator: (any TagEmulating)?, tagEmulation: TagEmulationSupport, fieldSwitch: (any FieldSwitching)? = nil
+        tagEmulator: (any TagEmulating)?, tagEmulation: TagEmulationSupport, fieldSwitch: (any FieldSwitching)? = nil,
+        analogProfile: (any AnalogProfiling)? = nil
     ) {
         precondition(
             tagEmulator != nil || tagEmulation != .supported, "a reader that supports tag mode must offer its emulator")
         self.tagEmulator = tagEmulator
         self.tagEmulation = tagEmulation
         self.fieldSwitch = fieldSwitch
+        self.analogProfile = analogProfile
     }
 
     /// Card polling only, for `reason` (the reader's stack has no target mode).

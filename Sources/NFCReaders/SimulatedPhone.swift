@@ -75,6 +75,17 @@ public struct SimulatedPhone: Sendable, Hashable {
         return max(0, readHeightMm * (signedDistance(x: x, y: y) + readerRadius) / deepest)
     }
 
+    /// How strongly the reader couples with the phone at (x, y), `heightMm` above the back,
+    /// from 0 (at the edge of the sensitive area, shrunk for the height as `readHeight`
+    /// shrinks it) to 1 (on the coil's centre line, on the back): the depth inside that
+    /// area as a fraction of the deepest point's. The emulated PN532 answers a weakened
+    /// field only where this reaches the field's threshold (`AnalogProfile.threshold`).
+    public func coupling(x: Double, y: Double, heightMm: Double = 0) -> Double {
+        let deepest = inradius + readerRadius
+        let shrink = readHeightMm > 0 ? max(0, heightMm) / readHeightMm * deepest : 0
+        return min(1, max(0, (signedDistance(x: x, y: y) + readerRadius - shrink) / deepest))
+    }
+
     /// Half the coil's shorter side, in body heights: the depth of its centre line.
     var inradius: Double { min(antenna.width * aspectRatio, antenna.height) / 2 }
 

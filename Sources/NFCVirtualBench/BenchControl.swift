@@ -188,6 +188,8 @@ public struct BenchStatus: Codable, Sendable, Equatable {
     /// Reader polls that started while the gantry was moving the reader: a positioner
     /// that waits for its machine to stop keeps this at 0.
     public var pollsWhileMoving: Int?
+    /// The emulated PN532's analog settings (RFConfiguration item 0x0A), hex bytes.
+    public var pn532Analog: String?
 }
 
 extension BenchFault: Codable {}

@@ -53,7 +53,27 @@ public struct PN532Chip: Sendable {
     /// Air time of the frames the current target command carries (`PN532Chip+Target`).
     var airTime = Duration.zero
 
-    public init(bench: PhoneOnBench) { self.bench = bench }
+    /// RFConfiguration item 0x0A as last set: a weaker field reaches only a phone whose
+    /// coupling meets its threshold (`AnalogProfile.threshold`, docs/coupling.md).
+    private(set) var analogSettings = AnalogProfile.pn532Default.settings
+
+    public init(bench: PhoneOnBench) {
+        self.bench = bench
+        setAnalog(AnalogProfile.pn532Default.settings)
+    }
+
+    /// Item 0x0A's bytes, and the CIU registers they set (read back with ReadRegister).
+    private mutating func setAnalog(_ settings: [UInt8]) {
+        analogSettings = settings
+        for (value, register) in zip(settings, AnalogProfile.registers) {
+            if let register { registers[register] = value }
+        }
+    }
+
+    /// Whether the field, as the analog settings make it, reaches the phone where it lies.
+    private func fieldReachesPhone() -> Bool {
+        bench.coupling() >= AnalogProfile(name: "chip", settings: analogSettings).threshold
+    }
 
     public mutating func receive(_ data: [UInt8], now: Duration) -> Reply {
         guard let command = data.first else { return .syntaxError }
@@ -120,6 +140,7 @@ public struct PN532Chip: Sendable {
         switch args.first {
         case 0x01?: switchField(on: args.count > 1 && args[1] & 0x01 != 0)
         case 0x05? where args.count >= 4: passiveActivationRetries = args[3]
+        case 0x0A? where args.count >= 12: setAnalog(Array(args[1...11]))
         default: break
         }
     }
@@ -188,7 +209,7 @@ public struct PN532Chip: Sendable {
 
     /// Target data for a command, or `nil` when no suitable target is in the field.
     private mutating func discover(types: [UInt8], brTy: UInt8, command: UInt8) -> [UInt8]? {
-        guard fieldOn, let target = bench.visibleTarget() else { return nil }
+        guard fieldOn, let target = bench.visibleTarget(), fieldReachesPhone() else { return nil }
         let entry = bench.snapshot.fieldEntries
         if command == 0x4A {
             let wanted: TargetTechnology = brTy == 0x03 ? .iso14443B : .iso14443A
@@ -225,7 +246,7 @@ public struct PN532Chip: Sendable {
     }
 
     private func selectedIsPresent() -> Bool {
-        guard fieldOn, let selected, let visible = bench.visibleTarget() else { return false }
+        guard fieldOn, let selected, let visible = bench.visibleTarget(), fieldReachesPhone() else { return false }
         return visible == selected.target && bench.snapshot.fieldEntries == selected.entry
             && selected.cycle == fieldCycles
     }

@@ -16,6 +16,10 @@ public final class PN532Emulator: Sendable {
     /// How many polls (InAutoPoll, InListPassiveTarget) the host has started waiting on:
     /// tests wait for it to grow instead of guessing when a poll is under way.
     public var pollsStarted: Int { polls.load(ordering: .acquiring) }
+    private let analog = Mutex(AnalogProfile.pn532Default.settings)
+
+    /// The chip's RFConfiguration item 0x0A as last set: what tests check a session left.
+    public var analogSettings: [UInt8] { analog.withLock { $0 } }
 
     public init(bench: PhoneOnBench, controls: BenchControls, linkPath: String) {
         self.bench = bench
@@ -73,7 +77,8 @@ public final class PN532Emulator: Sendable {
             guard let link = pty ?? replug() else { usleep(50_000); continue }
             if pty == nil {
                 pty = link
-                chip = PN532Chip(bench: bench)
+                chip = PN532Chip(bench: bench)  // a replugged chip powers up with its defaults
+                analog.withLock { $0 = chip.analogSettings }
                 decoder = PN532FrameDecoder()
                 trace("replugged as \(link.slavePath)")
             }
@@ -132,7 +137,9 @@ public final class PN532Emulator: Sendable {
                             continue
                         }
                         link.write(PN532Frame.ack.encoded())
-                        switch chip.receive(data, now: bench.clock.now) {
+                        let reply = chip.receive(data, now: bench.clock.now)
+                        analog.withLock { $0 = chip.analogSettings }
+                        switch reply {
                         case .respond(let reply):
                             chip.waitForAirTime()
                             lastResponse = respond(command, reply, on: link, fault: fault)

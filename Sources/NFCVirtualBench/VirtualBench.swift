@@ -51,6 +51,8 @@ public final class VirtualBench: Sendable {
     public var connstring: String? { emulator?.connstring }
     /// Polls the emulated PN532 has started waiting on (see `PN532Emulator.pollsStarted`).
     public var pn532PollsStarted: Int { emulator?.pollsStarted ?? 0 }
+    /// The emulated PN532's analog settings (RFConfiguration item 0x0A) as last set.
+    public var pn532AnalogSettings: [UInt8]? { emulator?.analogSettings }
 
     public init(_ configuration: Configuration) {
         self.configuration = configuration
@@ -179,7 +181,8 @@ public final class VirtualBench: Sendable {
             piccWrites: firmware.piccWrites.map { Hex.string([$0]) }, leds: firmware.ledCommands.map { Hex.string($0) },
             apdus: firmware.apduCount, pn532: pn532Link, vpcdPort: configuration.vpcdPort, gantry: gantry?.linkPath,
             head: gantry?.status.position, gantryState: gantry?.status.state,
-            pollsWhileMoving: gantry == nil ? nil : s.pollsWhileMoving)
+            pollsWhileMoving: gantry == nil ? nil : s.pollsWhileMoving,
+            pn532Analog: emulator.map { Hex.string($0.analogSettings, separator: " ") })
     }
 }
 

@@ -117,6 +117,9 @@ struct StoreTests {
         ("UPDATE tap SET uid = '08A1B2C4'", "tap", "checksum", ""),
         ("UPDATE tap SET height_mm = 1e309", "tap", "height_mm", "inf"),
         ("UPDATE tap SET height_mm = 5", "tap", "checksum", ""),
+        ("UPDATE tap SET coupling = 1.5", "tap", "coupling", "1.5"),
+        ("UPDATE tap SET coupling = 0.5", "tap", "checksum", ""),
+        ("UPDATE tap SET coupling_tried = 'default read'", "tap", "checksum", ""),
         ("UPDATE session SET zone_x = 0.1000001", "session", "checksum", ""),
         ("UPDATE session SET unit = 'unit-8'", "session", "checksum", ""),
     ])
@@ -180,7 +183,7 @@ struct StoreTests {
             try await store.appliedMigrations() == [
                 "001-sessions-and-taps", "002-session-score", "003-grid-pass", "004-evidence", "005-plan-focus",
                 "006-tap-checksum", "007-session-checksum", "008-lab-sync", "009-tag-mode", "010-placement-and-events",
-                "011-session-start-order", "012-phone-details", "013-reader-serial", "014-tap-height",
+                "011-session-start-order", "012-phone-details", "013-reader-serial", "014-tap-height", "015-tap-coupling",
             ])
         let s = try #require(try await store.session("S-old"))
         let oldTaps = try await store.taps("S-old")

@@ -24,4 +24,20 @@ struct TapHeightStoreTests {
         #expect(read.map(\.probe.heightMm) == [0, 7.5])
         #expect(read == [onBack, above])
     }
+
+    /// A graded HIT keeps its coupling and the profiles tried (migration 015), both inside
+    /// its checksum; an ungraded tap stores neither, as before.
+    @Test func aGradedHitKeepsItsCoupling() async throws {
+        let store = try await SQLiteBenchStore.open(path: scratch.file("graded.sqlite"))
+        try await store.insert(try sampleSession())
+        var graded = sampleTap(step: 0, hit: true)
+        graded.coupling = 2.0 / 3
+        graded.couplingTried = "default read, CWGsP 30 read, CWGsP 24 read, CWGsP 18 read, CWGsP 10 no answer"
+        let plain = sampleTap(step: 1, hit: false)
+        try await store.record(graded)
+        try await store.record(plain)
+        let read = try await store.taps("S-1")
+        #expect(read == [graded, plain])
+        #expect(read.map(\.coupling) == [2.0 / 3, nil])
+    }
 }

@@ -45,7 +45,7 @@ struct CSVTapExporterTests {
         // printf's rounding of the exact binary value: 42.25 is exact, so half to even.
         #expect(
             rows[2].hasSuffix(
-                ",1,0,0.5000,0.4000,true,HIT,42.2,ISO14443A,08A1B2C3,,,,,2026-09-21T14:13:21.000Z,false,,,card,,,,,0.000"),
+                ",1,0,0.5000,0.4000,true,HIT,42.2,ISO14443A,08A1B2C3,,,,,2026-09-21T14:13:21.000Z,false,,,card,,,,,0.000,"),
             "\(rows[2])"
         )
     }

@@ -39,6 +39,9 @@ struct LabStoreTests {
         let original = try await local.taps(session.id)
         #expect(taps.count == original.count && taps.count == 6)
         #expect(taps.map(\.probe.heightMm) == [0, 0, 0, 0, 0, 7.5])
+        // The graded hits keep their coupling and the profiles tried (lab migration 010).
+        #expect(!original.compactMap(\.coupling).isEmpty)
+        #expect(taps.map(\.coupling) == original.map(\.coupling) && taps.map(\.couplingTried) == original.map(\.couplingTried))
         // Taps come back named by their session's reference; everything else is as recorded.
         #expect(
             taps.map {
@@ -242,11 +245,12 @@ struct LabStoreTests {
                     applied == [
                         "001-lab-sessions", "002-tag-mode", "003-station-machines", "004-stored-ranges", "005-push-functions",
                         "006-placement-and-events", "007-phone-details", "008-reader-serial", "009-tap-height",
+                        "010-tap-coupling",
                     ])
             }
         }
         let c = try PostgresConnection(url)
-        #expect(try c.execute("SELECT count(*) FROM lab_schema_migration").integer(0, 0) == 9)
+        #expect(try c.execute("SELECT count(*) FROM lab_schema_migration").integer(0, 0) == 10)
         #expect(try c.execute("SELECT count(*) FROM lab_identity").integer(0, 0) == 1)
     }
 

@@ -54,11 +54,14 @@ public struct LabFixture {
             let probe = Probe(
                 x: 0.1 + 0.1 * Double(step % 8), y: 0.2 + 0.05 * Double(step % 10), heightMm: step == 5 ? 7.5 : 0)
             let hit = predicted.contains(x: probe.x, y: probe.y)
+            // Hits are graded (`run --coupling`): the grade and the profiles tried go to the lab too.
             try await store.record(
                 TapRecord(
                     sessionID: id, step: step, attempt: 0, probe: probe, insidePredicted: hit, result: hit ? .hit : .miss,
                     latencyMs: hit ? 41.5 + Double(step) : nil, technology: hit ? "ISO14443A" : nil,
-                    uid: hit ? "08A1B2C3" : nil, timestamp: start.addingTimeInterval(2.5 * Double(step + 1))))
+                    uid: hit ? "08A1B2C3" : nil, timestamp: start.addingTimeInterval(2.5 * Double(step + 1)),
+                    coupling: hit ? Double(step % 7) / 6 : nil,
+                    couplingTried: hit ? "default read, CWGsP 30 read, CWGsP 24 no answer" : nil))
         }
         try await store.finish(
             id, status: .completed, at: start.addingTimeInterval(60), verdict: .confirmed, verdictReason: "fixture",

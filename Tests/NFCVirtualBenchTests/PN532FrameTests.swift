@@ -164,6 +164,35 @@ struct PN532ChipTests {
         #expect(c.receive([0x00, 0x06], now: now) == .respond([0x01]), "a field cycle resets the phone")
     }
 
+    /// RFConfiguration item 0x0A sets the analog settings, read back through the CIU
+    /// registers they land in; a phone answers a weakened field only where its coupling
+    /// reaches the field's threshold, and the default field reads it everywhere it couples.
+    @Test func theAnalogSettingsDecideHowDeepAPhoneMustCouple() throws {
+        var (c, bench) = chip(placed: false)
+        let weakest = CouplingLadder.standard.profiles[0]
+        #expect(c.receive([0x32, 0x0A] + weakest.settings, now: now) == .respond([]))
+        #expect(c.receive([0x06, 0x63, 0x16, 0x63, 0x18], now: now) == .respond([weakest.rfCfg, weakest.cwGsP]))
+        let phone = bench.snapshot.phone
+        for (x, y) in [(0.5, 0.5), (0.5, 0.03), (0.02, 0.5)] {
+            bench.place(x: x, y: y)
+            clock.advance(by: .milliseconds(60))
+            let answered: Bool
+            if case .respond(let data) = c.receive([0x4A, 0x01, 0x00], now: now) {
+                answered = data.first == 0x01
+            } else {
+                answered = false
+            }
+            #expect(answered == (phone.coupling(x: x, y: y) >= weakest.threshold), "at \(x), \(y)")
+            bench.lift()
+        }
+        #expect(c.receive([0x32, 0x0A] + AnalogProfile.pn532Default.settings, now: now) == .respond([]))
+        bench.place(x: 0.5, y: 0.03)
+        clock.advance(by: .milliseconds(60))
+        guard case .respond(let data) = c.receive([0x4A, 0x01, 0x00], now: now), data.first == 0x01 else {
+            Issue.record("the default field reads the phone near the edge"); return
+        }
+    }
+
     /// Lets the simulated activation (15-60 ms) pass in virtual time.
     func waitUntilVisible(_ bench: PhoneOnBench) throws {
         #expect(bench.visibleTarget() == nil, "activation is not instantaneous")

@@ -9,7 +9,7 @@ public enum CSVFormat {
         "confidence", "source", "stale", "catalog_version", "session_started_at", "session_ended_at",
         "probe_index", "attempt", "probe_x", "probe_y", "inside_predicted", "result", "latency_ms",
         "technology", "uid", "atqa", "sak", "ats", "atr", "timestamp", "simulated", "void_reason", "station", "mode",
-        "tag_progress", "placement", "window_s", "platform_probe", "height_mm",
+        "tag_progress", "placement", "window_s", "platform_probe", "height_mm", "coupling",
     ]
 
     public static var header: String { columns.joined(separator: ",") + "\r\n" }
@@ -114,6 +114,8 @@ public enum CSVFormat {
         if let probe = t.platformProbe { row.append(contentsOf: probe.rawValue.utf8) }
         row.append(UInt8(ascii: ","))
         FixedPoint.append(t.probe.heightMm, 3, to: &row)
+        row.append(UInt8(ascii: ","))
+        FixedPoint.append(t.coupling, 4, to: &row)
         row.append(UInt8(ascii: "\r"))
         row.append(UInt8(ascii: "\n"))
     }

@@ -32,7 +32,10 @@ enum DoctorCommand {
             roots: roots, identity: .current(environment: context.environment),
             databasePath: DatabaseLocation.path(option: invocation[database], context: context),
             catalogURLs: catalogs.isEmpty ? [URL(fileURLWithPath: "/nonexistent/seed_catalog.json")] : catalogs)
-        var providers: [any DoctorCheckProvider] = [doctor, FoundChecks(SecretFileCheck.checks(context))]
+        var providers: [any DoctorCheckProvider] = [
+            doctor, FoundChecks(SecretFileCheck.checks(context)),
+            AnalogRestoreChecks(journal: .fromEnvironment(context.environment)),
+        ]
         var lab = LabOptions.Settings(invocation, context)
         if let url = try lab.labStoreURL() {
             providers.append(

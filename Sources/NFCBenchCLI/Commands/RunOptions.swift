@@ -58,6 +58,9 @@ struct RunOptions {
     static let simBench = Option<String>(
         "--sim-bench", value: "dir", help: "A virtual bench to move for --positioner sim (default: beside a pn532 pty).")
     static let noFeedback = Flag("--no-feedback", help: "No LED/buzzer feedback.")
+    static let coupling = Flag(
+        "--coupling",
+        help: "Grade each HIT by the weakest analog profile that still reads there (PN53x through libnfc; docs/coupling.md).")
     static let json = Flag("--json", help: "Print only the session summary, as one JSON object.")
     static let report = Option<String>(
         "--report", value: "file", help: "Write the session's HTML report here (default: <session id>.html beside the database).")
@@ -70,7 +73,7 @@ struct RunOptions {
         model.spec, allowUnknown.spec, reader.spec, plan.spec, RasterOptions.stepMm.spec, HeightOptions.heights.spec, unit.spec,
         operatorName.spec, phoneOS.spec, phoneBuild.spec,
         phoneCase.spec,
-        tapTimeout.spec, repeats.spec,
+        tapTimeout.spec, repeats.spec, coupling.spec,
         positioner.spec, RigOptions.rig.spec,
         positionerTimeout.spec, confirmEach.spec, faultTimeout.spec, auto.spec, StoreOptions.database.spec, resume.spec,
         simAntenna.spec, simSeed.spec,

@@ -217,7 +217,9 @@ final class RunPrinter: Sendable {
             case .miss: "1;31"
             case .skipped: "2"
             }
-        context.output.line("  " + (useColor ? "\u{1B}[\(colour)m\(t.result.rawValue)\u{1B}[0m" : t.result.rawValue) + detail)
+        let graded = t.coupling.map { ", coupling \(format($0, 2)) (\(t.couplingTried ?? ""))" } ?? ""
+        context.output.line(
+            "  " + (useColor ? "\u{1B}[\(colour)m\(t.result.rawValue)\u{1B}[0m" : t.result.rawValue) + detail + graded)
     }
 
     private func finished(_ s: SessionRecord, _ score: SessionScore) {

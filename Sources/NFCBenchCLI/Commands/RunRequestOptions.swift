@@ -28,6 +28,7 @@ enum RunRequestOptions {
         }
         if case .model = request.subject { request.heights = try HeightOptions.request(invocation, kind: options.plan) }
         request.repeats = options.repeats
+        request.coupling = invocation[RunOptions.coupling]
         request.tapTimeout = invocation[RunOptions.tapTimeout]
         request.unit = options.unit
         request.operatorName = options.operatorName
@@ -140,6 +141,8 @@ enum RunRequestOptions {
             return CommandFailure(
                 "The machine at \(TerminalSafeText.neutralise(device)) cannot be used: \(TerminalSafeText.neutralise(reason)).",
                 hint: "Check it with 'nfcbench rig check'; 'nfcbench rig unlock' clears an alarm.")
+        case .couplingUnsupported(let reason):
+            return UsageError("--coupling cannot be used: \(TerminalSafeText.neutralise(reason)).", path: invocation.path)
         case .heightsNeedMachine(let positioner):
             return UsageError(
                 "--heights needs a positioner that can hold the reader above the back (gcode, or sim with --reader sim); "

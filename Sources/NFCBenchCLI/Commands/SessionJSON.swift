@@ -16,6 +16,7 @@ enum SessionJSON {
             ("tagProgress", .optional(t.tagProgress?.rawValue)), ("placement", .optional(t.placement?.rawValue)),
             ("windowSeconds", t.windowSeconds.map(JSONValue.number) ?? .null), ("heightMm", .number(t.probe.heightMm)),
             ("platformProbe", .optional(t.platformProbe?.rawValue)),
+            ("coupling", t.coupling.map(JSONValue.number) ?? .null), ("couplingTried", .optional(t.couplingTried)),
             ("at", .string(EventWords.instant(t.timestamp))),
         ])
     }

@@ -1,0 +1,64 @@
+import NFCReaders
+
+/// The analog settings through libnfc: RFConfiguration item 0x0A sent with
+/// `pn53x_transceive`, the settings before the first change read from the chip's CIU
+/// registers and journalled (`AnalogJournal`), and put back at the end of a run, at close,
+/// and at the next open after a session that could not (`kill -9`).
+extension LibNFCReader: AnalogProfiling {
+    public func apply(_ profile: AnalogProfile) async throws(ReaderError) {
+        try await interruptible(timeout: Self.analogTimeout) { _, _ -> Result<Void, ReaderError> in
+            if self.analogJournal.original(for: self.connstring) == nil {
+                switch self.device.analogSettings() {
+                case .failure(let status): return .failure(self.failure(status))
+                case .success(let original):
+                    // Never change what could not be noted: a kill would leave it weakened.
+                    guard self.analogJournal.record(original, for: self.connstring) else {
+                        return .failure(
+                            ReaderError(
+                                .failed,
+                                "Cannot note the analog settings of reader '\(self.info.name)' in \(self.analogJournal.directory.path), so they were left as they are.",
+                                hint: "Make the state folder writable (NFCBENCH_STATE_DIR or XDG_STATE_HOME), then run again."))
+                    }
+                }
+            }
+            if let status = self.device.send([0x32, 0x0A] + profile.settings) { return .failure(self.failure(status)) }
+            return .success(())
+        }
+    }
+
+    public func restoreAnalogSettings() async throws(ReaderError) {
+        try await interruptible(timeout: Self.analogTimeout) { _, _ -> Result<Void, ReaderError> in
+            self.restorePendingAnalogSettings()
+        }
+    }
+
+    /// Puts back journalled settings, if any; on the libnfc queue.
+    func restorePendingAnalogSettings() -> Result<Void, ReaderError> {
+        guard let original = analogJournal.original(for: connstring) else { return .success(()) }
+        if let status = device.send([0x32, 0x0A] + original) { return .failure(failure(status)) }
+        analogJournal.clear(for: connstring)
+        return .success(())
+    }
+
+    /// A register read or an RFConfiguration takes a PN532 a few milliseconds each.
+    static let analogTimeout = Duration.seconds(3)
+}
+
+extension LibNFCDevice {
+    /// Item 0x0A as the chip holds it now: each byte from its CIU register; the one the
+    /// firmware keeps alone (demodulator settings with the own field off) as its default.
+    func analogSettings() -> Result<[UInt8], LibNFCStatus> {
+        var settings: [UInt8] = []
+        for (register, fallback) in zip(AnalogProfile.registers, AnalogProfile.pn532Default.settings) {
+            guard let register else {
+                settings.append(fallback)
+                continue
+            }
+            switch self.register(register) {
+            case .success(let value): settings.append(value)
+            case .failure(let status): return .failure(status)
+            }
+        }
+        return .success(settings)
+    }
+}

@@ -1,0 +1,49 @@
+/// The analog profiles a coupling measurement steps through, weakest first and the
+/// PN532's default last (docs/coupling.md says where each value comes from).
+///
+/// A tap at a position is graded by the weakest profile that still read there: the
+/// coupling index is the share of the ladder below it, from 0 (only the default field
+/// reads) to 1 (the weakest profile reads). An ordinal grade, not a field strength.
+public struct CouplingLadder: Sendable, Equatable {
+    public let profiles: [AnalogProfile]
+
+    public init(_ profiles: [AnalogProfile]) {
+        precondition(profiles.count >= 2, "a ladder has a weakened rung and the default")
+        precondition(profiles.last == .pn532Default, "a ladder ends at the default, as the reader must be left")
+        self.profiles = profiles
+    }
+
+    /// The coupling index of a tap whose weakest reading profile is `profiles[rung]`.
+    public func coupling(weakestRead rung: Int) -> Double {
+        precondition(profiles.indices.contains(rung), "a rung of the ladder")
+        return Double(profiles.count - 1 - rung) / Double(profiles.count - 1)
+    }
+
+    /// Seven rungs. The two weakest are Project-HINATA/hinata_go's PN532 profiles
+    /// (RFCfg, GsNOn, CWGsP) = (0x29, 0x03, 0x11) and (0x49, 0x0B, 0x0C), "to cover
+    /// different cards and coupling distances"; its third, (0x59, 0x0F, 0x3F), keeps the
+    /// default carrier and gain and so is left out. The four between step the carrier
+    /// conductance CWGsP down from the default's 0x3F at the default's other bytes: an
+    /// inferred spacing, evenly across the register's range, not a published table. The
+    /// last is the PN532's power-up setting (UM0701-02, §7.3.1).
+    public static let standard = CouplingLadder([
+        .weakened("hinata 1", rfCfg: 0x29, gsNOn: 0x03, cwGsP: 0x11),
+        .weakened("hinata 2", rfCfg: 0x49, gsNOn: 0x0B, cwGsP: 0x0C),
+        .weakened("CWGsP 10", rfCfg: 0x59, gsNOn: 0xF4, cwGsP: 0x10),
+        .weakened("CWGsP 18", rfCfg: 0x59, gsNOn: 0xF4, cwGsP: 0x18),
+        .weakened("CWGsP 24", rfCfg: 0x59, gsNOn: 0xF4, cwGsP: 0x24),
+        .weakened("CWGsP 30", rfCfg: 0x59, gsNOn: 0xF4, cwGsP: 0x30),
+        .pn532Default,
+    ])
+}
+
+/// A reader whose field the host can weaken (a PN53x's RFConfiguration item 0x0A).
+///
+/// The first change journals the chip's settings before it, so they are put back on
+/// every way out: `restoreAnalogSettings` at the end of a run and at close, and on the
+/// next open after a `kill -9`. A reader is never left weakened.
+public protocol AnalogProfiling: Sendable {
+    func apply(_ profile: AnalogProfile) async throws(ReaderError)
+    /// Puts back the settings journalled before the first change, and clears the journal.
+    func restoreAnalogSettings() async throws(ReaderError)
+}

@@ -1,0 +1,100 @@
+import Foundation
+import NFCReaders
+import NFCTestSupport
+import Testing
+
+/// `run --coupling` through the built binary on the emulated PN532 (docs/coupling.md):
+/// each HIT graded down the analog ladder, and the reader's analog settings put back on
+/// every way out, checked on the emulated chip's own item 0x0A.
+@Suite("Graded coupling through the CLI")
+struct CouplingCLITests {
+    let scratch: TemporaryDirectory
+    init() throws { scratch = try TemporaryDirectory("coupling") }
+
+    /// The phone's true coil.
+    static let coil = (x: 0.2, y: 0.5, width: 0.6, height: 0.3)
+
+    func runArguments(_ bench: TestBench, plan: String = "grid") -> [String] {
+        [
+            "run", "--model", "SM-S921B", "--reader", bench.spec, "--positioner", "sim", "--sim-bench", bench.directory,
+            "--auto", "--tap-timeout", "0.4", "--plan", plan, "--coupling", "--db", scratch.file("bench.sqlite"),
+            "--no-report",
+        ]
+    }
+
+    var environment: [String: String] { ["NFCBENCH_STATE_DIR": scratch.file("state")] }
+
+    /// Every HIT carries a grade and every MISS none; the grade is higher deep inside the
+    /// coil than near its edge; and the chip ends the run with its default settings.
+    @Test func eachHitIsGradedAndTheGradeFollowsTheCoil() async throws {
+        let c = Self.coil
+        let bench = try TestBench(antenna: (c.x, c.y, c.width, c.height))
+        let r = try await BuiltBinary.run(runArguments(bench, plan: "raster") + ["--step-mm", "10"], environment: environment)
+        #expect(r.status == 0, "\(r.stdout)\n\(r.stderr)")
+        #expect(r.stdout.contains("coupling "), "\(r.stdout.suffix(500))")
+        #expect(bench.bench.pn532AnalogSettings == AnalogProfile.pn532Default.settings)
+        #expect(AnalogJournal(directory: URL(fileURLWithPath: scratch.file("state/analog"))).pending().isEmpty)
+
+        let csv = try await BuiltBinary.run(["export", "--all", "--db", scratch.file("bench.sqlite")])
+        let lines = csv.stdout.split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        let header = try #require(lines.first).map(String.init)
+        let column = { (name: String) in header.firstIndex(of: name)! }
+        let phone = SimulatedPhone(antenna: (c.x, c.y, c.width, c.height), aspectRatio: 70.6 / 147.0, missRate: 0)
+        var inner: [Double] = [], outer: [Double] = []
+        for row in lines.dropFirst() {
+            let result = String(row[column("result")]), grade = String(row[column("coupling")])
+            guard result == "HIT" else {
+                #expect(grade.isEmpty, "a \(result) has no grade")
+                continue
+            }
+            let value = try #require(Double(grade), "a HIT is graded: \(row)")
+            #expect((0...1).contains(value))
+            let x = Double(row[column("probe_x")])!, y = Double(row[column("probe_y")])!
+            (phone.coupling(x: x, y: y) > 0.5 ? { inner.append(value) } : { outer.append(value) })()
+        }
+        #expect(!inner.isEmpty && !outer.isEmpty, "inner \(inner), outer \(outer)")
+        let mean = { (values: [Double]) in values.reduce(0, +) / Double(max(values.count, 1)) }
+        #expect(mean(inner) > mean(outer) + 0.2, "inner \(inner), outer \(outer)")
+        #expect((inner.max() ?? 0) >= 0.5)
+
+        let id = try #require(
+            r.stdout.range(of: #"S-\d{8}-\d{6}-[0-9a-f]{4}"#, options: .regularExpression).map { String(r.stdout[$0]) })
+        let shown = try await BuiltBinary.run(["show", id, "--db", scratch.file("bench.sqlite"), "--json"])
+        #expect(shown.stdout.contains("\"couplingTried\": \"default read, CWGsP 30"), "\(shown.stdout.prefix(800))")
+    }
+
+    /// A run killed while the chip is weakened leaves it weakened, with the journal that
+    /// says so; `doctor` puts it back.
+    @Test func aRunKilledMidLadderIsPutBackByDoctor() async throws {
+        let c = Self.coil
+        let bench = try TestBench(antenna: (c.x, c.y, c.width, c.height))
+        let run = try BuiltBinary.start(runArguments(bench), environment: environment)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while bench.bench.pn532AnalogSettings == AnalogProfile.pn532Default.settings, run.isRunning {
+            guard ContinuousClock.now < deadline else { throw CancellationError() }
+            usleep(500)
+        }
+        kill(run.processIdentifier, SIGKILL)
+        #expect(run.waitUntilExit(timeout: 10))
+        #expect(bench.bench.pn532AnalogSettings != AnalogProfile.pn532Default.settings, "killed while weakened")
+        let journal = AnalogJournal(directory: URL(fileURLWithPath: scratch.file("state/analog")))
+        #expect(journal.pending() == [bench.connstring])
+        let doctor = try await BuiltBinary.run(
+            ["doctor", "--db", scratch.file("bench.sqlite"), "--json"], environment: environment)
+        #expect(doctor.stdout.contains("put back the analog settings"), "\(doctor.stdout)")
+        #expect(bench.bench.pn532AnalogSettings == AnalogProfile.pn532Default.settings)
+        #expect(journal.pending().isEmpty)
+    }
+
+    /// A reader that cannot weaken its field is refused before anything is stored.
+    @Test func aReaderWithoutAnalogSettingsIsRefused() async throws {
+        let r = try await BuiltBinary.run([
+            "run", "--model", "SM-S921B", "--reader", "sim", "--auto", "--coupling", "--db", scratch.file("bench.sqlite"),
+            "--no-report",
+        ])
+        #expect(r.status == 64, "\(r.stdout)\(r.stderr)")
+        #expect(r.stderr.contains("--coupling cannot be used: reader") && r.stderr.contains("cannot weaken its field"))
+        let sessions = try await BuiltBinary.run(["sessions", "--db", scratch.file("bench.sqlite"), "--json"])
+        #expect(sessions.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]", "\(sessions.stdout)")
+    }
+}
