@@ -61,6 +61,16 @@ struct CouplingCLITests {
             r.stdout.range(of: #"S-\d{8}-\d{6}-[0-9a-f]{4}"#, options: .regularExpression).map { String(r.stdout[$0]) })
         let shown = try await BuiltBinary.run(["show", id, "--db", scratch.file("bench.sqlite"), "--json"])
         #expect(shown.stdout.contains("\"couplingTried\": \"default read, CWGsP 30"), "\(shown.stdout.prefix(800))")
+
+        // The report draws the grades over the back, each in its cell.
+        let html = scratch.file("report.html")
+        let report = try await BuiltBinary.run(
+            ["report", "--session", id, "--include-simulated", "--db", scratch.file("bench.sqlite"), "-o", html])
+        #expect(report.status == 0, "\(report.stderr)")
+        let page = try String(contentsOfFile: html, encoding: .utf8)
+        #expect(page.contains("<h3>Coupling</h3>") && page.contains("coupling: darker couples more strongly"))
+        let best = try #require(inner.max())
+        #expect(page.contains(">\(String(format: "%.2f", best))<"), "the strongest grade is written in its cell")
     }
 
     /// A run killed while the chip is weakened leaves it weakened, with the journal that

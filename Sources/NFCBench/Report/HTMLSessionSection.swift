@@ -32,6 +32,7 @@ struct HTMLSessionSection {
         try verdict(to: sink)
         try sink.append("</div>\n")
         try operatingVolume(to: sink)
+        try couplingMap(to: sink)
         try criteria(to: sink)
         try positions(to: sink)
         try timeline(to: sink)
@@ -46,7 +47,7 @@ struct HTMLSessionSection {
         let list = heights.map { FixedPoint.format($0, 1) }.joined(separator: ", ")
         try sink.append(
             "<h3>Operating volume</h3>\n<p>Every position was tapped on the back, then at \(XMLText.escape(list)) mm above "
-                + "it while it kept reading; a position that missed was not tapped higher. The verdict and refine use "
+                + "it, layer by layer; a position that missed was not tapped higher. The verdict and refine use "
                 + "the taps on the back only.</p>\n<div class=\"figure-row\">\n")
         let map = SVGSilhouetteRenderer(height: 300, idPrefix: anchor + "-volume")
         try sink.append("<figure>\n" + map.render(report.readHeightDrawing, title: "\(report.name): read height"))
@@ -61,6 +62,18 @@ struct HTMLSessionSection {
             try sink.append("<figcaption>Taps \(FixedPoint.format(height, 1)) mm above the back.</figcaption>\n</figure>\n")
         }
         try sink.append("</div>\n")
+    }
+
+    /// A session with `--coupling`: how strongly the phone coupled at each position that read.
+    private func couplingMap(to sink: ExportSink) throws {
+        guard report.isGraded else { return }
+        try sink.append(
+            "<h3>Coupling</h3>\n<p>Each position that read was tapped again down the reader's analog ladder, weaker "
+                + "each time, until the phone stopped answering; the grade is how far down it still read "
+                + "(docs/coupling.md). The verdict uses the reads at the default field.</p>\n<figure>\n")
+        let map = SVGSilhouetteRenderer(height: 300, idPrefix: anchor + "-coupling")
+        try sink.append(map.render(report.couplingDrawing, title: "\(report.name): coupling"))
+        try sink.append("<figcaption>Graded coupling at each position that read (0 to 1).</figcaption>\n</figure>\n")
     }
 
     private func facts(_ s: SessionRecord, to sink: ExportSink) throws {

@@ -53,6 +53,8 @@ public struct ReportedSession: Sendable {
         public let windowSeconds: Double?
         /// The first answer here came before the operator confirmed the placement.
         public let answeredBeforeConfirmation: Bool
+        /// `run --coupling`: the strongest grade of the position's reads; `nil` ungraded.
+        public var coupling: Double? = nil
     }
 
     public let session: SessionRecord
@@ -96,7 +98,8 @@ public struct ReportedSession: Sendable {
                     firstTappedAt: first.timestamp,
                     partialProgress: outcome == .partial ? Self.furthest(tapped.compactMap(\.tagProgress)) : nil,
                     foreignAnswers: foreign, windowSeconds: tapped.first?.windowSeconds,
-                    answeredBeforeConfirmation: firstRead?.placement == .answeredBeforeConfirmation))
+                    answeredBeforeConfirmation: firstRead?.placement == .answeredBeforeConfirmation,
+                    coupling: tapped.compactMap(\.coupling).max()))
             index = end
         }
         self.positions = positions
