@@ -96,6 +96,25 @@ struct CouplingCLITests {
         #expect(journal.pending().isEmpty)
     }
 
+    /// Ctrl-C while the chip is weakened: the run stops, saved, and the reader's close puts
+    /// the default settings back and clears the journal.
+    @Test func ctrlCMidLadderPutsTheSettingsBack() async throws {
+        let c = Self.coil
+        let bench = try TestBench(antenna: (c.x, c.y, c.width, c.height))
+        let run = try BuiltBinary.start(runArguments(bench), environment: environment)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while bench.bench.pn532AnalogSettings == AnalogProfile.pn532Default.settings, run.isRunning {
+            guard ContinuousClock.now < deadline else { throw CancellationError() }
+            usleep(500)
+        }
+        run.interrupt()
+        #expect(run.waitUntilExit(timeout: 30))
+        let output = String(decoding: (run.standardOutput as! Pipe).fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(run.terminationStatus == 130, "\(output.suffix(400))")
+        #expect(bench.bench.pn532AnalogSettings == AnalogProfile.pn532Default.settings)
+        #expect(AnalogJournal(directory: URL(fileURLWithPath: scratch.file("state/analog"))).pending().isEmpty)
+    }
+
     /// A reader that cannot weaken its field is refused before anything is stored.
     @Test func aReaderWithoutAnalogSettingsIsRefused() async throws {
         let r = try await BuiltBinary.run([
