@@ -1,4 +1,5 @@
 import Foundation
+import NFCReaders
 
 /// Remembers a reader's original PICC operating parameter while nfcbench has it
 /// narrowed, so it can be put back even when the session ends without a way to reach
@@ -13,19 +14,10 @@ public struct PICCJournal: Sendable {
     public init(directory: URL) { self.directory = directory }
 
     public static func fromEnvironment(_ env: [String: String]) -> PICCJournal {
-        if let dir = env["NFCBENCH_STATE_DIR"], !dir.isEmpty {
-            return PICCJournal(directory: URL(fileURLWithPath: dir).appendingPathComponent("picc"))
-        }
-        let base =
-            env["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-            ?? URL(fileURLWithPath: env["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".local/state")
-        return PICCJournal(directory: base.appendingPathComponent("nfcbench/picc"))
+        PICCJournal(directory: ReaderStateFolder.url("picc", environment: env))
     }
 
-    private func file(_ reader: String) -> URL {
-        let safe = reader.map { $0.isLetter || $0.isNumber ? $0 : "_" }
-        return directory.appendingPathComponent(String(safe))
-    }
+    private func file(_ reader: String) -> URL { directory.appendingPathComponent(ReaderStateFolder.fileName(reader)) }
 
     public func original(for reader: String) -> UInt8? {
         guard let text = try? String(contentsOf: file(reader), encoding: .utf8) else { return nil }

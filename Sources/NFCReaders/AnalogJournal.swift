@@ -4,7 +4,7 @@ import Foundation
 /// them weakened, so that they are put back even when the program could not do it itself
 /// (`kill -9`, a pulled cable): the next open of that reader restores them first.
 ///
-/// One small file per reader under `$NFCBENCH_STATE_DIR/analog`, else
+/// One small file per reader in `ReaderStateFolder`'s `analog`: `$NFCBENCH_STATE_DIR/analog`, else
 /// `$XDG_STATE_HOME/nfcbench/analog`, else `~/.local/state/nfcbench/analog`: eleven hex
 /// bytes on the first line, the reader (its libnfc connstring) on the second, so that
 /// `doctor` can find it again.
@@ -14,18 +14,10 @@ public struct AnalogJournal: Sendable {
     public init(directory: URL) { self.directory = directory }
 
     public static func fromEnvironment(_ env: [String: String]) -> AnalogJournal {
-        if let dir = env["NFCBENCH_STATE_DIR"], !dir.isEmpty {
-            return AnalogJournal(directory: URL(fileURLWithPath: dir).appendingPathComponent("analog"))
-        }
-        let base =
-            env["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-            ?? URL(fileURLWithPath: env["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".local/state")
-        return AnalogJournal(directory: base.appendingPathComponent("nfcbench/analog"))
+        AnalogJournal(directory: ReaderStateFolder.url("analog", environment: env))
     }
 
-    private func file(_ reader: String) -> URL {
-        directory.appendingPathComponent(String(reader.map { $0.isLetter || $0.isNumber ? $0 : "_" }))
-    }
+    private func file(_ reader: String) -> URL { directory.appendingPathComponent(ReaderStateFolder.fileName(reader)) }
 
     /// The settings to put back, or `nil` when none are pending. A damaged file is not
     /// settings: it reads as the PN532's defaults, the safe thing to restore.

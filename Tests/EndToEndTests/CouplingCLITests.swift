@@ -73,9 +73,8 @@ struct CouplingCLITests {
         #expect(page.contains(">\(String(format: "%.2f", best))<"), "the strongest grade is written in its cell")
     }
 
-    /// A run killed while the chip is weakened leaves it weakened, with the journal that
-    /// says so; `doctor` puts it back.
-    @Test func aRunKilledMidLadderIsPutBackByDoctor() async throws {
+    /// A graded run started and caught in the middle of a walk, the emulated chip weakened.
+    func startUntilWeakened() throws -> (TestBench, Process) {
         let c = Self.coil
         let bench = try TestBench(antenna: (c.x, c.y, c.width, c.height))
         let run = try BuiltBinary.start(runArguments(bench), environment: environment)
@@ -84,6 +83,13 @@ struct CouplingCLITests {
             guard ContinuousClock.now < deadline else { throw CancellationError() }
             usleep(500)
         }
+        return (bench, run)
+    }
+
+    /// A run killed while the chip is weakened leaves it weakened, with the journal that
+    /// says so; `doctor` puts it back.
+    @Test func aRunKilledMidLadderIsPutBackByDoctor() async throws {
+        let (bench, run) = try startUntilWeakened()
         kill(run.processIdentifier, SIGKILL)
         #expect(run.waitUntilExit(timeout: 10))
         #expect(bench.bench.pn532AnalogSettings != AnalogProfile.pn532Default.settings, "killed while weakened")
@@ -99,14 +105,7 @@ struct CouplingCLITests {
     /// Ctrl-C while the chip is weakened: the run stops, saved, and the reader's close puts
     /// the default settings back and clears the journal.
     @Test func ctrlCMidLadderPutsTheSettingsBack() async throws {
-        let c = Self.coil
-        let bench = try TestBench(antenna: (c.x, c.y, c.width, c.height))
-        let run = try BuiltBinary.start(runArguments(bench), environment: environment)
-        let deadline = ContinuousClock.now + .seconds(60)
-        while bench.bench.pn532AnalogSettings == AnalogProfile.pn532Default.settings, run.isRunning {
-            guard ContinuousClock.now < deadline else { throw CancellationError() }
-            usleep(500)
-        }
+        let (bench, run) = try startUntilWeakened()
         run.interrupt()
         #expect(run.waitUntilExit(timeout: 30))
         let output = String(decoding: (run.standardOutput as! Pipe).fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

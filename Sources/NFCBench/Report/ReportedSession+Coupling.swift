@@ -8,15 +8,8 @@ extension ReportedSession {
     public var isGraded: Bool { positions.contains { $0.probe.isAtTapHeight && $0.coupling != nil } }
 
     public var couplingDrawing: SilhouetteDrawing {
-        let cells = session.strategy.shape.cells ?? PlanShape.Cells(columns: 10, rows: 20)
-        let w = 1 / Double(cells.columns), h = 1 / Double(cells.rows)
         let heat = positions.filter(\.probe.isAtTapHeight).compactMap { position -> SilhouetteDrawing.HeatCell? in
-            guard let grade = position.coupling,
-                let cell = try? NormalizedRect(
-                    x: max(0, position.probe.x - w / 2), y: max(0, position.probe.y - h / 2),
-                    width: min(w, 1 - max(0, position.probe.x - w / 2)),
-                    height: min(h, 1 - max(0, position.probe.y - h / 2)))
-            else { return nil }
+            guard let grade = position.coupling, let cell = planCell(around: position.probe) else { return nil }
             // A read at the default field alone still read: it is shaded lightly, never blank.
             return .init(cell: cell, readRate: 0.1 + 0.9 * grade, taps: 1, label: FixedPoint.format(grade, 2))
         }

@@ -32,13 +32,8 @@ extension ReportedSession {
     /// are the plan's (a grid's or a raster's).
     public var readHeightDrawing: SilhouetteDrawing {
         let heights = self.heights
-        let cells = session.strategy.shape.cells ?? PlanShape.Cells(columns: 10, rows: 20)
-        let w = 1 / Double(cells.columns), h = 1 / Double(cells.rows)
         let heat = readHeights.compactMap { entry -> SilhouetteDrawing.HeatCell? in
-            guard let read = entry.heightMm, let level = heights.firstIndex(of: read),
-                let cell = try? NormalizedRect(
-                    x: max(0, entry.probe.x - w / 2), y: max(0, entry.probe.y - h / 2),
-                    width: min(w, 1 - max(0, entry.probe.x - w / 2)), height: min(h, 1 - max(0, entry.probe.y - h / 2)))
+            guard let read = entry.heightMm, let level = heights.firstIndex(of: read), let cell = planCell(around: entry.probe)
             else { return nil }
             return .init(
                 cell: cell, readRate: Double(level + 1) / Double(heights.count), taps: 1, label: FixedPoint.format(read, 0))
@@ -51,5 +46,13 @@ extension ReportedSession {
             "Each shaded cell read at the height written in it, and at every height below; unshaded cells did not read on the back."
         drawing.caption = ["\(name), session \(session.id)", "greatest height read, mm above the back"]
         return drawing
+    }
+
+    /// The plan's cell (a grid's or a raster's) centred on `probe`, clipped to the back.
+    func planCell(around probe: Probe) -> NormalizedRect? {
+        let cells = session.strategy.shape.cells ?? PlanShape.Cells(columns: 10, rows: 20)
+        let w = 1 / Double(cells.columns), h = 1 / Double(cells.rows)
+        let x = max(0, probe.x - w / 2), y = max(0, probe.y - h / 2)
+        return try? NormalizedRect(x: x, y: y, width: min(w, 1 - x), height: min(h, 1 - y))
     }
 }
