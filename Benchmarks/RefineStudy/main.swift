@@ -36,11 +36,59 @@ let cases = [
     Case(name: "S24+: catalog zone shifted 0.2 body heights up", model: "SM-S926B", truth: (0.1, 0.16, 0.8, 0.38)),
     Case(name: "S24+: truth half the catalog zone's area", model: "SM-S926B", truth: (0.2, 0.45, 0.6, 0.25)),
 ]
+/// `COUPLING=1`: one session per lab, refined from its binary taps and from the same taps
+/// graded down the analog ladder (`run --coupling`), for every plan; and what the grading
+/// costs per position in reader time.
+func couplingStudy(_ c: Case, profile: DeviceAntennaProfile, truth: NormalizedRect) {
+    // A first session plans alike whether or not the plan learns: nothing to learn from yet.
+    for (plan, learns) in [(PlanKind.grid, false), (.adaptive, false)] {
+        var graded: [Double] = [], binary: [Double] = [], taps: [Int] = [], seconds: [Double] = []
+        for lab in 0..<labs {
+            let phone = SimulatedPhone(
+                antenna: c.truth, aspectRatio: profile.aspectRatio, readerRadius: reachMm / profile.bodyHeightMm!)
+            var simulated = SimulatedLab(
+                model: c.model, phone: phone, plan: plan, seed: seed,
+                refiner: CatalogRefiner(resolver: AntennaZoneResolver(remote: nil, seed: seed), reachMm: reachMm),
+                randomSeed: UInt64(lab + 1))
+            simulated.learns = learns
+            simulated.coupling = .standard
+            let ran = simulated.runSession()
+            taps.append(ran.taps.count)
+            let entry = simulated.refine().entries.first
+            graded.append(entry?.estimate?.zone.iou(with: truth) ?? 0)
+            binary.append((entry?.binaryEstimate ?? entry?.estimate)?.zone.iou(with: truth) ?? 0)
+            // Reader time: a miss is one poll round (0.45 s); a hit answers its first poll
+            // (~0.05 s), then each rung that reads costs an answer and a field cycle
+            // (~0.06 s) and the rung that ends the walk a whole round.
+            let rungs = CouplingLadder.standard.profiles.count - 1
+            seconds.append(
+                ran.taps.map { t -> Double in
+                    guard t.result == .hit, let grade = t.coupling else { return 0.45 }
+                    let read = Int((grade * Double(rungs)).rounded())
+                    return 0.05 + Double(read) * 0.06 + (read < rungs ? 0.45 : 0)
+                }.reduce(0, +) / Double(max(ran.taps.count, 1)))
+        }
+        func stats(_ v: [Double]) -> String {
+            String(format: "mean %.3f, p5 %.3f, worst %.3f", v.reduce(0, +) / Double(v.count), v.sorted()[v.count / 20], v.min()!)
+        }
+        print(
+            String(
+                format: "  %@, one session (median %d taps): graded IoU %@; binary IoU %@; reader time %.2f s/position",
+                (plan == .grid ? "grid" : learns ? "adaptive, learning" : "adaptive") as NSString, taps.sorted()[taps.count / 2],
+                stats(graded) as NSString,
+                stats(binary) as NSString, seconds.reduce(0, +) / Double(seconds.count)))
+    }
+}
+
 for c in cases {
     let profile = seed.profiles.first { $0.lookupKey == CatalogKey.normalize(c.model) }!
     let seedZone = profile.zone
     let truth = try NormalizedRect(x: c.truth.0, y: c.truth.1, width: c.truth.2, height: c.truth.3)
     print("\(c.name)  (seed prediction IoU with truth \(String(format: "%.2f", seedZone.iou(with: truth))))")
+    if ProcessInfo.processInfo.environment["COUPLING"] != nil {
+        couplingStudy(c, profile: profile, truth: truth)
+        continue
+    }
     let plans: [(PlanKind, Bool)] =
         ProcessInfo.processInfo.environment["ONLY_LEARNING"] != nil
         ? [(.adaptive, true)] : [(PlanKind.grid, false), (.adaptive, false), (.adaptive, true)]

@@ -62,6 +62,13 @@ struct CouplingCLITests {
         let shown = try await BuiltBinary.run(["show", id, "--db", scratch.file("bench.sqlite"), "--json"])
         #expect(shown.stdout.contains("\"couplingTried\": \"default read, CWGsP 30"), "\(shown.stdout.prefix(800))")
 
+        // Refine fits the graded reads too, and says what the taps alone would have fitted.
+        let refined = try await BuiltBinary.run([
+            "refine", "--model", "SM-S921B", "--include-simulated", "--db", scratch.file("bench.sqlite"), "-o",
+            scratch.file("patch.json"),
+        ])
+        #expect(refined.stdout.contains("read(s) graded (run --coupling); the taps alone fit"), "\(refined.stdout)")
+
         // The report draws the grades over the back, each in its cell.
         let html = scratch.file("report.html")
         let report = try await BuiltBinary.run(

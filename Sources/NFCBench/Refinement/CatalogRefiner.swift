@@ -39,6 +39,11 @@ public struct SessionEvidence: Sendable {
         }
     }
 
+    /// `run --coupling`: the graded reads, each with its grade.
+    var gradedReads: [(x: Double, y: Double, grade: Double)] {
+        taps.filter { $0.result == .hit }.compactMap { t in t.coupling.map { (t.probeX, t.probeY, $0) } }
+    }
+
     /// Taps the operator made, and those that read (a partial read counts as a read here;
     /// the fit weighs it as half of one).
     var answeredTaps: Int { taps.filter { $0.result != .skipped }.count }
@@ -119,7 +124,7 @@ public struct CatalogRefiner: Sendable {
     func refine(_ profile: DeviceAntennaProfile, _ sessions: [SessionEvidence]) -> EntryRefinement {
         let sessions = sessions.sorted { $0.session.startedAt < $1.session.startedAt }
         let observations = sessions.flatMap(\.observations)
-        let tallies = PositionTally.pool(observations)
+        let tallies = PositionTally.pool(observations, grades: sessions.flatMap(\.gradedReads))
         let bodyHeight = profile.bodyHeightMm ?? Self.assumedBodyHeightMm
         let estimator = ZoneEstimator(model: DetectionModel(reach: reachMm / bodyHeight), aspectRatio: profile.aspectRatio)
         let units = Set(sessions.compactMap { $0.session.unit?.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
@@ -137,7 +142,7 @@ public struct CatalogRefiner: Sendable {
         // Likelihood-ratio deviance of each session: how much better its own best
         // rectangle explains its taps than the pooled one does.
         let deviance = sessions.map { s in
-            let own = PositionTally.pool(s.observations)
+            let own = PositionTally.pool(s.observations, grades: s.gradedReads)
             guard let alone = estimator.estimate(own) else { return 0.0 }
             return max(0, 2 * (alone.logLikelihood - estimator.logLikelihood(of: estimate.zone, own)))
         }
@@ -154,8 +159,12 @@ public struct CatalogRefiner: Sendable {
             }
             outcome = .refined(promoted: promote && unmet.isEmpty, unmet: unmet)
         }
+        // Graded evidence: what the binary taps alone would have fitted, to say what the grades added.
+        let graded = tallies.map(\.grades.count).reduce(0, +)
+        let binary = graded > 0 ? estimator.estimate(PositionTally.binary(tallies)) : nil
         return EntryRefinement(
-            profile: profile, evidence: evidence, estimate: estimate, sessionDeviance: deviance, outcome: outcome)
+            profile: profile, evidence: evidence, estimate: estimate, sessionDeviance: deviance, outcome: outcome,
+            gradedReads: graded, binaryEstimate: binary)
     }
 }
 
@@ -207,6 +216,10 @@ public struct EntryRefinement: Sendable {
     /// over the pooled one on its taps. Near 0: the session agrees with the others.
     public let sessionDeviance: [Double]
     public let outcome: Outcome
+    /// `run --coupling` evidence: how many reads were graded, and the fit the binary taps
+    /// alone give (`nil` without grades), to show what the grades added.
+    public var gradedReads = 0
+    public var binaryEstimate: ZoneEstimate? = nil
 
     public var iouWithPrevious: Double? { estimate.map { $0.zone.iou(with: profile.zone) } }
     /// In body heights.

@@ -1,5 +1,6 @@
 import Foundation
 import NFCBenchRecords
+import NFCReaders
 
 /// How the chance of a read falls off around a phone's coil, as the refinement assumes it.
 ///
@@ -17,15 +18,29 @@ public struct DetectionModel: Sendable, Hashable {
     public let softness: Double
     public let sureRate: Double
     public let strayRate: Double
+    /// How far a graded read's coupling may stray from what its depth predicts.
+    public let gradeSpread: Double
+    /// The coupling each grade stands for: the interval between the threshold of the
+    /// weakest profile that read and that of the next, which did not (the ladder's model,
+    /// docs/coupling.md). Index 0 is grade 0 (the default field only).
+    let gradeLows: [Double]
+    let gradeHighs: [Double]
     private let logSure: Double, logNotSure: Double, logStray: Double, logNotStray: Double
 
-    public init(reach: Double = 0, softness: Double = 0.03, sureRate: Double = 0.97, strayRate: Double = 0.01) {
+    public init(
+        reach: Double = 0, softness: Double = 0.03, sureRate: Double = 0.97, strayRate: Double = 0.01,
+        gradeSpread: Double = 0.05, ladder: CouplingLadder = .standard
+    ) {
         precondition(reach >= 0 && softness > 0, "reach must be >= 0 and softness > 0")
         precondition(strayRate > 0 && strayRate < sureRate && sureRate < 1, "rates must satisfy 0 < stray < sure < 1")
         self.reach = reach
         self.softness = softness
         self.sureRate = sureRate
         self.strayRate = strayRate
+        self.gradeSpread = gradeSpread
+        let thresholds = ladder.profiles.map(\.threshold).reversed().map { $0 }  // default first
+        gradeLows = thresholds.indices.map { $0 == 0 ? -.infinity : thresholds[$0] }
+        gradeHighs = thresholds.indices.map { $0 + 1 < thresholds.count ? thresholds[$0 + 1] : .infinity }
         logSure = log(sureRate); logNotSure = log(1 - sureRate)
         logStray = log(strayRate); logNotStray = log(1 - strayRate)
     }
@@ -43,6 +58,30 @@ public struct DetectionModel: Sendable, Hashable {
         if t >= 1 { return Double(hits) * logSure + Double(taps - hits) * logNotSure }
         let p = strayRate + (sureRate - strayRate) * t
         return Double(hits) * log(p) + Double(taps - hits) * log(1 - p)
+    }
+
+    /// The ordinal model of coupling against distance (docs/coupling.md): a read `d`
+    /// inside the coil's edge couples in proportion to its depth inside the area the reader
+    /// reaches, from 0 at that area's edge (`reach` outside the coil) to 1 on the coil's
+    /// centre line, `inradius` deep, give or take `gradeSpread`. A grade says the coupling
+    /// lay in its interval of the ladder; its likelihood is the chance of that.
+    func logLikelihood(grades: [Double], signedDistance d: Double, inradius: Double) -> Double {
+        let expected = min(max((d + reach) / (inradius + reach), 0), 1)
+        let steps = Double(gradeLows.count - 1)
+        var sum = 0.0
+        for g in grades {
+            let k = min(max(Int((g * steps).rounded()), 0), gradeLows.count - 1)
+            let chance =
+                Self.normalBelow((gradeHighs[k] - expected) / gradeSpread)
+                - Self.normalBelow((gradeLows[k] - expected) / gradeSpread)
+            sum += log(max(chance, 1e-9))
+        }
+        return sum
+    }
+
+    /// The standard normal distribution function.
+    static func normalBelow(_ z: Double) -> Double {
+        z == .infinity ? 1 : z == -.infinity ? 0 : 0.5 * erfc(-z / 2.squareRoot())
     }
 
 }

@@ -6,6 +6,9 @@ public struct PositionTally: Sendable, Hashable {
     public let y: Double
     public var hits: Int
     public var taps: Int
+    /// `run --coupling`: the graded reads here, each 0 (the default field only) to 1 (the
+    /// weakest profile of the ladder).
+    public var grades: [Double] = []
 
     public init(x: Double, y: Double, hits: Int, taps: Int) {
         precondition(taps > 0 && (0...taps).contains(hits), "a tally needs taps, and no more hits than taps")
@@ -17,17 +20,31 @@ public struct PositionTally: Sendable, Hashable {
     /// plain rate would claim certainty.
     public var interval: ClosedRange<Double> { Wilson.interval(successes: hits, trials: taps) }
 
-    /// Groups observations by position (to 1e-4 of the back, far below a finger's width).
-    public static func pool(_ observations: [(x: Double, y: Double, hit: Bool)]) -> [PositionTally] {
+    /// Groups observations by position (to 1e-4 of the back, far below a finger's width),
+    /// with the grades of graded reads at the same positions.
+    public static func pool(
+        _ observations: [(x: Double, y: Double, hit: Bool)], grades: [(x: Double, y: Double, grade: Double)] = []
+    ) -> [PositionTally] {
+        func key(_ x: Double, _ y: Double) -> [Int] { [Int((x * 10_000).rounded()), Int((y * 10_000).rounded())] }
         var counts: [[Int]: (hits: Int, taps: Int)] = [:]
         for o in observations {
-            let key = [Int((o.x * 10_000).rounded()), Int((o.y * 10_000).rounded())]
-            let c = counts[key] ?? (0, 0)
-            counts[key] = (c.hits + (o.hit ? 1 : 0), c.taps + 1)
+            let c = counts[key(o.x, o.y)] ?? (0, 0)
+            counts[key(o.x, o.y)] = (c.hits + (o.hit ? 1 : 0), c.taps + 1)
         }
+        var graded: [[Int]: [Double]] = [:]
+        for g in grades where counts[key(g.x, g.y)] != nil { graded[key(g.x, g.y), default: []].append(g.grade) }
         return counts.map { key, c in
-            PositionTally(x: Double(key[0]) / 10_000, y: Double(key[1]) / 10_000, hits: c.hits, taps: c.taps)
+            var tally = PositionTally(x: Double(key[0]) / 10_000, y: Double(key[1]) / 10_000, hits: c.hits, taps: c.taps)
+            tally.grades = graded[key] ?? []
+            return tally
         }.sorted { ($0.y, $0.x) < ($1.y, $1.x) }
+    }
+
+    /// The same tallies without their grades: what the binary taps alone say.
+    public static func binary(_ tallies: [PositionTally]) -> [PositionTally] {
+        tallies.map {
+            var t = $0; t.grades = []; return t
+        }
     }
 }
 

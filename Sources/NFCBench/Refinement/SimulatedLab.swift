@@ -29,6 +29,9 @@ public struct SimulatedLab: Sendable {
     public private(set) var focus: PlanFocus?
     /// Whether sessions plan from `focus` (adaptive plans learn from earlier sessions).
     public var learns = true
+    /// `run --coupling`: each HIT graded down this ladder, as the emulated PN532 grades it
+    /// (the phone's coupling against each profile's threshold, docs/coupling.md).
+    public var coupling: CouplingLadder?
     private let randomSeed: UInt64
     private var clock: Date
 
@@ -74,7 +77,8 @@ public struct SimulatedLab: Sendable {
                 TapRecord(
                     sessionID: id, step: taps.count, attempt: 0, probe: probe,
                     insidePredicted: r.zone?.contains(x: probe.x, y: probe.y) ?? false,
-                    result: hit ? .hit : .miss, timestamp: clock))
+                    result: hit ? .hit : .miss, timestamp: clock,
+                    coupling: hit ? coupling.map { Self.grade(phone.coupling(x: probe.x, y: probe.y), on: $0) } : nil))
         }
         var session = SessionRecord(
             id: id, model: model, resolution: r, plan: plan, planPass: evidence.count,
@@ -88,6 +92,17 @@ public struct SimulatedLab: Sendable {
         evidence.append(item)
         clock += 3600
         return item
+    }
+
+    /// The grade the walk down `ladder` gives a phone coupled `c`: every rung whose
+    /// threshold `c` reaches reads, down to the first that does not.
+    public static func grade(_ c: Double, on ladder: CouplingLadder) -> Double {
+        var weakest = ladder.profiles.count - 1
+        for rung in stride(from: ladder.profiles.count - 2, through: 0, by: -1) {
+            guard ladder.profiles[rung].threshold <= c else { break }
+            weakest = rung
+        }
+        return ladder.coupling(weakestRead: weakest)
     }
 
     /// The chance drawn for the `n`-th placement at `probe` in a session: a function of the

@@ -126,9 +126,11 @@ public struct ZoneEstimator: Sendable {
 
     func logLikelihood(_ rect: EdgeRect, _ tallies: [PositionTally]) -> Double {
         var sum = 0.0
+        let inradius = min((rect.right - rect.left) * aspectRatio, rect.bottom - rect.top) / 2
         for t in tallies {
-            sum += model.logLikelihood(
-                hits: t.hits, taps: t.taps, signedDistance: rect.signedDistance(x: t.x, y: t.y, aspectRatio: aspectRatio))
+            let d = rect.signedDistance(x: t.x, y: t.y, aspectRatio: aspectRatio)
+            sum += model.logLikelihood(hits: t.hits, taps: t.taps, signedDistance: d)
+            if !t.grades.isEmpty { sum += model.logLikelihood(grades: t.grades, signedDistance: d, inradius: inradius) }
         }
         return sum
     }

@@ -13,14 +13,10 @@ extension ReportedSession {
             // A read at the default field alone still read: it is shaded lightly, never blank.
             return .init(cell: cell, readRate: 0.1 + 0.9 * grade, taps: 1, label: FixedPoint.format(grade, 2))
         }
-        var drawing = SilhouetteDrawing(
-            aspectRatio: session.aspectRatio, zone: session.predicted, zoneStyle: session.stale ? .stale : .approximate,
-            marks: [], heat: heat)
-        drawing.heatLegend = "coupling: darker couples more strongly (0 to 1 in the cell)"
-        drawing.heatDescription =
-            "Each shaded cell read, and the number is how far down the analog ladder it still read: 0 at the default "
-            + "field only, 1 at the weakest profile. Unshaded cells did not read or were not graded."
-        drawing.caption = ["\(name), session \(session.id)", "graded coupling (run --coupling)"]
-        return drawing
+        return heatDrawing(
+            heat, legend: "coupling: darker couples more strongly (0 to 1 in the cell)",
+            description: "Each shaded cell read, and the number is how far down the analog ladder it still read: 0 at the "
+                + "default field only, 1 at the weakest profile. Unshaded cells did not read or were not graded.",
+            subject: "graded coupling (run --coupling)")
     }
 }

@@ -38,13 +38,23 @@ extension ReportedSession {
             return .init(
                 cell: cell, readRate: Double(level + 1) / Double(heights.count), taps: 1, label: FixedPoint.format(read, 0))
         }
+        return heatDrawing(
+            heat, legend: "read height: darker reads higher (mm in the cell)",
+            description:
+                "Each shaded cell read at the height written in it, and at every height below; unshaded cells did not read on the back.",
+            subject: "greatest height read, mm above the back")
+    }
+
+    /// The back under the prediction, shaded cell by cell, with its legend and caption.
+    func heatDrawing(_ heat: [SilhouetteDrawing.HeatCell], legend: String, description: String, subject: String)
+        -> SilhouetteDrawing
+    {
         var drawing = SilhouetteDrawing(
             aspectRatio: session.aspectRatio, zone: session.predicted, zoneStyle: session.stale ? .stale : .approximate,
             marks: [], heat: heat)
-        drawing.heatLegend = "read height: darker reads higher (mm in the cell)"
-        drawing.heatDescription =
-            "Each shaded cell read at the height written in it, and at every height below; unshaded cells did not read on the back."
-        drawing.caption = ["\(name), session \(session.id)", "greatest height read, mm above the back"]
+        drawing.heatLegend = legend
+        drawing.heatDescription = description
+        drawing.caption = ["\(name), session \(session.id)", subject]
         return drawing
     }
 

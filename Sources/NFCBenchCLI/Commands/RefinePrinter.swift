@@ -67,6 +67,13 @@ struct RefinePrinter {
                                     + ($0.open ? " open" : "")
                             }
                         }.joined(separator: "  "))
+                if let binary = e.binaryEstimate {
+                    out.append(
+                        "  graded     \(e.gradedReads) read(s) graded (run --coupling); the taps alone fit "
+                            + "\(Self.zone(binary.zone)), IoU \(Self.f(binary.zone.iou(with: estimate.zone), 2)) with this fit; "
+                            + "edges' 95% intervals \(Self.f(Self.intervalWidth(estimate), 3)) body heights on average, "
+                            + "\(Self.f(Self.intervalWidth(binary), 3)) from the taps alone")
+                }
                 out.append(
                     "  sessions   deviance from the pooled zone (0 = agrees): "
                         + e.sessionDeviance.map { Self.f($0, 2) }.joined(separator: " "))
@@ -141,6 +148,8 @@ struct RefinePrinter {
                         })
                 ),
                 ("sessionDeviance", .array(e.sessionDeviance.map(rounded))),
+                ("gradedReads", .int(e.gradedReads)),
+                ("binaryZone", e.binaryEstimate.map { rect($0.zone) } ?? .null),
                 ("impliedReachMm", e.impliedReachMm.map(rounded) ?? .null),
                 (
                     "positions",
@@ -159,5 +168,11 @@ struct RefinePrinter {
             ("patch", .optional(patchPath)), ("promotionPolicy", .string(policy.summary)), ("entries", .array(entries)),
             ("unmatchedModels", .object(report.unmatchedModels.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
         ])
+    }
+
+    /// The mean width of an estimate's four edge intervals, in body heights.
+    static func intervalWidth(_ estimate: ZoneEstimate) -> Double {
+        let widths = estimate.edges.values.map(\.widthInBodyHeights)
+        return widths.reduce(0, +) / Double(max(widths.count, 1))
     }
 }
