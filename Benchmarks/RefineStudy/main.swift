@@ -36,6 +36,19 @@ let cases = [
     Case(name: "S24+: catalog zone shifted 0.2 body heights up", model: "SM-S926B", truth: (0.1, 0.16, 0.8, 0.38)),
     Case(name: "S24+: truth half the catalog zone's area", model: "SM-S926B", truth: (0.2, 0.45, 0.6, 0.25)),
 ]
+/// One lab of a case. One physical reader across models: its reach is millimetres, so in
+/// body heights (the simulated phone's unit) it is smaller on a taller phone.
+func makeLab(_ c: Case, profile: DeviceAntennaProfile, plan: PlanKind, learns: Bool, lab: Int) -> SimulatedLab {
+    let phone = SimulatedPhone(
+        antenna: c.truth, aspectRatio: profile.aspectRatio, readerRadius: reachMm / profile.bodyHeightMm!)
+    var simulated = SimulatedLab(
+        model: c.model, phone: phone, plan: plan, seed: seed,
+        refiner: CatalogRefiner(resolver: AntennaZoneResolver(remote: nil, seed: seed), reachMm: reachMm),
+        randomSeed: UInt64(lab + 1))
+    simulated.learns = learns
+    return simulated
+}
+
 /// `COUPLING=1`: one session per lab, refined from its binary taps and from the same taps
 /// graded down the analog ladder (`run --coupling`), for every plan; and what the grading
 /// costs per position in reader time.
@@ -44,13 +57,7 @@ func couplingStudy(_ c: Case, profile: DeviceAntennaProfile, truth: NormalizedRe
     for (plan, learns) in [(PlanKind.grid, false), (.adaptive, false)] {
         var graded: [Double] = [], binary: [Double] = [], taps: [Int] = [], seconds: [Double] = []
         for lab in 0..<labs {
-            let phone = SimulatedPhone(
-                antenna: c.truth, aspectRatio: profile.aspectRatio, readerRadius: reachMm / profile.bodyHeightMm!)
-            var simulated = SimulatedLab(
-                model: c.model, phone: phone, plan: plan, seed: seed,
-                refiner: CatalogRefiner(resolver: AntennaZoneResolver(remote: nil, seed: seed), reachMm: reachMm),
-                randomSeed: UInt64(lab + 1))
-            simulated.learns = learns
+            var simulated = makeLab(c, profile: profile, plan: plan, learns: learns, lab: lab)
             simulated.coupling = .standard
             let ran = simulated.runSession()
             taps.append(ran.taps.count)
@@ -98,15 +105,7 @@ for c in cases {
         var taps: [Int] = []
         var tapsBySession = Array(repeating: [Int](), count: sessions)
         for lab in 0..<labs {
-            // One physical reader across models: its reach is millimetres, so in body
-            // heights (the simulated phone's unit) it is smaller on a taller phone.
-            let phone = SimulatedPhone(
-                antenna: c.truth, aspectRatio: profile.aspectRatio, readerRadius: reachMm / profile.bodyHeightMm!)
-            var simulated = SimulatedLab(
-                model: c.model, phone: phone, plan: plan, seed: seed,
-                refiner: CatalogRefiner(resolver: AntennaZoneResolver(remote: nil, seed: seed), reachMm: reachMm),
-                randomSeed: UInt64(lab + 1))
-            simulated.learns = learns
+            var simulated = makeLab(c, profile: profile, plan: plan, learns: learns, lab: lab)
             for n in 0..<sessions {
                 let ran = simulated.runSession()
                 taps.append(ran.taps.count)
