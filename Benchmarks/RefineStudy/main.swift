@@ -71,7 +71,7 @@ func couplingStudy(_ c: Case, profile: DeviceAntennaProfile, truth: NormalizedRe
             seconds.append(
                 ran.taps.map { t -> Double in
                     guard t.result == .hit, let grade = t.coupling else { return 0.45 }
-                    let read = Int((grade * Double(rungs)).rounded())
+                    let read = CouplingLadder.standard.rungsRead(coupling: grade)
                     return 0.05 + Double(read) * 0.06 + (read < rungs ? 0.45 : 0)
                 }.reduce(0, +) / Double(max(ran.taps.count, 1)))
         }

@@ -21,7 +21,7 @@ extension LibNFCReader: AnalogProfiling {
                     }
                 }
             }
-            if let status = self.device.send([0x32, 0x0A] + profile.settings) { return .failure(self.failure(status)) }
+            if let status = self.device.setAnalogSettings(profile.settings) { return .failure(self.failure(status)) }
             return .success(())
         }
     }
@@ -34,10 +34,10 @@ extension LibNFCReader: AnalogProfiling {
 
     /// Puts back journalled settings, if any; on the libnfc queue.
     func restorePendingAnalogSettings() -> Result<Void, ReaderError> {
-        guard let original = analogJournal.original(for: connstring) else { return .success(()) }
-        if let status = device.send([0x32, 0x0A] + original) { return .failure(failure(status)) }
-        analogJournal.clear(for: connstring)
-        return .success(())
+        guard let status = device.restoreJournalledAnalogSettings(analogJournal, connstring: connstring) else {
+            return .success(())
+        }
+        return .failure(failure(status))
     }
 
     /// A register read or an RFConfiguration takes a PN532 a few milliseconds each.
@@ -45,6 +45,18 @@ extension LibNFCReader: AnalogProfiling {
 }
 
 extension LibNFCDevice {
+    /// RFConfiguration item 0x0A.
+    func setAnalogSettings(_ settings: [UInt8]) -> LibNFCStatus? { send([0x32, 0x0A] + settings) }
+
+    /// Puts back the settings `journal` holds for `connstring`, if any, and clears it once
+    /// they are back: at open (after a killed session) and at close alike.
+    func restoreJournalledAnalogSettings(_ journal: AnalogJournal, connstring: String) -> LibNFCStatus? {
+        guard let original = journal.original(for: connstring) else { return nil }
+        if let status = setAnalogSettings(original) { return status }
+        journal.clear(for: connstring)
+        return nil
+    }
+
     /// Item 0x0A as the chip holds it now: each byte from its CIU register; the one the
     /// firmware keeps alone (demodulator settings with the own field off) as its default.
     func analogSettings() -> Result<[UInt8], LibNFCStatus> {

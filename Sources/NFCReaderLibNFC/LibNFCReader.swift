@@ -68,13 +68,10 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
                     continuation.resume(returning: .failure(.garbage(connstring, underlying: "nfc_initiator_init: \(status)")))
                     return
                 }
-                if let original = analogJournal.original(for: connstring) {
-                    if let status = device.send([0x32, 0x0A] + original) {
-                        continuation.resume(
-                            returning: .failure(.garbage(connstring, underlying: "restoring the analog settings: \(status)")))
-                        return
-                    }
-                    analogJournal.clear(for: connstring)
+                if let status = device.restoreJournalledAnalogSettings(analogJournal, connstring: connstring) {
+                    continuation.resume(
+                        returning: .failure(.garbage(connstring, underlying: "restoring the analog settings: \(status)")))
+                    return
                 }
                 continuation.resume(returning: .success(Handoff(device)))
             }

@@ -4,7 +4,7 @@
 /// A tap at a position is graded by the weakest profile that still read there: the
 /// coupling index is the share of the ladder below it, from 0 (only the default field
 /// reads) to 1 (the weakest profile reads). An ordinal grade, not a field strength.
-public struct CouplingLadder: Sendable, Equatable {
+public struct CouplingLadder: Sendable, Hashable {
     public let profiles: [AnalogProfile]
 
     public init(_ profiles: [AnalogProfile]) {
@@ -17,6 +17,13 @@ public struct CouplingLadder: Sendable, Equatable {
     public func coupling(weakestRead rung: Int) -> Double {
         precondition(profiles.indices.contains(rung), "a rung of the ladder")
         return Double(profiles.count - 1 - rung) / Double(profiles.count - 1)
+    }
+
+    /// The rungs below the default that read for a coupling index (`coupling(weakestRead:)`
+    /// undone): 0 for the default alone, `profiles.count - 1` for the weakest. An index
+    /// between rungs (a damaged or foreign value) goes to the nearest.
+    public func rungsRead(coupling index: Double) -> Int {
+        min(max(Int((index * Double(profiles.count - 1)).rounded()), 0), profiles.count - 1)
     }
 
     /// Seven rungs. The two weakest are Project-HINATA/hinata_go's PN532 profiles

@@ -56,6 +56,8 @@ public struct PN532Chip: Sendable {
     /// RFConfiguration item 0x0A as last set: a weaker field reaches only a phone whose
     /// coupling meets its threshold (`AnalogProfile.threshold`, docs/coupling.md).
     private(set) var analogSettings = AnalogProfile.pn532Default.settings
+    /// `analogSettings`' threshold, kept with them: discovery asks it at every poll.
+    private var fieldThreshold = 0.0
 
     public init(bench: PhoneOnBench) {
         self.bench = bench
@@ -65,6 +67,7 @@ public struct PN532Chip: Sendable {
     /// Item 0x0A's bytes, and the CIU registers they set (read back with ReadRegister).
     private mutating func setAnalog(_ settings: [UInt8]) {
         analogSettings = settings
+        fieldThreshold = AnalogProfile(name: "chip", settings: settings).threshold
         for (value, register) in zip(settings, AnalogProfile.registers) {
             if let register { registers[register] = value }
         }
@@ -72,7 +75,7 @@ public struct PN532Chip: Sendable {
 
     /// Whether the field, as the analog settings make it, reaches the phone where it lies.
     private func fieldReachesPhone() -> Bool {
-        bench.coupling() >= AnalogProfile(name: "chip", settings: analogSettings).threshold
+        bench.coupling() >= fieldThreshold
     }
 
     public mutating func receive(_ data: [UInt8], now: Duration) -> Reply {

@@ -56,6 +56,28 @@ struct LibNFCAnalogTests {
         await reader.close()
     }
 
+    /// An open of a port whose last reader was just dropped. The dropped reader's queue
+    /// holds it until the block that answered its last call has returned, a moment after
+    /// its caller went on, and with it the port lock: the port is busy until then. This
+    /// waits for that release (at most 2 s), never for anything else.
+    func openWhenReleased(_ bench: TestBench) async throws -> LibNFCReader {
+        let deadline = ContinuousClock.now + .seconds(2)
+        while true {
+            switch await open(bench) {
+            case .success(let reader): return reader
+            case .failure(let error) where error.code == .busy && ContinuousClock.now < deadline:
+                try await Task.sleep(for: .milliseconds(10))
+            case .failure(let error): throw error
+            }
+        }
+    }
+
+    func open(_ bench: TestBench) async -> Result<LibNFCReader, ReaderError> {
+        do { return .success(try await LibNFCReader.open(connstring: bench.connstring, analogJournal: journal)) } catch {
+            return .failure(error)
+        }
+    }
+
     /// Closing puts the settings back; a reader dropped without closing (a killed
     /// session) leaves the journal, and the next open puts them back first.
     @Test func closeAndTheNextOpenPutTheSettingsBack() async throws {
@@ -68,12 +90,12 @@ struct LibNFCAnalogTests {
         #expect(journal.pending().isEmpty)
 
         reader = nil  // lets go of the port
-        reader = try await LibNFCReader.open(connstring: bench.connstring, analogJournal: journal)
+        reader = try await openWhenReleased(bench)
         try await reader?.capabilities.analogProfile?.apply(weakest)
         reader = nil  // gone without close, as after kill -9
         #expect(bench.bench.pn532AnalogSettings == weakest.settings)
         #expect(journal.pending().count == 1)
-        let next = try await LibNFCReader.open(connstring: bench.connstring, analogJournal: journal)
+        let next = try await openWhenReleased(bench)
         #expect(bench.bench.pn532AnalogSettings == AnalogProfile.pn532Default.settings)
         #expect(journal.pending().isEmpty)
         await next.close()

@@ -25,6 +25,7 @@ public struct DetectionModel: Sendable, Hashable {
     /// docs/coupling.md). Index 0 is grade 0 (the default field only).
     let gradeLows: [Double]
     let gradeHighs: [Double]
+    let ladder: CouplingLadder
     private let logSure: Double, logNotSure: Double, logStray: Double, logNotStray: Double
 
     public init(
@@ -38,6 +39,7 @@ public struct DetectionModel: Sendable, Hashable {
         self.sureRate = sureRate
         self.strayRate = strayRate
         self.gradeSpread = gradeSpread
+        self.ladder = ladder
         let thresholds = ladder.profiles.map(\.threshold).reversed().map { $0 }  // default first
         gradeLows = thresholds.indices.map { $0 == 0 ? -.infinity : thresholds[$0] }
         gradeHighs = thresholds.indices.map { $0 + 1 < thresholds.count ? thresholds[$0 + 1] : .infinity }
@@ -67,10 +69,9 @@ public struct DetectionModel: Sendable, Hashable {
     /// lay in its interval of the ladder; its likelihood is the chance of that.
     func logLikelihood(grades: [Double], signedDistance d: Double, inradius: Double) -> Double {
         let expected = min(max((d + reach) / (inradius + reach), 0), 1)
-        let steps = Double(gradeLows.count - 1)
         var sum = 0.0
         for g in grades {
-            let k = min(max(Int((g * steps).rounded()), 0), gradeLows.count - 1)
+            let k = ladder.rungsRead(coupling: g)
             let chance =
                 Self.normalBelow((gradeHighs[k] - expected) / gradeSpread)
                 - Self.normalBelow((gradeLows[k] - expected) / gradeSpread)
