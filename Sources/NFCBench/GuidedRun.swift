@@ -98,10 +98,13 @@ public struct GuidedRun: Sendable {
 
     /// History per probe, for the score: positions skipped at every attempt are no
     /// evidence, so they are left out and counted apart; FOREIGN answers are not taps.
-    static func evidence(_ taps: [TapRecord]) -> (history: [(probe: Probe, hit: Bool)], skipped: Int) {
+    static func evidence(_ taps: [TapRecord]) -> (
+        history: [(probe: Probe, hit: Bool)], skipped: Int, grades: [(probe: Probe, coupling: Double)]
+    ) {
         // The verdict's evidence is the taps on the back; layers above map the volume.
         let steps = Dictionary(grouping: taps.filter { $0.result != .foreign && $0.probe.isAtTapHeight }, by: \.step)
         var history: [(probe: Probe, hit: Bool)] = []
+        var grades: [(probe: Probe, coupling: Double)] = []
         var skipped = 0
         for step in steps.keys.sorted() {
             guard let attempts = steps[step], let first = attempts.first else { continue }
@@ -110,9 +113,11 @@ public struct GuidedRun: Sendable {
                 skipped += 1
             } else {
                 history.append((first.probe, tapped.contains { $0.result.read }))
+                // A position's grade is its strongest read's, as reports draw it.
+                if let grade = tapped.compactMap(\.coupling).max() { grades.append((first.probe, grade)) }
             }
         }
-        return (history, skipped)
+        return (history, skipped, grades)
     }
 
     /// Steps whose taps are all done: every repeat observed (FOREIGN answers do not count
@@ -212,9 +217,10 @@ public struct GuidedRun: Sendable {
     }
 
     private func finish(_ taps: [TapRecord], events: @Sendable (RunEvent) -> Void) async throws -> SessionScore {
-        let (history, skipped) = Self.evidence(taps)
+        let (history, skipped, grades) = Self.evidence(taps)
         let score = SessionScore(
-            predicted: predicted, history: history, skipped: skipped, strategy: strategy, aspectRatio: session.aspectRatio)
+            predicted: predicted, history: history, skipped: skipped, grades: grades, strategy: strategy,
+            aspectRatio: session.aspectRatio)
         let now = Date()
         try await store.finish(
             session.id, status: .completed, at: now, verdict: score.verdict, verdictReason: score.reason,

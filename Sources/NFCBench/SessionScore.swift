@@ -7,7 +7,8 @@ import NFCLocatorCore
 /// - CONFIRMED: the predicted core reads (at most the misses a phone makes anyway),
 ///   nothing reads far outside it, and at least two positions around it stay silent;
 /// - SHIFTED: something read, and the prediction is contradicted: the core stays silent
-///   beyond chance, or taps far outside it read;
+///   beyond chance, taps far outside it read, or (graded by `run --coupling`) a position
+///   outside it couples more strongly than any inside it;
 /// - NO_FIELD: no tap read, and taps inside *and* around the predicted zone were all
 ///   clean misses: the phone is not answering at all;
 /// - INCONCLUSIVE otherwise, with the reason: too few taps, no prediction, or no tap
@@ -68,10 +69,11 @@ public struct SessionScore: Sendable, Equatable {
     }
 
     /// `history`: every position tapped with whether it read; `skipped`: positions the
-    /// operator skipped, which are neither hits nor misses.
+    /// operator skipped, which are neither hits nor misses; `grades`: the positions a
+    /// `run --coupling` graded, each with its strongest grade.
     public init(
-        predicted: NormalizedRect?, history: [(probe: Probe, hit: Bool)], skipped: Int = 0, strategy: any ProbeStrategy,
-        aspectRatio: Double
+        predicted: NormalizedRect?, history: [(probe: Probe, hit: Bool)], skipped: Int = 0,
+        grades: [(probe: Probe, coupling: Double)] = [], strategy: any ProbeStrategy, aspectRatio: Double
     ) {
         taps = history.count
         hits = history.filter(\.hit).count
@@ -96,7 +98,7 @@ public struct SessionScore: Sendable, Equatable {
             centreOffset = nil
             shift = nil
         }
-        evidence = predicted.map { ZoneEvidence(predicted: $0, taps: history, aspectRatio: aspectRatio) }
+        evidence = predicted.map { ZoneEvidence(predicted: $0, taps: history, grades: grades, aspectRatio: aspectRatio) }
         (verdict, reason) = Self.judge(taps: taps, hits: hits, evidence: evidence)
     }
 
@@ -121,6 +123,13 @@ public struct SessionScore: Sendable, Equatable {
         if e.coreTaps > 0, e.coreMisses > e.allowedCoreMisses {
             return (.shifted, "\(e.coreMisses) of \(e.coreTaps) positions in the middle of the predicted zone did not read")
         }
+        if e.strongerOutside, let inside = e.strongestInside, let outside = e.strongestOutside {
+            return (
+                .shifted,
+                "a position outside the predicted zone couples more strongly (grade \(Self.grade(outside))) than any inside it "
+                    + "(grade \(Self.grade(inside))): the field is strongest outside the prediction"
+            )
+        }
         guard e.coreHits > 0 else {
             return (.inconclusive, "no position in the middle of the predicted zone read or was tapped")
         }
@@ -129,6 +138,9 @@ public struct SessionScore: Sendable, Equatable {
         }
         return (.confirmed, "the predicted zone reads and nothing well outside it does")
     }
+
+    /// A coupling grade as reports print it: two decimals.
+    static func grade(_ coupling: Double) -> String { FixedPoint.format(coupling, 2) }
 
     public static func == (a: SessionScore, b: SessionScore) -> Bool {
         a.taps == b.taps && a.hits == b.hits && a.skipped == b.skipped && a.centreHit == b.centreHit

@@ -42,6 +42,12 @@ public struct VerdictCriteria: Sendable {
             { "\($0.coreMisses) missed, \($0.allowedCoreMisses) allowed" }, { $0.coreMisses <= $0.allowedCoreMisses })
         let far = told({ "\($0.farHits) of \($0.farTaps) read" }, { $0.farHits == 0 })
         let around = told({ "\($0.outsideMisses) of \($0.outsideTaps) silent" }, { $0.outsideMisses >= 2 })
+        let graded = told(
+            { e in
+                guard e.strongestInside != nil || e.strongestOutside != nil else { return "not graded" }
+                func words(_ grade: Double?) -> String { grade.map(SessionScore.grade) ?? "none" }
+                return "strongest inside \(words(e.strongestInside)), outside \(words(e.strongestOutside))"
+            }, { !$0.strongerOutside })
         confirmed = [
             Criterion(
                 rule: "At least \(SessionScore.minimumTaps) positions tapped (skips do not count)", observed: "\(score.taps)",
@@ -55,9 +61,14 @@ public struct VerdictCriteria: Sendable {
             Criterion(
                 rule: "At least 2 positions around the zone stay silent (a larger or shifted antenna is ruled out)",
                 observed: around.0, met: around.1),
+            Criterion(
+                rule: "Graded taps (run --coupling): nothing outside the zone couples more strongly, by "
+                    + FixedPoint.format(ZoneEvidence.couplingMargin, 2) + " or more, than every graded position inside it",
+                observed: graded.0, met: graded.1),
         ]
         others = [
-            "SHIFTED: something read, and a position well outside read, or more middle positions missed than allowed.",
+            "SHIFTED: something read, and a position well outside read, more middle positions missed than allowed, "
+                + "or a graded position outside the zone coupled more strongly than every graded one inside it.",
             "NO_FIELD: nothing read, with at least 2 positions tapped inside the zone (1 in its middle) and 2 around it.",
             "INCONCLUSIVE: none of these holds; the verdict names what is missing.",
         ]

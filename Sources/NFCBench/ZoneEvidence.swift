@@ -29,6 +29,17 @@ public struct ZoneEvidence: Sendable, Equatable {
     public var nearHits = 0
     public var farTaps = 0
     public var farHits = 0
+    /// `run --coupling`: the strongest grade among the graded positions inside the zone
+    /// (core and inner edge) and outside it; `nil` where none was graded.
+    public var strongestInside: Double?
+    public var strongestOutside: Double?
+
+    /// How much more strongly a position outside the zone must couple than every graded
+    /// position inside it to contradict the prediction: two rungs of the standard ladder.
+    /// One rung is the measurement's own scatter (a phone right at a profile's threshold
+    /// answers one round and not the next); two are a weaker field reaching the phone
+    /// outside the zone and not inside it, which a coil centred inside cannot do.
+    public static let couplingMargin = 1.0 / 3
 
     /// Where one position stands: in the core, in the inner edge band, near outside, or
     /// far outside the predicted zone.
@@ -53,7 +64,18 @@ public struct ZoneEvidence: Sendable, Equatable {
         return d >= -farMargin ? .near : .far
     }
 
-    public init(predicted: NormalizedRect, taps: [(probe: Probe, hit: Bool)], aspectRatio: Double) {
+    /// `grades`: the graded positions of a `run --coupling` session, each with its
+    /// strongest grade (`TapRecord.coupling`); empty for an ungraded session.
+    public init(
+        predicted: NormalizedRect, taps: [(probe: Probe, hit: Bool)], grades: [(probe: Probe, coupling: Double)] = [],
+        aspectRatio: Double
+    ) {
+        for (probe, coupling) in grades where coupling.isFinite {
+            switch Self.band(of: probe, in: predicted, aspectRatio: aspectRatio) {
+            case .core, .edge: strongestInside = max(strongestInside ?? coupling, coupling)
+            case .near, .far: strongestOutside = max(strongestOutside ?? coupling, coupling)
+            }
+        }
         for (probe, hit) in taps {
             let band = Self.band(of: probe, in: predicted, aspectRatio: aspectRatio)
             switch band {
@@ -82,6 +104,15 @@ public struct ZoneEvidence: Sendable, Equatable {
     public var outsideTaps: Int { nearTaps + farTaps }
     /// Taps outside the zone that stayed silent: the plan looked around and found nothing.
     public var outsideMisses: Int { outsideTaps - nearHits - farHits }
+
+    /// A graded position outside the zone couples more strongly, by `couplingMargin` or
+    /// more, than every graded position inside it: the field is strongest outside the
+    /// prediction, so the coil's centre is not where it was predicted. `false` when
+    /// either side has no grade (an ungraded session, or no graded read inside).
+    public var strongerOutside: Bool {
+        guard let inside = strongestInside, let outside = strongestOutside else { return false }
+        return outside - inside >= Self.couplingMargin - 1e-9
+    }
 
     /// Positive inside the zone: the distance to its nearest edge; negative outside: the
     /// distance to it. In body heights (x scaled by the aspect ratio).

@@ -16,6 +16,8 @@ struct VerdictCriteriaTests {
         var generator = SeededGenerator(seed: 2026)
         let plan = GridPlan(around: zone)
         var seen: [SessionVerdict: Int] = [:]
+        var shiftedByGrades = 0
+        var grading = SeededGenerator(seed: 29)
         for _ in 0..<2_000 {
             let count = Int(generator.next() % 20)
             let history = (0..<count).map { _ in
@@ -25,7 +27,12 @@ struct VerdictCriteriaTests {
                 )
             }
             let predicted = generator.next() % 10 == 0 ? nil : zone
-            let score = SessionScore(predicted: predicted, history: history, strategy: plan, aspectRatio: 0.48)
+            // Half the sessions graded (`run --coupling`): each read a rung of the standard ladder.
+            // Their own generator, so the sessions themselves are those the test always drew.
+            let graded = grading.next() % 2 == 0
+            let grades = history.filter { graded && $0.hit }.map { ($0.probe, Double(grading.next() % 7) / 6) }
+            let score = SessionScore(
+                predicted: predicted, history: history, grades: grades, strategy: plan, aspectRatio: 0.48)
             let criteria = VerdictCriteria(score: score, bodyHeightMm: 147)
             let allMet = criteria.confirmed.allSatisfy { $0.met == true }
             #expect(allMet == (score.verdict == .confirmed), "\(score.verdict): \(criteria.confirmed)")
@@ -36,7 +43,9 @@ struct VerdictCriteriaTests {
                 #expect(criteria.confirmed[1].met == false && criteria.confirmed[2].met == nil)
             }
             seen[score.verdict, default: 0] += 1
+            if score.evidence?.strongerOutside == true { shiftedByGrades += 1 }
         }
+        #expect(shiftedByGrades > 0, "the graded rule was reached")
         // The random sessions reach every verdict, so the check above is not vacuous.
         #expect(Set(seen.keys) == Set([.confirmed, .shifted, .noField, .inconclusive]), "\(seen)")
     }

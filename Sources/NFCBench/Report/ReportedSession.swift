@@ -110,7 +110,8 @@ public struct ReportedSession: Sendable {
         let skipped = positions.filter { $0.probe.isAtTapHeight && ($0.outcome == .skipped || $0.outcome == .foreign) }.count
         score = SessionScore(
             predicted: session.predicted, history: tapped.map { ($0.probe, $0.outcome.read) },
-            skipped: skipped, strategy: strategy, aspectRatio: session.aspectRatio)
+            skipped: skipped, grades: tapped.compactMap { p in p.coupling.map { (p.probe, $0) } }, strategy: strategy,
+            aspectRatio: session.aspectRatio)
     }
 
     /// The tap windows the session used, shortest first: one unless a resume changed it.
