@@ -64,13 +64,14 @@ func couplingStudy(_ c: Case, profile: DeviceAntennaProfile, truth: NormalizedRe
             let entry = simulated.refine().entries.first
             graded.append(entry?.estimate?.zone.iou(with: truth) ?? 0)
             binary.append((entry?.binaryEstimate ?? entry?.estimate)?.zone.iou(with: truth) ?? 0)
-            // Reader time: a miss is one poll round (0.45 s); a hit answers its first poll
-            // (~0.05 s), then each rung that reads costs an answer and a field cycle
-            // (~0.06 s) and the rung that ends the walk a whole round.
+            // Reader time: a miss is one poll round (0.45 s) and, asked again at the middle
+            // profile (a saturated phone), a field cycle (~0.06 s) and a second round; a hit
+            // answers its first poll (~0.05 s), then each rung that reads costs an answer and
+            // a field cycle (~0.06 s) and the rung that ends the walk a whole round.
             let rungs = CouplingLadder.standard.profiles.count - 1
             seconds.append(
                 ran.taps.map { t -> Double in
-                    guard t.result == .hit, let grade = t.coupling else { return 0.45 }
+                    guard t.result == .hit, let grade = t.coupling else { return 0.45 + 0.06 + 0.45 }
                     let read = CouplingLadder.standard.rungsRead(coupling: grade)
                     return 0.05 + Double(read) * 0.06 + (read < rungs ? 0.45 : 0)
                 }.reduce(0, +) / Double(max(ran.taps.count, 1)))

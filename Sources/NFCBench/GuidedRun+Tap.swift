@@ -137,7 +137,17 @@ extension GuidedRun {
             try await recoverAfter(error, step: tap.step, events: events)
             return .retry
         case .window(.clean):
-            return try await record(.miss, nil, tap, placement: placement, events: events)
+            guard let coupling, let checked = try await checkSaturation(coupling, reader: readers.current) else {
+                return try await record(.miss, nil, tap, placement: placement, events: events)
+            }
+            // A weaker field read what the full field missed: the phone is here, its front
+            // end saturated. Only the phone's own answer makes that a HIT.
+            if let target = checked.target, case .phone = tap.signature.fit(target) {
+                return try await record(.hit, target, tap, placement: placement, grade: checked.grade, events: events)
+            }
+            let tried = checked.target == nil ? checked.grade.tried : checked.grade.tried + " (not the phone's answer)"
+            return try await record(
+                .miss, nil, tap, placement: placement, grade: CouplingGrade(index: nil, tried: tried), events: events)
         case .window(.target(let target)):
             if case .foreign(let reason) = tap.signature.fit(target) {
                 try await journal(

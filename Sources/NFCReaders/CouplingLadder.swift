@@ -19,6 +19,10 @@ public struct CouplingLadder: Sendable, Hashable {
         return Double(profiles.count - 1 - rung) / Double(profiles.count - 1)
     }
 
+    /// The rung a full-field MISS is asked again at (`run --coupling`): half way down, so
+    /// a phone whose front end saturates in the full field meets a field it can answer.
+    public var middle: Int { (profiles.count - 1) / 2 }
+
     /// The rungs below the default that read for a coupling index (`coupling(weakestRead:)`
     /// undone): 0 for the default alone, `profiles.count - 1` for the weakest. An index
     /// between rungs (a damaged or foreign value) goes to the nearest.

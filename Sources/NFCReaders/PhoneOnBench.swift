@@ -138,6 +138,15 @@ public final class PhoneOnBench: Sendable {
         }
     }
 
+    /// Whether the phone where it lies answers a field of `threshold`
+    /// (`SimulatedPhone.answers`); nothing placed answers nothing.
+    public func answers(fieldThreshold threshold: Double) -> Bool {
+        state.withLock { s in
+            guard let probe = s.0.probe else { return false }
+            return s.0.phone.answers(fieldThreshold: threshold, x: probe.x, y: probe.y, heightMm: s.0.heightMm)
+        }
+    }
+
     /// Whether the reader is over the phone (placed, coupled or not).
     public var isPlaced: Bool { state.withLock { $0.0.probe != nil } }
 

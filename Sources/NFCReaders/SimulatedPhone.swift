@@ -23,6 +23,11 @@ public struct SimulatedPhone: Sendable, Hashable {
     /// How high above the back the phone still couples with the reader over the middle of
     /// its coil, in mm: the top of its operating volume (`readHeight`).
     public var readHeightMm = 20.0
+    /// A phone whose front end saturates (`nil`: none does): it answers no field stronger
+    /// than it needs by more than this, in coupling units, so a full field misses it deep
+    /// over its coil while a weaker one reads. Some real boards do this with a phone too
+    /// close (docs/coupling.md, "Both ways").
+    public var saturation: Double?
 
     public init(
         antenna: (x: Double, y: Double, width: Double, height: Double), aspectRatio: Double = 0.48,
@@ -43,6 +48,7 @@ public struct SimulatedPhone: Sendable, Hashable {
         a.antenna == b.antenna && a.aspectRatio == b.aspectRatio && a.technology == b.technology
             && a.readerRadius == b.readerRadius && a.edgeFalloff == b.edgeFalloff && a.missRate == b.missRate
             && a.answersAndroidHCE == b.answersAndroidHCE && a.readHeightMm == b.readHeightMm
+            && a.saturation == b.saturation
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -84,6 +90,14 @@ public struct SimulatedPhone: Sendable, Hashable {
         let deepest = inradius + readerRadius
         let shrink = readHeightMm > 0 ? max(0, heightMm) / readHeightMm * deepest : 0
         return min(1, max(0, (signedDistance(x: x, y: y) + readerRadius - shrink) / deepest))
+    }
+
+    /// Whether the phone answers a field of `threshold` (`AnalogProfile.threshold`: 0 for
+    /// the full field) at (x, y): its coupling reaches the threshold, and, for a phone
+    /// that saturates, does not exceed it by more than `saturation`.
+    public func answers(fieldThreshold threshold: Double, x: Double, y: Double, heightMm: Double = 0) -> Bool {
+        let c = coupling(x: x, y: y, heightMm: heightMm)
+        return c >= threshold && (saturation.map { c - threshold <= $0 } ?? true)
     }
 
     /// Half the coil's shorter side, in body heights: the depth of its centre line.

@@ -73,9 +73,10 @@ public struct PN532Chip: Sendable {
         }
     }
 
-    /// Whether the field, as the analog settings make it, reaches the phone where it lies.
+    /// Whether the field, as the analog settings make it, reaches the phone where it lies
+    /// (and, for a phone that saturates, does not overwhelm it).
     private func fieldReachesPhone() -> Bool {
-        bench.coupling() >= fieldThreshold
+        bench.answers(fieldThreshold: fieldThreshold)
     }
 
     public mutating func receive(_ data: [UInt8], now: Duration) -> Reply {

@@ -80,6 +80,48 @@ struct CouplingCLITests {
         #expect(page.contains(">\(String(format: "%.2f", best))<"), "the strongest grade is written in its cell")
     }
 
+    /// A phone whose front end saturates: the full field misses it deep over its coil. Each
+    /// MISS is asked again at the ladder's middle profile; where that reads, the position is
+    /// a HIT walked both ways, its tried profiles the range that worked; where it does not,
+    /// the MISS stands with what was tried. The chip ends at its default settings.
+    @Test func aSaturatedMissIsAskedAgainWithAWeakerFieldAndWalkedBothWays() async throws {
+        let c = Self.coil
+        let saturation = 0.5
+        let bench = try TestBench(antenna: (c.x, c.y, c.width, c.height), saturation: saturation)
+        let r = try await BuiltBinary.run(
+            runArguments(bench, plan: "raster") + ["--step-mm", "15", "--json"], environment: environment)
+        #expect(r.status == 0, "\(r.stdout)\n\(r.stderr)")
+        #expect(bench.bench.pn532AnalogSettings == AnalogProfile.pn532Default.settings)
+        let summary = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any] ?? [:]
+        let id = try #require(summary["id"] as? String ?? summary["sessionId"] as? String, "\(summary.keys)")
+        let shown = try await BuiltBinary.run(["show", id, "--db", scratch.file("bench.sqlite"), "--json"])
+        let object = try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any] ?? [:]
+        let taps = try #require(object["tapList"] as? [[String: Any]])
+        let phone = SimulatedPhone(antenna: (c.x, c.y, c.width, c.height), aspectRatio: 70.6 / 147.0, missRate: 0)
+        var rescued = 0, stood = 0, plain = 0
+        for tap in taps {
+            let depth = phone.coupling(x: tap["x"] as! Double, y: tap["y"] as! Double)
+            let tried = tap["couplingTried"] as? String ?? ""
+            let grade = tap["coupling"] as? Double
+            switch tap["result"] as? String {
+            case "HIT" where tried.hasPrefix("default no answer, CWGsP 18 read"):
+                rescued += 1
+                #expect(depth > saturation, "the full field really missed it: \(tap)")
+                #expect((grade ?? 0) >= 0.5, "the middle profile read: \(tap)")
+            case "HIT":
+                plain += 1
+                #expect(tried.hasPrefix("default read"), "\(tap)")
+                #expect(depth <= saturation + 1e-9, "\(tap)")
+            case "MISS" where tried.isEmpty:
+                Issue.record("every MISS of a graded run is asked again: \(tap)")
+            default:
+                stood += 1
+                #expect(tried == "default no answer, CWGsP 18 no answer" && grade == nil, "\(tap)")
+            }
+        }
+        #expect(rescued > 0 && plain > 0 && stood > 0, "rescued \(rescued), plain \(plain), stood \(stood)")
+    }
+
     /// A graded run started and caught in the middle of a walk, the emulated chip weakened.
     func startUntilWeakened() throws -> (TestBench, Process) {
         let c = Self.coil

@@ -79,6 +79,23 @@ struct SimulatedPhoneTests {
         #expect(abs(Double(coupledLow) / 2000 - expected) < 0.04, "\(coupledLow) of 2000 against p = \(expected)")
     }
 
+    /// A phone that saturates misses the full field deep over its coil and answers a field
+    /// weak enough there; one that does not answers every field its coupling reaches.
+    @Test func aSaturatingPhoneMissesTheFullFieldDeepOverItsCoil() {
+        var phone = SimulatedPhone(antenna: (0.2, 0.5, 0.6, 0.3), aspectRatio: 0.48, missRate: 0)
+        let (deepX, deepY) = (0.5, 0.65)
+        let depth = phone.coupling(x: deepX, y: deepY)
+        #expect(depth > 0.9)
+        #expect(phone.answers(fieldThreshold: 0, x: deepX, y: deepY))
+        #expect(phone.answers(fieldThreshold: 0.8, x: deepX, y: deepY))
+        phone.saturation = 0.3
+        #expect(!phone.answers(fieldThreshold: 0, x: deepX, y: deepY), "the full field overwhelms it")
+        #expect(phone.answers(fieldThreshold: depth - 0.2, x: deepX, y: deepY))
+        #expect(!phone.answers(fieldThreshold: depth + 0.01, x: deepX, y: deepY), "too weak is still too weak")
+        // Near the edge of its reach the full field is what it needs: no saturation there.
+        #expect(phone.coupling(x: 0.5, y: 0.49) < 0.3 && phone.answers(fieldThreshold: 0, x: 0.5, y: 0.49))
+    }
+
     @Test func missRateShowsOverTheCoil() {
         let bench = PhoneOnBench(phone: SimulatedPhone(antenna: (0, 0, 1, 1), missRate: 0.2), seed: 3)
         let hits = (0..<1000).filter { _ in

@@ -9,14 +9,15 @@ public final class TestBench {
 
     public init(
         antenna: (Double, Double, Double, Double) = (0.1, 0.1, 0.8, 0.4), technology: TargetTechnology = .iso14443A,
-        seed: UInt64 = 1, vpcdPort: UInt16? = nil, gantry: GantryConfiguration? = nil
+        seed: UInt64 = 1, vpcdPort: UInt16? = nil, gantry: GantryConfiguration? = nil, saturation: Double? = nil
     ) throws {
         // Short path: Unix socket names are limited to 107 bytes.
         directory = "/tmp/nfcb-" + String(UUID().uuidString.prefix(8))
+        var phone = SimulatedPhone(antenna: antenna, technology: technology, missRate: 0)
+        phone.saturation = saturation
         bench = VirtualBench(
             .init(
-                directory: directory,
-                phone: SimulatedPhone(antenna: antenna, technology: technology, missRate: 0),
+                directory: directory, phone: phone,
                 seed: seed, pn532: true, vpcdPort: vpcdPort, gantry: gantry))
         try bench.start()
     }

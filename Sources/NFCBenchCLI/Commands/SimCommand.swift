@@ -23,7 +23,8 @@ enum SimCommand {
             """,
         options: [
             serveDirectory.spec, vpcdPort.spec, noPN532.spec, antenna.spec, aspectRatio.spec, technology.spec,
-            missRate.spec, seed.spec, GantryOptions.gantry.spec, GantryOptions.speed.spec, GantryOptions.body.spec,
+            missRate.spec, saturation.spec, seed.spec, GantryOptions.gantry.spec, GantryOptions.speed.spec,
+            GantryOptions.body.spec,
             GantryOptions.readHeight.spec,
         ],
         handler: serve)
@@ -44,6 +45,11 @@ enum SimCommand {
     static let missRate = Option<Double>(
         "--miss-rate", value: "p", help: "Chance of a missed tap over the coil (default 0.03).",
         expected: "a probability in 0...1", convert: OptionValue.number(in: 0...1))
+    static let saturation = Option<Double>(
+        "--saturation", value: "share",
+        help: "The phone's front end saturates: it answers no field stronger than it needs by more than this share "
+            + "of its coupling (0-1), so the full field misses it deep over the coil (default: never; docs/coupling.md).",
+        expected: "a share in 0...1", convert: OptionValue.number(in: 0...1))
     static let seed = Option<UInt64>(
         "--seed", value: "n", help: "Seed for reproducible taps (default 1).",
         expected: "a whole number >= 0", convert: { UInt64($0) })
@@ -87,6 +93,7 @@ enum SimCommand {
             antenna: antenna, aspectRatio: gantry.map { $0.bodyWidthMm / $0.bodyHeightMm } ?? aspect ?? 0.48,
             technology: tech ?? .iso14443A, missRate: miss ?? 0.03)
         if let height = invocation[GantryOptions.readHeight] { phone.readHeightMm = height }
+        phone.saturation = invocation[saturation]
         let bench = VirtualBench(
             .init(
                 directory: directory, phone: phone, seed: seed,
