@@ -116,21 +116,17 @@ struct LadderWalk {
 
     /// Weaker profiles from `rung` down, until one hears nothing; `false` on a reader fault.
     mutating func down(from rung: Int, listening listen: GuidedRun.Listen) async throws -> Bool {
-        for next in stride(from: rung, through: 0, by: -1) {
-            switch try await listen(ladder.profiles[next]) {
-            case .fault: return false
-            case .target: note(next, read: true)
-            case .silence:
-                note(next, read: false)
-                return true
-            }
-        }
-        return true
+        try await walk(stride(from: rung, through: 0, by: -1), listening: listen)
     }
 
     /// Stronger profiles from `rung` up to, not including, `limit`, until one hears nothing.
     mutating func up(from rung: Int, below limit: Int, listening listen: GuidedRun.Listen) async throws -> Bool {
-        for next in stride(from: rung, to: limit, by: 1) {
+        try await walk(stride(from: rung, to: limit, by: 1), listening: listen)
+    }
+
+    /// The rungs in order until one hears nothing; `false` on a reader fault.
+    private mutating func walk(_ rungs: some Sequence<Int>, listening listen: GuidedRun.Listen) async throws -> Bool {
+        for next in rungs {
             switch try await listen(ladder.profiles[next]) {
             case .fault: return false
             case .target: note(next, read: true)

@@ -26,7 +26,7 @@ public struct SimulatedPhone: Sendable, Hashable {
     /// A phone whose front end saturates (`nil`: none does): it answers no field stronger
     /// than it needs by more than this, in coupling units, so a full field misses it deep
     /// over its coil while a weaker one reads. Some real boards do this with a phone too
-    /// close (docs/coupling.md, "Both ways").
+    /// close (docs/coupling.md, "The measurement").
     public var saturation: Double?
 
     public init(
