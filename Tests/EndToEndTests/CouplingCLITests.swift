@@ -120,6 +120,17 @@ struct CouplingCLITests {
             }
         }
         #expect(rescued > 0 && plain > 0 && stood > 0, "rescued \(rescued), plain \(plain), stood \(stood)")
+
+        // The verdict the run stored is the one the filed report derives from the same taps,
+        // grades and rescued reads included.
+        let verdict = try #require(summary["verdict"] as? String)
+        let junit = scratch.file("saturated.xml")
+        let report = try await BuiltBinary.run([
+            "report", "--session", id, "--format", "junit", "--include-simulated", "--db", scratch.file("bench.sqlite"),
+            "-o", junit,
+        ])
+        #expect(report.status == 0, "\(report.stderr)")
+        #expect(try String(contentsOfFile: junit, encoding: .utf8).contains("session verdict: \(verdict)"), "\(verdict)")
     }
 
     /// A graded run started and caught in the middle of a walk, the emulated chip weakened.
