@@ -1,20 +1,28 @@
 import Synchronization
 
+/// One operator command and when it reached the run. The stamp is taken as the key
+/// arrives, not when a wait reads it: on a loaded machine the wait may run late, and a
+/// key typed too soon must still be seen as too soon.
+struct ArrivedCommand: Sendable {
+    let command: OperatorCommand
+    let arrived: ContinuousClock.Instant
+}
+
 /// Holds values from a stream until someone asks, so a command typed between two waits
 /// is not lost when the wait that would have read it was cancelled.
 final class AsyncStreamBuffer: Sendable {
-    private let state = Mutex<(values: [OperatorCommand], waiter: CheckedContinuation<OperatorCommand?, Never>?, closed: Bool)>(
+    private let state = Mutex<(values: [ArrivedCommand], waiter: CheckedContinuation<ArrivedCommand?, Never>?, closed: Bool)>(
         ([], nil, false))
 
     func feed(from stream: AsyncStream<OperatorCommand>) {
         Task { [self] in
-            for await value in stream { push(value) }
+            for await value in stream { push(ArrivedCommand(command: value, arrived: .now)) }
             close()
         }
     }
 
-    func push(_ value: OperatorCommand) {
-        let waiter = state.withLock { s -> CheckedContinuation<OperatorCommand?, Never>? in
+    func push(_ value: ArrivedCommand) {
+        let waiter = state.withLock { s -> CheckedContinuation<ArrivedCommand?, Never>? in
             if let w = s.waiter { s.waiter = nil; return w }
             s.values.append(value)
             return nil
@@ -23,13 +31,14 @@ final class AsyncStreamBuffer: Sendable {
     }
 
     /// A value already waiting, without waiting for one.
-    func poll() -> OperatorCommand? {
+    func poll() -> ArrivedCommand? {
         state.withLock { s in s.values.isEmpty ? nil : s.values.removeFirst() }
     }
 
-    /// Puts back a value a reader took but did not use, for the next reader.
-    func unread(_ value: OperatorCommand) {
-        let waiter = state.withLock { s -> CheckedContinuation<OperatorCommand?, Never>? in
+    /// Puts back a value a reader took but did not use, for the next reader; it keeps
+    /// the time it first arrived.
+    func unread(_ value: ArrivedCommand) {
+        let waiter = state.withLock { s -> CheckedContinuation<ArrivedCommand?, Never>? in
             if let w = s.waiter { s.waiter = nil; return w }
             s.values.insert(value, at: 0)
             return nil
@@ -37,10 +46,10 @@ final class AsyncStreamBuffer: Sendable {
         waiter?.resume(returning: value)
     }
 
-    func next() async -> OperatorCommand? {
+    func next() async -> ArrivedCommand? {
         await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<OperatorCommand?, Never>) in
-                let immediate: OperatorCommand?? = state.withLock { s in
+            await withCheckedContinuation { (continuation: CheckedContinuation<ArrivedCommand?, Never>) in
+                let immediate: ArrivedCommand?? = state.withLock { s in
                     if !s.values.isEmpty { return .some(s.values.removeFirst()) }
                     // Cancelled before registering: onCancel already ran and found no waiter.
                     if s.closed || Task.isCancelled { return .some(nil) }
@@ -50,7 +59,7 @@ final class AsyncStreamBuffer: Sendable {
                 if let immediate { continuation.resume(returning: immediate) }
             }
         } onCancel: {
-            let waiter = state.withLock { s -> CheckedContinuation<OperatorCommand?, Never>? in
+            let waiter = state.withLock { s -> CheckedContinuation<ArrivedCommand?, Never>? in
                 defer { s.waiter = nil }
                 return s.waiter
             }
@@ -59,7 +68,7 @@ final class AsyncStreamBuffer: Sendable {
     }
 
     func close() {
-        let waiter = state.withLock { s -> CheckedContinuation<OperatorCommand?, Never>? in
+        let waiter = state.withLock { s -> CheckedContinuation<ArrivedCommand?, Never>? in
             s.closed = true
             defer { s.waiter = nil }
             return s.waiter

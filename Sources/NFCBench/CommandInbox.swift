@@ -11,9 +11,11 @@ final class CommandInbox: Sendable {
     }
 
     var isOpen: Bool { stream != nil }
-    func next() async -> OperatorCommand? { await buffer.next() }
-    func poll() -> OperatorCommand? { buffer.poll() }
-    func unread(_ command: OperatorCommand) { buffer.unread(command) }
+    func next() async -> OperatorCommand? { await buffer.next()?.command }
+    /// The next command with the time it arrived, for a wait that judges how soon it came.
+    func nextArrival() async -> ArrivedCommand? { await buffer.next() }
+    func poll() -> OperatorCommand? { buffer.poll()?.command }
+    func unread(_ command: ArrivedCommand) { buffer.unread(command) }
     /// Drops every key typed so far: they were typed for no window.
     func discardWaiting() { while buffer.poll() != nil {} }
     func close() { buffer.close() }

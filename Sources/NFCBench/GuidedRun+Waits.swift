@@ -24,35 +24,43 @@ extension GuidedRun {
     /// the confirmation); a clean look counts for nothing.
     func waitForPlacement(inbox: CommandInbox, reader: any Reader, step: Int) async throws -> PlacementWait {
         let look = placementLook
-        return try await withThrowingTaskGroup(of: PlacementWait.self) { group in
+        let prompted = ContinuousClock.now
+        let minimum = minimumPlacementTime
+        return try await withThrowingTaskGroup(of: PlacementFinish.self) { group in
             group.addTask {
                 while true {
                     let seen = try await observe(reader, window: look, step: step)
                     if case .window(.clean) = seen { continue }
-                    return .observed(seen)
+                    return .wait(.observed(seen))
                 }
             }
-            let prompted = ContinuousClock.now
-            let minimum = minimumPlacementTime
             group.addTask {
                 while true {
-                    guard let command = await inbox.next() else {
+                    guard let key = await inbox.nextArrival() else {
                         if Task.isCancelled { throw CancellationError() }
-                        return .keyboardClosed
+                        return .wait(.keyboardClosed)
                     }
-                    if command == .proceed, ContinuousClock.now - prompted < minimum { continue }
-                    return .command(command)
+                    // Judged by when the key arrived, not when this task got to read it.
+                    if key.command == .proceed, key.arrived - prompted < minimum { continue }
+                    return .key(key)
                 }
             }
             guard let first = try await group.next() else { throw CancellationError() }
             group.cancelAll()
             while let late = try? await group.next() {
                 // A key typed as the phone answered belongs to this position's window: keep it.
-                if case .command(let command) = late { inbox.unread(command) }
+                if case .key(let key) = late { inbox.unread(key) }
             }
-            return first
+            switch first {
+            case .wait(let wait): return wait
+            case .key(let key): return .command(key.command)
+            }
         }
     }
+
+    /// What ended one of a wait's two tasks: the reader's side, or a key with its arrival.
+    private enum PlacementFinish { case wait(PlacementWait), key(ArrivedCommand) }
+    private enum WindowFinish { case seen(WaitResult), key(ArrivedCommand) }
 
     /// One tap window as the session's mode sees it: the reader polling for the phone
     /// (card mode), or emulating a tag for the phone to read (tag mode).
@@ -76,11 +84,11 @@ extension GuidedRun {
         while let waiting = inbox.poll() {
             if waiting != .proceed { return .command(waiting) }
         }
-        return try await withThrowingTaskGroup(of: WaitResult.self) { group in
-            group.addTask { try await observe(reader, window: window, step: step) }
+        return try await withThrowingTaskGroup(of: WindowFinish.self) { group in
+            group.addTask { .seen(try await observe(reader, window: window, step: step)) }
             group.addTask {
-                while let command = await inbox.next() {
-                    if command != .proceed { return .command(command) }
+                while let key = await inbox.nextArrival() {
+                    if key.command != .proceed { return .key(key) }
                 }
                 try await Task.sleep(for: .seconds(86_400))
                 throw CancellationError()
@@ -89,9 +97,12 @@ extension GuidedRun {
             group.cancelAll()
             // A command that arrived as the window ended is kept for the next wait.
             while let late = try? await group.next() {
-                if case .command(let command) = late { inbox.unread(command) }
+                if case .key(let key) = late { inbox.unread(key) }
             }
-            return first
+            switch first {
+            case .seen(let seen): return seen
+            case .key(let key): return .command(key.command)
+            }
         }
     }
 }

@@ -129,7 +129,9 @@ struct RunControlTests {
         let running: Task<SessionScore?, any Error>
         let predicted: NormalizedRect
 
-        init(_ id: String, in scratch: TemporaryDirectory) async throws {
+        init(_ id: String, in scratch: TemporaryDirectory, minimumPlacementTime: Duration = .milliseconds(500))
+            async throws
+        {
             predicted = try NormalizedRect(x: 0.1, y: 0.36, width: 0.8, height: 0.38)
             store = try await SQLiteBenchStore.open(path: scratch.file("bench.sqlite"))
             bench = PhoneOnBench(
@@ -138,9 +140,10 @@ struct RunControlTests {
             try await store.insert(record)
             let (stream, keys) = AsyncStream<OperatorCommand>.makeStream()
             self.keys = keys
-            let run = GuidedRun(
+            var run = GuidedRun(
                 session: record, strategy: GridPlan(around: predicted), reader: SimulatedReader(bench: bench),
                 positioner: ManualPositioner(), store: store)
+            run.minimumPlacementTime = minimumPlacementTime
             let log = self.log
             running = Task { try await run.run(commands: stream) { log.record($0) } }
         }
@@ -222,16 +225,22 @@ struct RunControlTests {
     }
 
     /// An Enter that arrives at once after the prompt (meant for the position before,
-    /// pressed as the phone answered there) confirms nothing; one typed later does.
+    /// pressed as the phone answered there) confirms nothing; one typed later does. The
+    /// run judges a key by when it arrived, so a busy machine that reads it late does not
+    /// make it look slow. The minimum is two seconds here so that this test's own
+    /// scheduling on a loaded machine cannot make its "at once" key late.
     @Test func aConfirmationFasterThanAHandIsTakenForAStaleKey() async throws {
-        let run = try await ManualRun("S-fast", in: scratch)
+        let minimum = Duration.seconds(2)
+        let run = try await ManualRun("S-fast", in: scratch, minimumPlacementTime: minimum)
         let (store, typing, log) = (run.store, run.keys, run.log)
         try await log.wait(for: "ready")
         typing.yield(.proceed)
         try await log.wait(for: "placement 0")
-        typing.yield(.proceed)  // within half a second of the prompt
+        let prompted = ContinuousClock.now
+        typing.yield(.proceed)  // at once after the prompt
         try await Task.sleep(for: .milliseconds(700))
         #expect(!log.all.contains("window"), "\(log.all)")
+        try await Task.sleep(until: prompted + minimum + .milliseconds(100))
         typing.yield(.proceed)
         try await log.wait(for: "tap 0 MISS")
         try await log.wait(for: "placement 1")

@@ -102,7 +102,8 @@ public enum LibraryLog {
         try? FileManager.default.createDirectory(
             atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         if !FileManager.default.fileExists(atPath: path) {
-            FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+            // A file that cannot be made shows as no handle just below.
+            _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
         }
         let handle = FileHandle(forWritingAtPath: path)
         handle?.seekToEndOfFile()

@@ -32,8 +32,9 @@ public final class GantryEmulator: Sendable {
 
     public func start() throws {
         let pty = try PseudoTerminal(linkPath: linkPath)
-        FileManager.default.createFile(atPath: logPath, contents: nil)
-        guard let log = FileHandle(forWritingAtPath: logPath) else {
+        guard FileManager.default.createFile(atPath: logPath, contents: nil),
+            let log = FileHandle(forWritingAtPath: logPath)
+        else {
             throw BenchError(description: "cannot write \(logPath)")
         }
         let box = Box((pty, log))
