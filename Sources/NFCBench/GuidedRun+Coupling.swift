@@ -39,12 +39,14 @@ extension GuidedRun {
     }
 
     /// A MISS asked again at the ladder's middle profile, and walked both ways from there
-    /// when the phone answers it. `nil` when the reader failed: the MISS stands unchecked.
+    /// when the phone answers it. `nil` when the reader failed, or cannot reach its chip
+    /// with no phone on it: the MISS stands unchecked.
     /// The target is the middle profile's answer, to record the HIT with.
     func checkSaturation(_ ladder: CouplingLadder, reader: any Reader) async throws -> (
         grade: CouplingGrade, target: DetectedTarget?
     )? {
-        guard let analog = reader.capabilities.analogProfile else { return nil }
+        // A chip out of reach without a phone (an ACR122U on stock libccid) is left as it is.
+        guard let analog = reader.capabilities.analogProfile, await analog.listensWithoutATarget else { return nil }
         var walk = LadderWalk(ladder: ladder)
         walk.note(ladder.profiles.count - 1, read: false)
         let middle = ladder.middle
@@ -79,12 +81,7 @@ extension GuidedRun {
 
     private func listen(_ reader: any Reader, _ analog: any AnalogProfiling) -> Listen {
         { profile in
-            try await analog.apply(profile)
-            if let field = reader.capabilities.fieldSwitch {
-                try await field.switchField(on: false)
-                try await field.switchField(on: true)
-            }
-            switch try await reader.pollWindow(Self.couplingWindow) {
+            switch try await analog.listen(at: profile, window: Self.couplingWindow) {
             case .target(let target): return .target(target)
             case .clean: return .silence
             case .faulty: return .fault

@@ -77,7 +77,8 @@ public enum RunStart {
                 }
                 if reader.capabilities.analogProfile == nil {
                     throw RunRefusal.couplingUnsupported(
-                        reason: "reader '\(reader.info.name)' cannot weaken its field (it needs a PN53x through libnfc)")
+                        reason: "reader '\(reader.info.name)' cannot weaken its field "
+                            + "(it needs a PN53x through libnfc, or an ACR122U through PC/SC)")
                 }
             }
             if saved == nil { try await store.insert(session) }

@@ -40,7 +40,8 @@ extension LibNFCReader {
         },
         open: { spec, opening throws(ReaderError) in
             try await LibNFCReader.open(
-                connstring: spec.argument ?? "", diagnosis: .fromEnvironment(opening.environment))
+                connstring: spec.argument ?? "", diagnosis: .fromEnvironment(opening.environment),
+                analogJournal: opening.analogJournalOrDefault)
         },
         discover: {
             (connstrings().map { ReaderInfo(backend: .libnfc, name: $0, spec: "libnfc:\($0)", firmware: nil) }, [])

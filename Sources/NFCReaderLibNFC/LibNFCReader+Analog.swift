@@ -26,6 +26,18 @@ extension LibNFCReader: AnalogProfiling {
         }
     }
 
+    /// The profile applied and the field cycled, so the phone is met afresh (a selected
+    /// phone from the stronger field is gone), then one poll round.
+    public func listen(at profile: AnalogProfile, window: Duration) async throws(ReaderError) -> TapWindow {
+        try await apply(profile)
+        try await switchField(on: false)
+        try await switchField(on: true)
+        return try await pollWindow(window)
+    }
+
+    /// libnfc talks to the chip itself, phone or not.
+    public var listensWithoutATarget: Bool { true }
+
     public func restoreAnalogSettings() async throws(ReaderError) {
         try await interruptible(timeout: Self.analogTimeout) { _, _ -> Result<Void, ReaderError> in
             self.restorePendingAnalogSettings()
@@ -60,17 +72,13 @@ extension LibNFCDevice {
     /// Item 0x0A as the chip holds it now: each byte from its CIU register; the one the
     /// firmware keeps alone (demodulator settings with the own field off) as its default.
     func analogSettings() -> Result<[UInt8], LibNFCStatus> {
-        var settings: [UInt8] = []
-        for (register, fallback) in zip(AnalogProfile.registers, AnalogProfile.pn532Default.settings) {
-            guard let register else {
-                settings.append(fallback)
-                continue
-            }
+        var values: [UInt8] = []
+        for register in AnalogProfile.registers.compactMap({ $0 }) {
             switch self.register(register) {
-            case .success(let value): settings.append(value)
+            case .success(let value): values.append(value)
             case .failure(let status): return .failure(status)
             }
         }
-        return .success(settings)
+        return .success(AnalogProfile.settings(fromRegisters: values))
     }
 }

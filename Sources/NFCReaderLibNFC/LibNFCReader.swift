@@ -54,9 +54,12 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
         let queue = DispatchQueue(label: "nfcbench.libnfc")
         // Lock a serial port before libnfc touches it, so a second user gets a clear
         // "busy" instead of interleaved frames.
-        let lock = try SerialPortLock.serialPath(of: connstring).map { path throws(ReaderError) in
+        let lock: SerialPortLock?
+        if let path = SerialPortLock.serialPath(of: connstring) {
             guard FileManager.default.fileExists(atPath: path) else { throw diagnosis.openFailure(connstring: connstring) }
-            return try SerialPortLock(path: path)
+            lock = try await SerialPortLock.acquire(path: path, patience: .milliseconds(500))
+        } else {
+            lock = nil
         }
         let opened: Result<Handoff<LibNFCDevice>, ReaderError> = await withCheckedContinuation { continuation in
             queue.async {

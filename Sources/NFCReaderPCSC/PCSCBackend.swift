@@ -17,7 +17,8 @@ extension PCSCReader {
             "'pcsc:' needs a reader name or part of one.", hint: "Run 'nfcbench readers' to see the names."),
         open: { spec, opening throws(ReaderError) in
             try await PCSCReader.open(
-                spec.argument ?? "", feedback: opening.feedback, journal: .fromEnvironment(ProcessInfo.processInfo.environment))
+                spec.argument ?? "", feedback: opening.feedback, journal: .fromEnvironment(ProcessInfo.processInfo.environment),
+                analogJournal: opening.analogJournalOrDefault)
         },
         discover: {
             let names: [String]

@@ -13,10 +13,10 @@ public final class PCSCReader: Reader, @unchecked Sendable {
     // @unchecked Sendable: `context`, `card`, `picc` and `serialAnswered` are only touched on `queue`
     // (serial), except `context.cancel()`, which pcsc-lite provides for exactly that:
     // ending a blocked SCardGetStatusChange from another thread.
-    private let queue: DispatchQueue
+    let queue: DispatchQueue
     private let context: PCSCContext
-    private var card: PCSCCard?
-    private var picc: PICCParameterGuard {
+    var card: PCSCCard?
+    var picc: PICCParameterGuard {
         didSet { reportSnapshot.withLock { $0 = picc.report } }
     }
     /// `picc.report` as of its last change, readable from any thread without a hop to
@@ -38,19 +38,27 @@ public final class PCSCReader: Reader, @unchecked Sendable {
             serial: serial.withLock { $0 }, isSimulated: ReaderInfo.isVirtualPCSCName(readerName))
     }
     public let feedbackEnabled: Bool
+    /// The chip's analog settings while `run --coupling` has them weakened (`PCSCReader+Analog`),
+    /// keyed by the reader's spec (`pcsc:<name>`) so that `doctor` can open it again.
+    let analogJournal: AnalogJournal
 
-    private init(queue: DispatchQueue, context: PCSCContext, name: String, feedback: Bool, journal: PICCJournal) {
+    private init(
+        queue: DispatchQueue, context: PCSCContext, name: String, feedback: Bool, journal: PICCJournal,
+        analogJournal: AnalogJournal
+    ) {
         self.queue = queue
         self.context = context
         readerName = name
         feedbackEnabled = feedback
         picc = PICCParameterGuard(reader: name, journal: journal)
+        self.analogJournal = analogJournal
     }
 
     /// Opens the reader whose name equals or uniquely contains `nameOrSubstring`.
     public static func open(
         _ nameOrSubstring: String, feedback: Bool = true,
-        journal: PICCJournal = .fromEnvironment(ProcessInfo.processInfo.environment)
+        journal: PICCJournal = .fromEnvironment(ProcessInfo.processInfo.environment),
+        analogJournal: AnalogJournal = .fromEnvironment(ProcessInfo.processInfo.environment)
     )
         async throws(ReaderError) -> PCSCReader
     {
@@ -61,7 +69,12 @@ public final class PCSCReader: Reader, @unchecked Sendable {
                     let context = try PCSCContext()
                     let names = try context.readers()
                     let name = try match(nameOrSubstring, in: names)
-                    let reader = PCSCReader(queue: queue, context: context, name: name, feedback: feedback, journal: journal)
+                    let reader = PCSCReader(
+                        queue: queue, context: context, name: name, feedback: feedback, journal: journal,
+                        analogJournal: analogJournal)
+                    // The analog settings first, while a killed session's suspended auto
+                    // polling still keeps the chip to the host.
+                    reader.restorePendingAnalog(reader.escapeChannel())
                     reader.picc.onOpen(reader.escapeChannel())
                     reader.askFirmware()
                     reader.askSerial()
@@ -254,6 +267,8 @@ public final class PCSCReader: Reader, @unchecked Sendable {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             queue.async { [self] in
                 if !context.isReleased {
+                    restorePendingAnalog(escapeChannel())
+                    _ = picc.resumeAutoPolling(escapeChannel())
                     picc.onClose(escapeChannel())
                     card = nil
                     context.release()
@@ -266,11 +281,29 @@ public final class PCSCReader: Reader, @unchecked Sendable {
     /// The PICC parameter the reader had at open, and whether it is back.
     public var piccReport: PICCParameterGuard.Report { reportSnapshot.withLock { $0 } }
 
+    /// Analog settings for ACR122U-family readers (their name says so, or their firmware
+    /// answered the PICC parameter query) and the virtual bench's, whose virtual card
+    /// answers as that firmware does; others are left alone.
     public var capabilities: ReaderCapabilities {
-        .pollingOnly("'\(info.name)' is reached through PC/SC, which has no target mode")
+        let acr122 =
+            readerName.localizedCaseInsensitiveContains("ACR122") || info.isSimulated || piccReport.original != nil
+        return ReaderCapabilities(
+            tagEmulator: nil, tagEmulation: .unsupported("'\(info.name)' is reached through PC/SC, which has no target mode"),
+            analogProfile: acr122 ? self : nil)
     }
 
     public var closingWarnings: [String] {
+        var warnings: [String] = []
+        if analogJournal.original(for: analogKey) != nil {
+            warnings.append(
+                "Reader '\(readerName)' keeps a weakened field for now, because no card was present to send the restore "
+                    + "through; its analog settings are journaled and will be put back the next time nfcbench opens it "
+                    + "('nfcbench doctor' does it at once with a phone on the reader).")
+        }
+        return warnings + piccWarnings
+    }
+
+    private var piccWarnings: [String] {
         let report = piccReport
         guard let original = report.original, report.applied != nil, !report.restored else { return [] }
         return [
@@ -288,6 +321,7 @@ public final class PCSCReader: Reader, @unchecked Sendable {
         do {
             let connection = try PCSCCard(context: context, reader: readerName)
             card = connection
+            restorePendingAnalog(escapeChannel())
             picc.onCardConnected(escapeChannel())
             askFirmware()
             askSerial()
@@ -363,20 +397,23 @@ public final class PCSCReader: Reader, @unchecked Sendable {
 
     /// Escape commands: `SCardControl` on a direct connection when the reader allows it,
     /// else pseudo-APDUs over the card connection while a card is present.
-    private func escapeChannel() -> PICCParameterGuard.Channel {
+    func escapeChannel() -> PICCParameterGuard.Channel {
         PICCParameterGuard.Channel { [self] command in
-            if let direct = try? PCSCCard(context: context, reader: readerName, direct: true),
-                let answer = try? direct.control(command)
-            {
-                return answer
-            }
+            if let answer = escapeByControl(command) { return answer }
             if card == nil { card = try? PCSCCard(context: context, reader: readerName) }
             guard let card else { return nil }
             do { return try card.transmit(command) } catch { self.card = nil; return nil }
         }
     }
 
-    private func interruptible<T: Sendable>(_ body: @escaping @Sendable () throws(ReaderError) -> T) async throws(ReaderError)
+    /// An escape command by `SCardControl` on a direct connection, which needs no card;
+    /// `nil` when the driver refuses it (stock libccid) or the reader is gone.
+    func escapeByControl(_ command: [UInt8]) -> [UInt8]? {
+        guard let direct = try? PCSCCard(context: context, reader: readerName, direct: true) else { return nil }
+        return try? direct.control(command)
+    }
+
+    func interruptible<T: Sendable>(_ body: @escaping @Sendable () throws(ReaderError) -> T) async throws(ReaderError)
         -> T
     {
         cancelled.store(false, ordering: .relaxed)

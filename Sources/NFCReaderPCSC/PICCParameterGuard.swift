@@ -44,6 +44,51 @@ public struct PICCParameterGuard: Sendable {
         if report.original == nil { capture(channel) }
     }
 
+    /// The parameter auto polling was turned off from (`suspendAutoPolling`), until it is back.
+    private(set) var suspendedFrom: UInt8?
+
+    /// Turns the firmware's own polling (bit 7) off, so that the host's commands to the
+    /// chip (a weakened field, its own polls) are not raced by the firmware's: `run
+    /// --coupling`. The value before is journaled first, as for the bench value, so a
+    /// killed session leaves it for the next open to put back. `false` when the reader
+    /// could not be asked or changed, or the value could not be noted.
+    mutating func suspendAutoPolling(_ channel: Channel) -> Bool {
+        if suspendedFrom != nil { return true }
+        guard let answer = channel.send([0xFF, 0x00, 0x50, 0x00, 0x00]), answer.count == 2, answer[0] == 0x90 else {
+            return false
+        }
+        let current = answer[1]
+        guard current & Self.autoPolling != 0 else { return true }  // off already: nothing to undo
+        if journal.original(for: reader) == nil {
+            guard journal.record(current, for: reader) else { return false }
+            report.original = current
+        }
+        guard let set = channel.send([0xFF, 0x00, 0x51, current & ~Self.autoPolling, 0x00]), set.first == 0x90 else {
+            return false
+        }
+        suspendedFrom = current
+        report.applied = current & ~Self.autoPolling
+        report.restored = false
+        return true
+    }
+
+    /// Auto polling back as it was before `suspendAutoPolling`; `false` when the reader did
+    /// not take it (the journal still holds the value for close or the next open).
+    mutating func resumeAutoPolling(_ channel: Channel) -> Bool {
+        guard let value = suspendedFrom else { return true }
+        guard let set = channel.send([0xFF, 0x00, 0x51, value, 0x00]), set.first == 0x90 else { return false }
+        suspendedFrom = nil
+        report.applied = value
+        if value == report.original {
+            report.restored = true
+            journal.clear(for: reader)
+        }
+        return true
+    }
+
+    /// Bit 7 of the PICC operating parameter: the firmware polls for cards by itself.
+    static let autoPolling: UInt8 = 0x80
+
     mutating func onClose(_ channel: Channel) {
         guard let original = report.original, report.applied != nil, !report.restored else { return }
         if let answer = channel.send([0xFF, 0x00, 0x51, original, 0x00]), answer.first == 0x90 {

@@ -50,4 +50,14 @@ public struct AnalogProfile: Sendable, Hashable, CustomStringConvertible {
     public static let registers: [UInt16?] = [
         0x6316, 0x6317, 0x6318, 0x6319, 0x6309, 0x6308, nil, 0x6313, 0x6314, 0x630C, 0x6315,
     ]
+
+    /// Item 0x0A from the values of its registers (`registers` without the `nil`, in
+    /// order): the byte the firmware keeps alone is taken as its default.
+    public static func settings(fromRegisters values: [UInt8]) -> [UInt8] {
+        precondition(values.count == registers.compactMap { $0 }.count, "one value per register")
+        var next = values.makeIterator()
+        return zip(registers, pn532Default.settings).map { register, fallback in
+            register == nil ? fallback : next.next()!
+        }
+    }
 }

@@ -55,6 +55,15 @@ public struct CouplingLadder: Sendable, Hashable {
 /// next open after a `kill -9`. A reader is never left weakened.
 public protocol AnalogProfiling: Sendable {
     func apply(_ profile: AnalogProfile) async throws(ReaderError)
+    /// One poll round with the field weakened to `profile`, the phone met afresh (a field
+    /// cycle or a discovery of the host's own): what the reader heard. Each backend polls
+    /// its own way, because a reader whose firmware polls by itself (an ACR122U) must be
+    /// asked by the host while its field is weakened.
+    func listen(at profile: AnalogProfile, window: Duration) async throws(ReaderError) -> TapWindow
+    /// Whether the chip can be reached with no phone on the reader. A MISS can be asked
+    /// again with a weakened field only then: an ACR122U whose driver refuses escape
+    /// commands takes them only through a card's connection, and a MISS has no card.
+    var listensWithoutATarget: Bool { get async }
     /// Puts back the settings journalled before the first change, and clears the journal.
     func restoreAnalogSettings() async throws(ReaderError)
 }

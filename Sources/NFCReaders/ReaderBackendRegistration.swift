@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a reader backend tells the rest of nfcbench about itself, once: how its specs are
 /// written and checked, how to open one, and what it can list and say without opening.
 /// A new backend is a module with a `Reader` and one of these, and one line in
@@ -11,11 +13,23 @@ public struct ReaderBackendRegistration: Sendable {
         public var feedback: Bool
         /// The simulated phone a simulated reader couples to.
         public var simulatedPhone: PhoneOnBench?
+        /// Where analog settings weakened by `run --coupling` are journalled; `nil`: the
+        /// process's own state folder (`AnalogJournal.fromEnvironment`).
+        public var analogJournal: AnalogJournal?
 
-        public init(environment: [String: String] = [:], feedback: Bool = true, simulatedPhone: PhoneOnBench? = nil) {
+        public init(
+            environment: [String: String] = [:], feedback: Bool = true, simulatedPhone: PhoneOnBench? = nil,
+            analogJournal: AnalogJournal? = nil
+        ) {
             self.environment = environment
             self.feedback = feedback
             self.simulatedPhone = simulatedPhone
+            self.analogJournal = analogJournal
+        }
+
+        /// `analogJournal`, else the process's own.
+        public var analogJournalOrDefault: AnalogJournal {
+            analogJournal ?? .fromEnvironment(ProcessInfo.processInfo.environment)
         }
     }
 

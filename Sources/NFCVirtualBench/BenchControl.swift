@@ -190,6 +190,10 @@ public struct BenchStatus: Codable, Sendable, Equatable {
     public var pollsWhileMoving: Int?
     /// The emulated PN532's analog settings (RFConfiguration item 0x0A), hex bytes.
     public var pn532Analog: String?
+    /// The analog settings of the reader chip behind vpcd (Direct Transmit), hex bytes.
+    public var vpcdAnalog: String?
+    /// The placement's coupling (`SimulatedPhone.coupling`, 0 to 1), with the reader over the phone.
+    public var coupling: Double?
 }
 
 extension BenchFault: Codable {}

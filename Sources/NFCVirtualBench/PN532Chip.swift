@@ -59,8 +59,13 @@ public struct PN532Chip: Sendable {
     /// `analogSettings`' threshold, kept with them: discovery asks it at every poll.
     private var fieldThreshold = 0.0
 
-    public init(bench: PhoneOnBench) {
+    /// Whether the bench hears of this chip's field (the machine's log shows it): the
+    /// pty reader's chip does; the one behind vpcd (`VPCDCard`) stays out of that log.
+    private let notesField: Bool
+
+    public init(bench: PhoneOnBench, notesField: Bool = true) {
         self.bench = bench
+        self.notesField = notesField
         setAnalog(AnalogProfile.pn532Default.settings)
     }
 
@@ -75,7 +80,7 @@ public struct PN532Chip: Sendable {
 
     /// Whether the field, as the analog settings make it, reaches the phone where it lies
     /// (and, for a phone that saturates, does not overwhelm it).
-    private func fieldReachesPhone() -> Bool {
+    func fieldReachesPhone() -> Bool {
         bench.answers(fieldThreshold: fieldThreshold)
     }
 
@@ -153,7 +158,7 @@ public struct PN532Chip: Sendable {
     private mutating func switchField(on: Bool) {
         if on && !fieldOn { fieldCycles += 1 }
         fieldOn = on
-        bench.noteReaderField(on: on)
+        if notesField { bench.noteReaderField(on: on) }
     }
 
     private mutating func listPassiveTarget(_ args: [UInt8], now: Duration) -> Reply {

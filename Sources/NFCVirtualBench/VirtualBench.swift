@@ -53,6 +53,8 @@ public final class VirtualBench: Sendable {
     public var pn532PollsStarted: Int { emulator?.pollsStarted ?? 0 }
     /// The emulated PN532's analog settings (RFConfiguration item 0x0A) as last set.
     public var pn532AnalogSettings: [UInt8]? { emulator?.analogSettings }
+    /// The analog settings of the reader chip behind vpcd (`VPCDCard`).
+    public var vpcdAnalogSettings: [UInt8]? { card?.analogSettings }
 
     public init(_ configuration: Configuration) {
         self.configuration = configuration
@@ -155,6 +157,7 @@ public final class VirtualBench: Sendable {
             reply.lastRead = bench.snapshot.tagReads.last.map { String(describing: $0.outcome) } ?? "none"
         case .powerCycle:
             controls.firmware { $0.piccParameter = 0xFF }
+            card?.powerCycle()
         case .status:
             reply.status = status()
         case .card(let card):
@@ -182,7 +185,9 @@ public final class VirtualBench: Sendable {
             apdus: firmware.apduCount, pn532: pn532Link, vpcdPort: configuration.vpcdPort, gantry: gantry?.linkPath,
             head: gantry?.status.position, gantryState: gantry?.status.state,
             pollsWhileMoving: gantry == nil ? nil : s.pollsWhileMoving,
-            pn532Analog: emulator.map { Hex.string($0.analogSettings, separator: " ") })
+            pn532Analog: emulator.map { Hex.string($0.analogSettings, separator: " ") },
+            vpcdAnalog: card.map { Hex.string($0.analogSettings, separator: " ") },
+            coupling: s.probe == nil ? nil : bench.coupling())
     }
 }
 

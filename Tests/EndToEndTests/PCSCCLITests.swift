@@ -187,6 +187,49 @@ struct PCSCCLITests {
         }
     }
 
+    /// `run --coupling` over PC/SC: each HIT graded down the ladder by Direct Transmit to
+    /// the virtual ACR122U's chip, every MISS without a grade, and the reader left with its
+    /// default field and its own polling on.
+    @Test func aGradedSessionOverPCSC() async throws {
+        try await SharedVirtualReader.exclusive {
+            let db = scratch.file("bench.sqlite")
+            let state = scratch.file("state")
+            let r = try await BuiltBinary.run(
+                [
+                    "run", "--model", "SM-S921B", "--reader", "pcsc:\(readerName)", "--positioner", "sim",
+                    "--sim-bench", SharedVirtualReader.benchDirectory, "--plan", "grid", "--auto", "--coupling",
+                    "--tap-timeout", "2", "--db", db, "--no-report",
+                ], environment: ["NFCBENCH_STATE_DIR": state])
+            #expect(r.status == 0, "\(r.stdout)\n\(r.stderr)")
+            let csv = try await BuiltBinary.run(["export", "--all", "--db", db])
+            let rows = csv.stdout.split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+            let header = try #require(rows.first).map(String.init)
+            let result = try #require(header.firstIndex(of: "result")), grade = try #require(header.firstIndex(of: "coupling"))
+            var graded: [Double] = []
+            for row in rows.dropFirst() {
+                if row[result] == "HIT" {
+                    graded.append(try #require(Double(row[grade]), "a HIT is graded: \(row)"))
+                } else {
+                    #expect(row[grade].isEmpty, "only a HIT has a grade: \(row)")
+                }
+            }
+            #expect(!graded.isEmpty && graded.allSatisfy { (0...1).contains($0) }, "\(graded)")
+            #expect(Set(graded).count > 1, "the grade follows the coil: \(graded)")
+            let after = try status()
+            #expect(after.vpcdAnalog == Hex.string(AnalogProfile.pn532Default.settings, separator: " "))
+            #expect(after.picc == "E3" || after.picc == "FF", "the firmware polls by itself again: \(after.picc)")
+            #expect(AnalogJournal(directory: URL(fileURLWithPath: state + "/analog")).pending().isEmpty)
+            if after.picc == "E3" {  // the phone was lifted at the end: the PICC restore waits for a card
+                _ = try client.request(.place(x: 0.5, y: 0.3))
+                let poll = try await BuiltBinary.run(
+                    ["poll", "--reader", "pcsc:\(readerName)", "--timeout", "5"], environment: ["NFCBENCH_STATE_DIR": state])
+                #expect(poll.status == 0)
+                _ = try client.request(.lift)
+            }
+            #expect(try status().picc == "FF")
+        }
+    }
+
     @Test func aGuidedSessionOverPCSC() async throws {
         try await SharedVirtualReader.exclusive {
             let db = scratch.file("bench.sqlite")

@@ -56,20 +56,11 @@ struct LibNFCAnalogTests {
         await reader.close()
     }
 
-    /// An open of a port whose last reader was just dropped. The dropped reader's queue
-    /// holds it until the block that answered its last call has returned, a moment after
-    /// its caller went on, and with it the port lock: the port is busy until then. This
-    /// waits for that release (at most 2 s), never for anything else.
+    /// An open of a port whose last reader was just dropped: the dropped reader's queue
+    /// holds the port lock until the block that answered its last call has returned, and
+    /// `open` waits that moment out itself (`SerialPortLock.acquire`).
     func openWhenReleased(_ bench: TestBench) async throws -> LibNFCReader {
-        let deadline = ContinuousClock.now + .seconds(2)
-        while true {
-            switch await open(bench) {
-            case .success(let reader): return reader
-            case .failure(let error) where error.code == .busy && ContinuousClock.now < deadline:
-                try await Task.sleep(for: .milliseconds(10))
-            case .failure(let error): throw error
-            }
-        }
+        try await open(bench).get()
     }
 
     func open(_ bench: TestBench) async -> Result<LibNFCReader, ReaderError> {
