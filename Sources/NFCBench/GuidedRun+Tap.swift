@@ -15,6 +15,8 @@ extension GuidedRun {
     enum TapOutcome {
         case recorded(TapRecord)
         case undo, retry, quit
+        /// The reader failed during the tap and was waited for: the position is tapped again.
+        case recovered(ReaderError)
         /// A manual run's keyboard ended before the operator confirmed position `step`.
         case keyboardClosed(step: Int)
     }
@@ -30,7 +32,7 @@ extension GuidedRun {
         } catch let error as ReaderError where error.code != .cancelled {
             try? await positioner.lift(index: tap.step)
             try await recoverAfter(error, step: tap.step, events: events)
-            return .retry
+            return .recovered(error)
         }
     }
 
@@ -135,7 +137,7 @@ extension GuidedRun {
             // No evidence either way: record nothing, wait for the reader, tap again.
             try await positioner.lift(index: tap.step)
             try await recoverAfter(error, step: tap.step, events: events)
-            return .retry
+            return .recovered(error)
         case .window(.clean):
             guard let coupling, let checked = try await checkSaturation(coupling, reader: readers.current) else {
                 return try await record(.miss, nil, tap, placement: placement, events: events)

@@ -163,6 +163,7 @@ public struct GuidedRun: Sendable {
             // A machine that crosses with the field off homes with it off too.
             if positioner.crossesWithFieldOff { try await fieldSwitch(of: readers.current).switchField(on: false) }
             try await positioner.prepare()
+            var faultsHere = (step: -1, count: 0)
             while true {
                 let history = Self.history(taps)
                 let complete = completeSteps(taps)
@@ -184,6 +185,7 @@ public struct GuidedRun: Sendable {
                 switch try await tapOrRecover(tap, inbox: inbox, events: events) {
                 case .recorded(let record):
                     taps.append(record)
+                    faultsHere = (-1, 0)
                     if record.result == .foreign {
                         foreignInARow += 1
                         if !positioner.needsOperator, foreignInARow >= Self.foreignInARowLimit {
@@ -201,6 +203,11 @@ public struct GuidedRun: Sendable {
                     }
                 case .retry:
                     continue
+                case .recovered(let fault):
+                    faultsHere = faultsHere.step == step ? (step, faultsHere.count + 1) : (step, 1)
+                    if faultsHere.count >= faultPolicy.faultsPerPosition {
+                        throw Self.keptFailing(at: step, times: faultsHere.count, last: fault)
+                    }
                 case .quit:
                     return try await suspend(reason: "quit by the operator", kind: .quit, events: events)
                 case .keyboardClosed(let step):
@@ -286,6 +293,18 @@ public struct GuidedRun: Sendable {
             if accepting.contains(command) { return command }
         }
         return nil
+    }
+}
+
+extension GuidedRun {
+    /// The reader failed `times` in a row at position `step`, answering again each time in
+    /// between: a fault tied to that position, which more tries will not clear.
+    static func keptFailing(at step: Int, times: Int, last: ReaderError) -> ReaderError {
+        ReaderError(
+            last.code == .cancelled ? .failed : last.code,
+            "The reader failed \(times) times in a row at position \(step + 1), though it answered again in between "
+                + "each time; nothing was recorded there. Last: \(last.message)",
+            hint: last.hint ?? "Check the reader and the phone at that position before continuing.")
     }
 }
 

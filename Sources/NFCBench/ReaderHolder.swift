@@ -40,14 +40,21 @@ public struct FaultPolicy: Sendable {
     public var interval: Duration
     /// The window used to check that the reader answers again.
     public var probeWindow: Duration
+    /// Faults in a row at one position, each waited out, after which the run stops, saved:
+    /// a reader that answers a probe at once but fails every tap there (a command that
+    /// position always makes it refuse) would otherwise be retried without end, and a
+    /// machine-placed run has nobody to stop it.
+    public var faultsPerPosition: Int
 
     public init(
         patience: Duration = .seconds(600), interval: Duration = .milliseconds(500),
-        probeWindow: Duration = .milliseconds(500)
+        probeWindow: Duration = .milliseconds(500), faultsPerPosition: Int = 5
     ) {
+        precondition(faultsPerPosition >= 1, "a position must be tried at least once")
         self.patience = patience
         self.interval = interval
         self.probeWindow = probeWindow
+        self.faultsPerPosition = faultsPerPosition
     }
 }
 
