@@ -26,7 +26,10 @@ struct TagEmulationTests {
         #expect(bench.bench.bench.snapshot.tagReads.last?.outcome == .read(message.bytes))
     }
 
-    /// No phone: a clean window, ended on time by aborting the wait for activation.
+    /// No phone: a clean window, ended by the window's own abort of the wait for
+    /// activation. Were that abort lost (it once was when it landed before libnfc was
+    /// waiting, on a loaded CI host), the wait would run on to the exchange deadline, 3 s
+    /// after the window: the bound tells the two apart, and no more.
     @Test func noPhoneIsACleanWindow() async throws {
         let bench = try TestBench()
         let reader = try await LibNFCReader.open(connstring: bench.connstring)
@@ -36,7 +39,7 @@ struct TagEmulationTests {
             Issue.record("not clean")
             return
         }
-        #expect(ContinuousClock.now - started < .seconds(3))
+        #expect(ContinuousClock.now - started < .milliseconds(600) + .seconds(3))
         // The reader still works for the next window.
         bench.placeOverCoil()
         guard case .read(let read) = try await reader.emulateTag(message, window: .seconds(3)) else {
