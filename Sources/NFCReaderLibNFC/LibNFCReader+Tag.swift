@@ -32,7 +32,7 @@ extension LibNFCReader: TagEmulating {
     /// running the opening check, or the moment between the check and the wait) and is then
     /// lost, which held a 600 ms window for 3.8 s, to its exchange deadline, in CI.
     private func abortWaitForPhone(after delay: Duration, _ wait: TagWait) {
-        DispatchQueue.global().asyncAfter(deadline: .now() + max(0, delay.seconds)) { [weak self] in
+        Self.timers.asyncAfter(deadline: .now() + max(0, delay.seconds)) { [weak self] in
             guard let self, !wait.activated.load(ordering: .relaxed) else { return }
             switch wait.phase.load(ordering: .relaxed) {
             case .over: return

@@ -253,6 +253,12 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
     /// that goes mute mid-command blocks the call until the device answers or vanishes.
     static let abortGrace = Duration.seconds(3)
 
+    /// The queue the deadlines and aborts fire on. Not the global queue: on Linux its width
+    /// is the core count, so blocking work elsewhere in the process (on 2 cores, a few
+    /// blocked calls) held a window's abort back for seconds. A serial queue of its own is
+    /// served by an overcommitting thread, and its blocks only set flags and abort.
+    static let timers = DispatchQueue(label: "nfcbench.libnfc.timers")
+
     /// Runs `body` on the queue with cancellation and a deadline that aborts libnfc. A
     /// call that outlives its abort by `abortGrace` is left behind (the reader is marked
     /// wedged) and the wait ends with the reader lost, so the run pauses for a replug
@@ -267,7 +273,7 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
         cancelled.store(false, ordering: .relaxed)
         // The timers hold the reader weakly: one dropped mid-run lets go of its device and
         // port lock at once, not when its last timer fires. A call in progress holds it.
-        DispatchQueue.global().asyncAfter(deadline: .now() + max(0, timeout.seconds)) { [weak self] in
+        Self.timers.asyncAfter(deadline: .now() + max(0, timeout.seconds)) { [weak self] in
             guard let self else { return }
             if waitGeneration.load(ordering: .relaxed) == generation { device.abort() }
         }
@@ -281,7 +287,7 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
                     once.resume(.failure(lost))
                     return
                 }
-                DispatchQueue.global().asyncAfter(deadline: .now() + max(0, (timeout + Self.abortGrace).seconds)) {
+                Self.timers.asyncAfter(deadline: .now() + max(0, (timeout + Self.abortGrace).seconds)) {
                     [weak self] in
                     if once.resume(.failure(lost)) { self?.wedged.store(true, ordering: .relaxed) }
                 }
