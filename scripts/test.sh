@@ -39,8 +39,9 @@ export NFCBENCH_TEST_PCSC_READER="nfcbench virtual 00 00"
 # load), and the tmux session (a tmux server daemonizes with every descriptor the test
 # process has open, so it must not start while other tests' pipes exist). The tag windows
 # too: each proves its link by timing the in-process emulated PN532, which the parallel
-# pass starved (seen: a 600 ms window faulty, or 9.8 s long, in fresh clones).
-TIMED='TagEmulationTests|Within300ms|aStalledPollIsCleanASlowLinkIsNot|aHungCommandIsStoppedAtItsTimeout|cancellationStopsTheCommandAndSaysSo|promptsSkipUndoRetryAndQuit|ctrlCDuringTheTapWaitInATerminal|liftPromptSingleKeysAndTheLiveMapInATerminal'
+# pass starved (seen: a 600 ms window faulty, or 9.8 s long, in fresh clones). And the
+# emulated Marlin's quick stop after Ctrl-C, bounded by distance travelled (seen: 30 mm).
+TIMED='TagEmulationTests|ctrlCMidMoveHaltsTheMachineAtOnce|Within300ms|aStalledPollIsCleanASlowLinkIsNot|aHungCommandIsStoppedAtItsTimeout|cancellationStopsTheCommandAndSaysSo|promptsSkipUndoRetryAndQuit|ctrlCDuringTheTapWaitInATerminal|liftPromptSingleKeysAndTheLiveMapInATerminal'
 # A pass of its own for the lab store's end-to-end suite: it fills bench databases with a
 # thousand sessions (an fsync per tap) and drives PostgreSQL, which on 2 cores starves the
 # emulated readers' threads in the parallel pass (seen: libnfc's initialisation timing out
