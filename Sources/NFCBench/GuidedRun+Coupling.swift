@@ -31,7 +31,7 @@ extension GuidedRun {
         var walk = LadderWalk(ladder: ladder)
         walk.note(ladder.profiles.count - 1, read: true)
         return try await restoringDefault(analog) { () async throws -> CouplingGrade? in
-            guard try await walk.down(from: ladder.profiles.count - 2, listening: self.listen(reader, analog)) else {
+            guard try await walk.down(from: ladder.profiles.count - 2, listening: self.listen(analog)) else {
                 return nil
             }
             return walk.grade
@@ -51,7 +51,7 @@ extension GuidedRun {
         walk.note(ladder.profiles.count - 1, read: false)
         let middle = ladder.middle
         return try await restoringDefault(analog) { () async throws -> (grade: CouplingGrade, target: DetectedTarget?)? in
-            let listen = self.listen(reader, analog)
+            let listen = self.listen(analog)
             let target: DetectedTarget
             switch try await listen(ladder.profiles[middle]) {
             case .fault: return nil
@@ -79,7 +79,7 @@ extension GuidedRun {
 
     typealias Listen = (AnalogProfile) async throws -> Heard
 
-    private func listen(_ reader: any Reader, _ analog: any AnalogProfiling) -> Listen {
+    private func listen(_ analog: any AnalogProfiling) -> Listen {
         { profile in
             switch try await analog.listen(at: profile, window: Self.couplingWindow) {
             case .target(let target): return .target(target)

@@ -72,8 +72,7 @@ public final class VPCDCard: Sendable {
             let fault = controls.fault
             let visible = fault == .unplug || fault == .mute ? nil : polledTarget()
             // The host polls for itself: an open link is its way to the reader, not the phone.
-            if socket != nil, fault == .none, !autoPolling {
-                guard let link = socket?.descriptor else { continue }
+            if let link = socket?.descriptor, fault == .none, !autoPolling {
                 serve(link, &socket, target: target)
                 continue
             }

@@ -56,17 +56,11 @@ struct LibNFCAnalogTests {
         await reader.close()
     }
 
-    /// An open of a port whose last reader was just dropped: the dropped reader's queue
-    /// holds the port lock until the block that answered its last call has returned, and
-    /// `open` waits that moment out itself (`SerialPortLock.acquire`).
-    func openWhenReleased(_ bench: TestBench) async throws -> LibNFCReader {
-        try await open(bench).get()
-    }
-
-    func open(_ bench: TestBench) async -> Result<LibNFCReader, ReaderError> {
-        do { return .success(try await LibNFCReader.open(connstring: bench.connstring, analogJournal: journal)) } catch {
-            return .failure(error)
-        }
+    /// Opens the bench's reader with the test's journal. After a reader dropped a moment
+    /// before, its queue still holds the port lock until the block that answered its last
+    /// call has returned; `open` waits that moment out itself (`SerialPortLock.acquire`).
+    func open(_ bench: TestBench) async throws -> LibNFCReader {
+        try await LibNFCReader.open(connstring: bench.connstring, analogJournal: journal)
     }
 
     /// Closing puts the settings back; a reader dropped without closing (a killed
@@ -81,12 +75,12 @@ struct LibNFCAnalogTests {
         #expect(journal.pending().isEmpty)
 
         reader = nil  // lets go of the port
-        reader = try await openWhenReleased(bench)
+        reader = try await open(bench)
         try await reader?.capabilities.analogProfile?.apply(weakest)
         reader = nil  // gone without close, as after kill -9
         #expect(bench.bench.pn532AnalogSettings == weakest.settings)
         #expect(journal.pending().count == 1)
-        let next = try await openWhenReleased(bench)
+        let next = try await open(bench)
         #expect(bench.bench.pn532AnalogSettings == AnalogProfile.pn532Default.settings)
         #expect(journal.pending().isEmpty)
         await next.close()
