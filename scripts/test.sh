@@ -22,12 +22,14 @@ scripts/lint.sh
 swift build --build-tests
 
 record_operator_pcscd
-export NFCBENCH_TEST_VPCD_PORT="${NFCBENCH_TEST_VPCD_PORT:-35963}"
+# Ports the kernel says are free, unless given: two runs on one machine (two clones, say)
+# must not meet on a fixed port.
+export NFCBENCH_TEST_VPCD_PORT="${NFCBENCH_TEST_VPCD_PORT:-$(free_port)}"
 VPCD_PORT="$NFCBENCH_TEST_VPCD_PORT"
 start_pcscd "$VPCD_PORT"
 start_bench "$(swift build --show-bin-path)/nfcbench" "$VPCD_PORT"
 export NFCBENCH_TEST_PCSCD=1
-start_postgres "${NFCBENCH_TEST_PG_PORT:-35432}"
+start_postgres "${NFCBENCH_TEST_PG_PORT:-$(free_port)}"
 # Reader journals and other state stay in the test folder, never in the operator's home.
 export NFCBENCH_STATE_DIR="$SERVICE_DIR/state"
 export NFCBENCH_TEST_PCSC_READER="nfcbench virtual 00 00"

@@ -75,6 +75,10 @@ check_operator_pcscd() {
 # on P+1. pcscd loads vpcd through a thin driver of the tests' own
 # (Tests/Fixtures/vpcd-serial) that answers the reader's serial number as the CCID driver
 # does, "VPCD-P"; vpcd has none.
+free_port() {  # a loopback TCP port nothing listens on now, from the kernel
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
 start_pcscd() {  # start_pcscd <vpcd port>
     local port="$1" dir="$SERVICE_DIR/pcscd"
     mkdir -p "$dir/conf"
