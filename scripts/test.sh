@@ -23,8 +23,8 @@ swift build --build-tests
 
 record_operator_pcscd
 # Ports the kernel says are free, unless given: two runs on one machine (two clones, say)
-# must not meet on a fixed port.
-export NFCBENCH_TEST_VPCD_PORT="${NFCBENCH_TEST_VPCD_PORT:-$(free_port)}"
+# must not meet on a fixed port. vpcd's two readers listen on P and P+1.
+export NFCBENCH_TEST_VPCD_PORT="${NFCBENCH_TEST_VPCD_PORT:-$(free_port 2)}"
 VPCD_PORT="$NFCBENCH_TEST_VPCD_PORT"
 start_pcscd "$VPCD_PORT"
 start_bench "$(swift build --show-bin-path)/nfcbench" "$VPCD_PORT"

@@ -66,6 +66,25 @@ check_operator_pcscd() {
     echo "The operator's pcscd (${OPERATOR_PCSCD[*]%%:*}) is still running, the same process as before the tests."
 }
 
+free_port() {  # free_port [count]: the first of <count> consecutive loopback TCP ports nothing listens on now
+    python3 - "${1:-1}" <<'PY'
+import socket, sys
+count = int(sys.argv[1])
+while True:
+    held = [socket.socket()]
+    held[0].bind(("127.0.0.1", 0))  # the kernel's choice
+    port = held[0].getsockname()[1]
+    try:
+        for k in range(1, count):
+            held.append(socket.socket())
+            held[-1].bind(("127.0.0.1", port + k))
+    except (OSError, OverflowError):
+        continue  # a neighbour is taken: ask again
+    print(port)
+    break
+PY
+}
+
 # A private pcscd: its socket is handed over the systemd way (LISTEN_FDS, through
 # systemd-socket-activate) at a path of our own, and clients find it through
 # PCSCLITE_CSOCK_NAME. It runs in a mount namespace of its own with empty /run (its pid
@@ -75,10 +94,6 @@ check_operator_pcscd() {
 # on P+1. pcscd loads vpcd through a thin driver of the tests' own
 # (Tests/Fixtures/vpcd-serial) that answers the reader's serial number as the CCID driver
 # does, "VPCD-P"; vpcd has none.
-free_port() {  # a loopback TCP port nothing listens on now, from the kernel
-    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
 start_pcscd() {  # start_pcscd <vpcd port>
     local port="$1" dir="$SERVICE_DIR/pcscd"
     mkdir -p "$dir/conf"
