@@ -21,9 +21,9 @@ extension LibNFCReader: TagEmulating {
         case linkCheck, forPhone, over
     }
 
-    /// What the window's timer reads from the libnfc queue.
+    /// What the window's timer reads from the libnfc queue. The phase is `.over` before a
+    /// phone's exchange begins, so an exchange under way is never aborted.
     final class TagWait: Sendable {
-        let activated = Atomic<Bool>(false)
         let phase = Atomic<WaitPhase>(.linkCheck)
     }
 
@@ -33,7 +33,7 @@ extension LibNFCReader: TagEmulating {
     /// lost, which held a 600 ms window for 3.8 s, to its exchange deadline, in CI.
     private func abortWaitForPhone(after delay: Duration, _ wait: TagWait) {
         Self.timers.asyncAfter(deadline: .now() + max(0, delay.seconds)) { [weak self] in
-            guard let self, !wait.activated.load(ordering: .relaxed) else { return }
+            guard let self else { return }
             switch wait.phase.load(ordering: .relaxed) {
             case .over: return
             case .forPhone: device.abort()
@@ -58,7 +58,7 @@ extension LibNFCReader: TagEmulating {
             // A host so loaded that the opening check outlasted the window: no wait at all.
             if ContinuousClock.now >= windowEnd {
                 wait.phase.store(.over, ordering: .relaxed)
-                return self.provenLink(within: Self.quickLinkCheck, when: " at the window's end") ?? .success(.clean)
+                return self.silentWindow()
             }
             wait.phase.store(.forPhone, ordering: .relaxed)
             let initStatus = self.device.targetInit(uid: uid)
@@ -66,13 +66,8 @@ extension LibNFCReader: TagEmulating {
             if let status = initStatus {
                 if self.cancelled.load(ordering: .relaxed) { return .failure(.cancelled(self.info.name)) }
                 guard status == .aborted else { return self.faultyWindow(status) }
-                // The window ended with no phone. A silence proves an empty field only if the
-                // link worked to the end: a chip that went mute or started garbling after the
-                // opening check would pass for one (a MISS recorded inside a fault). The same
-                // check card mode makes after a slow round closes every silent window.
-                return self.provenLink(within: Self.quickLinkCheck, when: " at the window's end") ?? .success(.clean)
+                return self.silentWindow()
             }
-            wait.activated.store(true, ordering: .relaxed)
             let activatedAt = ContinuousClock.now
             var tag = Type4Tag(message: message)
             var lastRead: ContinuousClock.Instant?
@@ -128,6 +123,14 @@ extension LibNFCReader: TagEmulating {
 
     /// A libnfc error in a tag window: a vanished reader is thrown (the run waits for it),
     /// anything else makes the window faulty (nothing recorded, the position tapped again).
+    /// A window that ended with no phone. A silence proves an empty field only if the link
+    /// worked to the end: a chip that went mute or started garbling after the opening check
+    /// would pass for one (a MISS recorded inside a fault). The same check card mode makes
+    /// after a slow round closes every silent window.
+    func silentWindow() -> Result<TagWindow, ReaderError> {
+        provenLink(within: Self.quickLinkCheck, when: " at the window's end") ?? .success(.clean)
+    }
+
     func faultyWindow(_ status: LibNFCStatus) -> Result<TagWindow, ReaderError> {
         let error = failure(status)
         return error.code == .unplugged ? .failure(error) : .success(.faulty(error))
