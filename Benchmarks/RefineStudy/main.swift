@@ -50,20 +50,44 @@ func makeLab(_ c: Case, profile: DeviceAntennaProfile, plan: PlanKind, learns: B
 }
 
 /// `COUPLING=1`: one session per lab, refined from its binary taps and from the same taps
-/// graded down the analog ladder (`run --coupling`), for every plan; and what the grading
-/// costs per position in reader time.
+/// graded down the analog ladder (`run --coupling`), for every plan; what the grading
+/// costs per position in reader time; and, as the baseline, the binary adaptive plan's
+/// own first session. `DEBUG_IOU=0.8` prints the taps of every graded session below 0.8.
 func couplingStudy(_ c: Case, profile: DeviceAntennaProfile, truth: NormalizedRect) {
     // A first session plans alike whether or not the plan learns: nothing to learn from yet.
-    for (plan, learns) in [(PlanKind.grid, false), (.adaptive, false)] {
+    // The last row is the baseline: the same labs' first sessions with the binary adaptive
+    // plan, no grading at all (what a run without --coupling does).
+    for (plan, grading) in [(PlanKind.grid, true), (.adaptive, true), (.adaptive, false)] {
+        let learns = false
         var graded: [Double] = [], binary: [Double] = [], taps: [Int] = [], seconds: [Double] = []
+        // The plan's own computation (the graded design's, mostly): a session of the
+        // simulated lab is the plan choosing and the phone drawn, no reader.
+        var planning = Duration.zero
         for lab in 0..<labs {
             var simulated = makeLab(c, profile: profile, plan: plan, learns: learns, lab: lab)
-            simulated.coupling = .standard
+            simulated.coupling = grading ? .standard : nil
+            let clock = ContinuousClock(), began = clock.now
             let ran = simulated.runSession()
+            planning += clock.now - began
             taps.append(ran.taps.count)
             let entry = simulated.refine().entries.first
             graded.append(entry?.estimate?.zone.iou(with: truth) ?? 0)
             binary.append((entry?.binaryEstimate ?? entry?.estimate)?.zone.iou(with: truth) ?? 0)
+            if let debug = ProcessInfo.processInfo.environment["DEBUG_IOU"].flatMap(Double.init), graded.last! < debug,
+                let entry, let estimate = entry.estimate
+            {
+                let estimator = ZoneEstimator(
+                    model: DetectionModel(reach: reachMm / profile.bodyHeightMm!), aspectRatio: profile.aspectRatio)
+                print(
+                    String(
+                        format: "    lab %d %@: IoU %.3f  LL estimate %.2f truth %.2f  estimate %@", lab, "\(plan)", graded.last!,
+                        estimate.logLikelihood, estimator.logLikelihood(of: truth, entry.evidence.positions), "\(estimate.zone)"))
+                print(
+                    "      "
+                        + ran.taps.map {
+                            "(\($0.probeX),\($0.probeY))\($0.result == .hit ? "+" : "-")\($0.coupling.map { String(format: "%.2f", $0) } ?? "")"
+                        }.joined(separator: " "))
+            }
             // Reader time: a miss is one poll round (0.45 s) and, asked again at the middle
             // profile (a saturated phone), a field cycle (~0.06 s) and a second round; a hit
             // answers its first poll (~0.05 s), then each rung that reads costs an answer and
@@ -71,6 +95,7 @@ func couplingStudy(_ c: Case, profile: DeviceAntennaProfile, truth: NormalizedRe
             let rungs = CouplingLadder.standard.profiles.count - 1
             seconds.append(
                 ran.taps.map { t -> Double in
+                    guard grading else { return t.result == .hit ? 0.05 : 0.45 }  // one poll round at most
                     guard t.result == .hit, let grade = t.coupling else { return 0.45 + 0.06 + 0.45 }
                     let read = CouplingLadder.standard.rungsRead(coupling: grade)
                     return 0.05 + Double(read) * 0.06 + (read < rungs ? 0.45 : 0)
@@ -81,10 +106,15 @@ func couplingStudy(_ c: Case, profile: DeviceAntennaProfile, truth: NormalizedRe
         }
         print(
             String(
-                format: "  %@, one session (median %d taps): graded IoU %@; binary IoU %@; reader time %.2f s/position",
-                (plan == .grid ? "grid" : learns ? "adaptive, learning" : "adaptive") as NSString, taps.sorted()[taps.count / 2],
+                format:
+                    "  %@, one session (median %d taps): graded IoU %@; binary IoU %@; reader time %.2f s/position; "
+                    + "plan %.1f ms/position",
+                (plan == .grid ? "grid" : grading ? "adaptive" : "adaptive, no --coupling (baseline)") as NSString,
+                taps.sorted()[taps.count / 2],
                 stats(graded) as NSString,
-                stats(binary) as NSString, seconds.reduce(0, +) / Double(seconds.count)))
+                stats(binary) as NSString, seconds.reduce(0, +) / Double(seconds.count),
+                Double(planning.components.attoseconds) / 1e15 / Double(max(taps.reduce(0, +), 1))
+                    + Double(planning.components.seconds) * 1000 / Double(max(taps.reduce(0, +), 1))))
     }
 }
 

@@ -32,7 +32,9 @@ public struct AdaptivePlan: ProbeStrategy {
     public let budget: Int
     let fallback: GridPlan
     public var kind: PlanKind { .adaptive }
-    public var shape: PlanShape { PlanShape(plannedLength: nil, maximumPositions: maximumPositions, cells: nil) }
+    public var shape: PlanShape {
+        PlanShape(plannedLength: nil, maximumPositions: maximumPositions, cells: nil, gradedPositions: Self.gradedBudget)
+    }
 
     public init(
         around zone: NormalizedRect?, aspectRatio: Double = 0.48, focus: PlanFocus? = nil, tolerance: Double = 0.06,
@@ -229,6 +231,32 @@ public struct AdaptivePlan: ProbeStrategy {
         let sharpening = EdgeSharpening(
             focus: focus, aspectRatio: aspectRatio, inset: inset, avoid: (column.origin.x, row?.origin.y ?? -1))
         return sharpening.probe(history.count - bounded)
+    }
+
+    /// The positions a graded session taps in all.
+    public static let gradedBudget = 12
+    /// The reader's reach the graded design assumes, in body heights: 3 mm on a 150 mm
+    /// phone, as `refine --reach-mm`'s default (2.94 mm) on the phones the catalog holds.
+    static let gradedModel = DetectionModel(reach: 0.02)
+
+    /// A graded session (`grades` not `nil`, even empty) follows the graded design
+    /// (`GradedDesign`) from its second position on, within `gradedBudget` positions: the
+    /// grades place edges that a binary plan must bisect.
+    public func next(after history: [(probe: Probe, hit: Bool)], grades: [(probe: Probe, coupling: Double)]?) -> Probe? {
+        guard let grades else { return next(after: history) }
+        return GradedDesign(aspectRatio: aspectRatio, model: Self.gradedModel, budget: Self.gradedBudget)
+            .next(after: history, grades: grades, first: start)
+    }
+
+    /// A graded session's taps lie on no line of the binary plan: its zone is the fit of
+    /// its reads and grades (`ZoneEstimator`), as `refine` would fit them.
+    public func measuredZone(
+        from history: [(probe: Probe, hit: Bool)], grades: [(probe: Probe, coupling: Double)]
+    ) -> NormalizedRect? {
+        guard !grades.isEmpty else { return measuredZone(from: history) }
+        let tallies = PositionTally.pool(
+            history.map { ($0.probe.x, $0.probe.y, $0.hit) }, grades: grades.map { ($0.probe.x, $0.probe.y, $0.coupling) })
+        return ZoneEstimator(model: Self.gradedModel, aspectRatio: aspectRatio).estimate(tallies)?.zone
     }
 
     public func measuredZone(from history: [(probe: Probe, hit: Bool)]) -> NormalizedRect? {

@@ -85,6 +85,13 @@ public struct GuidedRun: Sendable {
         positioner.needsOperator || (confirmEach && inbox.isOpen)
     }
 
+    /// The grades the plan chooses from in a graded session (`run --coupling`, or a
+    /// session that already holds graded taps, resumed without it); `nil` otherwise.
+    func planGrades(_ taps: [TapRecord]) -> [(probe: Probe, coupling: Double)]? {
+        guard coupling != nil || taps.contains(where: { $0.coupling != nil }) else { return nil }
+        return Self.evidence(taps).grades
+    }
+
     /// History per probe, for the plan: a probe hit when any attempt there hit. Skipped
     /// probes count as visited, so the plan moves on; FOREIGN answers are no evidence.
     static func history(_ taps: [TapRecord]) -> [(probe: Probe, hit: Bool)] {
@@ -174,7 +181,7 @@ public struct GuidedRun: Sendable {
                     step = partial.step
                     probe = partial.probe
                 } else {
-                    guard let next = strategy.next(after: history) else { break }
+                    guard let next = strategy.next(after: history, grades: planGrades(taps)) else { break }
                     step = history.count
                     probe = next
                 }

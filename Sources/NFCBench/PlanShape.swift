@@ -21,12 +21,17 @@ public struct PlanShape: Sendable, Equatable {
     public let maximumPositions: Int
     /// The cells the plan's positions stand for, drawn as such; `nil` for free points.
     public let cells: Cells?
+    /// A plan that chooses by the grades in a graded session (`run --coupling`): the most
+    /// positions such a session takes. `nil`: a graded session follows the plan's own shape.
+    public let gradedPositions: Int?
 
-    public init(plannedLength: Int?, maximumPositions: Int, cells: Cells?) {
+    public init(plannedLength: Int?, maximumPositions: Int, cells: Cells?, gradedPositions: Int? = nil) {
         precondition(maximumPositions > 0, "a plan takes at least one position")
+        precondition(gradedPositions.map { $0 > 0 } ?? true, "a graded session takes at least one position")
         self.plannedLength = plannedLength
         self.maximumPositions = maximumPositions
         self.cells = cells
+        self.gradedPositions = gradedPositions
     }
 }
 

@@ -10,8 +10,13 @@ public protocol ProbeStrategy: Sendable {
     var shape: PlanShape { get }
     /// `history`: each probe tapped so far, with whether any attempt there hit.
     func next(after history: [(probe: Probe, hit: Bool)]) -> Probe?
+    /// The same, in a graded session (`run --coupling`): `grades` holds each graded
+    /// position's coupling. A plan that cannot use grades ignores them.
+    func next(after history: [(probe: Probe, hit: Bool)], grades: [(probe: Probe, coupling: Double)]?) -> Probe?
     /// The zone the hits say, or `nil` when nothing hit.
     func measuredZone(from history: [(probe: Probe, hit: Bool)]) -> NormalizedRect?
+    /// The same, in a graded session: a plan that chose by the grades measures by them.
+    func measuredZone(from history: [(probe: Probe, hit: Bool)], grades: [(probe: Probe, coupling: Double)]) -> NormalizedRect?
     /// The probes taken if every probe inside `expected` hits and every other misses.
     func expectedProbes(for expected: NormalizedRect?) -> [Probe]
     /// What a new session stores as its planned probes: the expected ones, unless the plan
@@ -21,6 +26,16 @@ public protocol ProbeStrategy: Sendable {
 
 extension ProbeStrategy {
     public func storedProbes(for expected: NormalizedRect?) -> [Probe] { expectedProbes(for: expected) }
+
+    public func next(after history: [(probe: Probe, hit: Bool)], grades: [(probe: Probe, coupling: Double)]?) -> Probe? {
+        next(after: history)
+    }
+
+    public func measuredZone(
+        from history: [(probe: Probe, hit: Bool)], grades: [(probe: Probe, coupling: Double)]
+    ) -> NormalizedRect? {
+        measuredZone(from: history)
+    }
 
     public func expectedProbes(for expected: NormalizedRect?) -> [Probe] {
         var history: [(probe: Probe, hit: Bool)] = []

@@ -78,7 +78,7 @@ public struct SessionScore: Sendable, Equatable {
         taps = history.count
         hits = history.filter(\.hit).count
         self.skipped = skipped
-        measured = strategy.measuredZone(from: history)
+        measured = strategy.measuredZone(from: history, grades: grades)
         openEdges = Self.openEdges(of: measured, history: history)
         if let predicted,
             let nearest = history.min(by: {

@@ -1,4 +1,5 @@
 import Foundation
+import NFCLocatorCore
 import NFCReaders
 import NFCTestSupport
 import Testing
@@ -78,6 +79,34 @@ struct CouplingCLITests {
         #expect(page.contains("<h3>Coupling</h3>") && page.contains("coupling: darker couples more strongly"))
         let best = try #require(inner.max())
         #expect(page.contains(">\(String(format: "%.2f", best))<"), "the strongest grade is written in its cell")
+    }
+
+    /// The adaptive plan, graded: from its second position the grades choose where to tap
+    /// (`GradedDesign`), twelve positions at most, and the zone the run measures is the
+    /// fit of its reads and grades, close to the coil the emulated phone hides (the catalog
+    /// predicts a zone twice its height, reaching far below it).
+    @Test func aGradedAdaptiveRunPlacesTheCoilWithinTwelvePositions() async throws {
+        let c = Self.coil
+        let bench = try TestBench(antenna: (c.x, c.y, c.width, c.height))
+        let r = try await BuiltBinary.run(runArguments(bench, plan: "adaptive"), environment: environment)
+        #expect(r.status == 0, "\(r.stdout)\n\(r.stderr)")
+        #expect(r.stdout.contains("Position 2 of at most 12"), "the operator is told the bound: \(r.stdout.prefix(600))")
+        #expect(bench.bench.pn532AnalogSettings == AnalogProfile.pn532Default.settings)
+        let id = try #require(
+            r.stdout.range(of: #"S-\d{8}-\d{6}-[0-9a-f]{4}"#, options: .regularExpression).map { String(r.stdout[$0]) })
+        let shown = try await BuiltBinary.run(["show", id, "--db", scratch.file("bench.sqlite"), "--json"])
+        let summary = try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any] ?? [:]
+        let taps = try #require(summary["taps"] as? Int)
+        #expect((4...12).contains(taps), "\(taps) positions")
+        let measured = try #require(summary["measuredZone"] as? [String: Double], "\(summary)")
+        let zone = try NormalizedRect(
+            x: measured["x"]!, y: measured["y"]!, width: measured["width"]!, height: measured["height"]!)
+        let truth = try NormalizedRect(x: c.x, y: c.y, width: c.width, height: c.height)
+        #expect(zone.iou(with: truth) > 0.8, "measured \(zone), \(taps) positions")
+        let predicted = try #require(summary["predictedZone"] as? [String: Double])
+        let prediction = try NormalizedRect(
+            x: predicted["x"]!, y: predicted["y"]!, width: predicted["width"]!, height: predicted["height"]!)
+        #expect(zone.iou(with: truth) > prediction.iou(with: truth) + 0.2, "the grades measured more than was predicted")
     }
 
     /// A phone whose front end saturates: the full field misses it deep over its coil. Each

@@ -51,6 +51,9 @@ public struct DetectionModel: Sendable, Hashable {
     /// coil's edge (negative outside) sits.
     func ramp(_ d: Double) -> Double { min(max((d + reach + softness) / (2 * softness), 0), 1) }
 
+    /// The chance that a tap `d` inside the coil's edge reads.
+    func readChance(_ d: Double) -> Double { strayRate + (sureRate - strayRate) * ramp(d) }
+
     /// Log-likelihood of `hits` reads in `taps` at `signedDistance`. Off the band the
     /// chance is a constant, so the logarithms are taken once: the estimator calls this
     /// hundreds of thousands of times per fit.

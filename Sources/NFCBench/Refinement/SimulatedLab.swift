@@ -67,18 +67,21 @@ public struct SimulatedLab: Sendable {
         var history: [(probe: Probe, hit: Bool)] = []
         var taps: [TapRecord] = []
         var placements: [Probe: UInt64] = [:]
-        while let probe = strategy.next(after: history), history.count < 100 {
+        var grades: [(probe: Probe, coupling: Double)] = []
+        while let probe = strategy.next(after: history, grades: coupling == nil ? nil : grades), history.count < 100 {
             placements[probe, default: 0] += 1
             let hit =
                 draw(session: evidence.count, probe, placements[probe]!) < phone.detectionProbability(x: probe.x, y: probe.y)
             history.append((probe, hit))
+            let grade = hit ? coupling.map { Self.grade(phone.coupling(x: probe.x, y: probe.y), on: $0) } : nil
+            if let grade { grades.append((probe, grade)) }
             clock += 20
             taps.append(
                 TapRecord(
                     sessionID: id, step: taps.count, attempt: 0, probe: probe,
                     insidePredicted: r.zone?.contains(x: probe.x, y: probe.y) ?? false,
                     result: hit ? .hit : .miss, timestamp: clock,
-                    coupling: hit ? coupling.map { Self.grade(phone.coupling(x: probe.x, y: probe.y), on: $0) } : nil))
+                    coupling: grade))
         }
         var session = SessionRecord(
             id: id, model: model, resolution: r, plan: plan, planPass: evidence.count,

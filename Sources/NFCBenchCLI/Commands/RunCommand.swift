@@ -75,7 +75,7 @@ enum RunCommand {
                     context: context, invocation: invocation, json: options.json, strategy: prepared.session.strategy,
                     databasePath: options.databasePath, resolution: prepared.resolution,
                     aspectRatio: prepared.session.aspectRatio, session: prepared.session,
-                    keysAvailable: !(options.auto || options.json))
+                    keysAvailable: !(options.auto || options.json), graded: prepared.coupling != nil)
                 return try await execution.run(
                     prepared, store: store, commands: operatorCommands(options, context), events: { printer.handle($0) })
             }

@@ -26,7 +26,8 @@ final class RunPrinter: Sendable {
     /// Whether operator keys are read (not with `--auto` or `--json`): key help only then.
     let keysAvailable: Bool
     let predicted: NormalizedRect?
-    /// Adaptive runs: positions when the prediction is right, and the most there can be.
+    /// Adaptive runs: positions when the prediction is right (none in a graded run, whose
+    /// grades choose), and the most there can be.
     let expectedPositions: Int?
     let maximumPositions: Int?
     /// iPhones present a Wallet card for about a minute: the run reminds the operator.
@@ -35,14 +36,20 @@ final class RunPrinter: Sendable {
     init(
         context: CommandContext, invocation: ParsedInvocation, json: Bool, strategy: any ProbeStrategy,
         databasePath: String, resolution: AntennaResolution?, aspectRatio: Double, session: SessionRecord,
-        keysAvailable: Bool
+        keysAvailable: Bool, graded: Bool = false
     ) {
         self.context = context
         self.keysAvailable = keysAvailable
         self.predicted = session.predicted
         let shape = strategy.shape
-        expectedPositions = shape.plannedLength == nil ? strategy.expectedProbes(for: session.predicted).count : nil
-        maximumPositions = shape.plannedLength == nil ? shape.maximumPositions : nil
+        if graded, let most = shape.gradedPositions {
+            // The grades choose each position: no count is expected, only the bound.
+            expectedPositions = nil
+            maximumPositions = most
+        } else {
+            expectedPositions = shape.plannedLength == nil ? strategy.expectedProbes(for: session.predicted).count : nil
+            maximumPositions = shape.plannedLength == nil ? shape.maximumPositions : nil
+        }
         isIPhone = Self.platform(session) == .iOS && session.mode == .card
         positionWords = PositionWords(body: BodyMillimetres(session))
         self.aspectRatio = aspectRatio
@@ -156,8 +163,9 @@ final class RunPrinter: Sendable {
         }
         // "3/18" for a fixed plan; an adaptive one states its range, the likely end first.
         var count = total.map { "\(step + 1)/\($0)" } ?? "\(step + 1)"
-        if total == nil, let expected = expectedPositions, let most = maximumPositions {
-            count += " of \(expected)\u{2013}\(most) (\(expected) if the prediction is right)"
+        if total == nil, let most = maximumPositions {
+            count +=
+                expectedPositions.map { " of \($0)\u{2013}\(most) (\($0) if the prediction is right)" } ?? " of at most \(most)"
         }
         let repeatText = attempt > 0 ? " (repeat \(attempt + 1))" : ""
         let height = probe.isAtTapHeight ? "" : ", \(OptionValue.format(probe.heightMm)) mm above the back"
