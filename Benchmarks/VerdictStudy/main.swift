@@ -47,21 +47,39 @@ var generator = SeededGenerator(seed: 2026)
 var matrix: [String: [SessionVerdict: Int]] = [:]
 var taps: [String: [Int]] = [:]
 var reasons: [String: [String: Int]] = [:]
+/// The plans studied: a graded adaptive session (`run --coupling`) chooses its own
+/// positions from the grades (`GradedDesign`), so it is a plan of its own here.
+struct StudiedPlan {
+    let kind: PlanKind
+    let graded: Bool
+    var name: String { kind.rawValue + (graded ? "+grades" : "") }
+}
+let studied = [
+    StudiedPlan(kind: .grid, graded: false), StudiedPlan(kind: .adaptive, graded: false),
+    StudiedPlan(kind: .adaptive, graded: true),
+]
 for profile in seed.profiles {
     let zone = profile.zone
-    for plan in [PlanKind.grid, .adaptive] {
+    for plan in studied {
         for kind in Truth.allCases {
             let coil = truth(kind, of: zone)
-            for s in 0..<seeds {
-                let strategy = ProbePlans.make(plan, around: zone, aspectRatio: profile.aspectRatio, pass: s % 3)
+            // A graded session's design costs ~40 ms a position: a quarter of the seeds.
+            for s in 0..<(plan.graded ? max(1, seeds / 4) : seeds) {
+                let strategy = ProbePlans.make(plan.kind, around: zone, aspectRatio: profile.aspectRatio, pass: s % 3)
                 let phone = coil.map { SimulatedPhone(antenna: $0, aspectRatio: profile.aspectRatio) }
                 var history: [(probe: Probe, hit: Bool)] = []
-                while let probe = strategy.next(after: history), history.count < 100 {
+                var grades: [(probe: Probe, coupling: Double)] = []
+                while let probe = strategy.next(after: history, grades: plan.graded ? grades : nil), history.count < 100 {
                     let p = phone?.detectionProbability(x: probe.x, y: probe.y) ?? 0
-                    history.append((probe, Double.random(in: 0..<1, using: &generator) < p))
+                    let hit = Double.random(in: 0..<1, using: &generator) < p
+                    history.append((probe, hit))
+                    if plan.graded, hit, let phone {
+                        grades.append((probe, SimulatedLab.grade(phone.coupling(x: probe.x, y: probe.y), on: .standard)))
+                    }
                 }
-                let score = SessionScore(predicted: zone, history: history, strategy: strategy, aspectRatio: profile.aspectRatio)
-                let key = "\(plan.rawValue) | \(kind.rawValue)"
+                let score = SessionScore(
+                    predicted: zone, history: history, grades: grades, strategy: strategy, aspectRatio: profile.aspectRatio)
+                let key = "\(plan.name) | \(kind.rawValue)"
                 matrix[key, default: [:]][score.verdict, default: 0] += 1
                 taps[key, default: []].append(history.count)
                 if score.verdict == .inconclusive || (kind == .prediction && score.verdict != .confirmed) {
@@ -75,12 +93,12 @@ for profile in seed.profiles {
 let verdicts: [SessionVerdict] = [.confirmed, .shifted, .noField, .inconclusive]
 print("\(seed.profiles.count) catalog entries x \(seeds) seeds per plan and truth")
 print(
-    "plan     | truth                      | taps (median) | "
+    "plan            | truth                      | taps (median) | "
         + verdicts.map { $0.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0) }.joined(separator: " | "))
 var failures: [String] = []
-for plan in [PlanKind.grid, .adaptive] {
+for plan in studied {
     for kind in Truth.allCases {
-        let key = "\(plan.rawValue) | \(kind.rawValue)"
+        let key = "\(plan.name) | \(kind.rawValue)"
         let row = matrix[key] ?? [:]
         let total = row.values.reduce(0, +)
         let median = (taps[key] ?? [0]).sorted()[(taps[key]?.count ?? 1) / 2]
@@ -89,7 +107,7 @@ for plan in [PlanKind.grid, .adaptive] {
             return String(format: "%5.1f%% (%4d)", share, row[v] ?? 0)
         }
         print(
-            plan.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0) + " | "
+            plan.name.padding(toLength: 15, withPad: " ", startingAt: 0) + " | "
                 + kind.rawValue.padding(toLength: 26, withPad: " ", startingAt: 0) + " | "
                 + String(median).padding(toLength: 13, withPad: " ", startingAt: 0) + " | " + cells.joined(separator: " | "))
         func share(_ v: SessionVerdict) -> Double { Double(row[v] ?? 0) / Double(max(total, 1)) }
@@ -110,7 +128,8 @@ for (key, counts) in reasons.sorted(by: { $0.key < $1.key }) {
     for (reason, n) in counts.sorted(by: { $0.value > $1.value }).prefix(3) { print("  \(key): \(n) x \(reason)") }
 }
 // Runner cases: whole sessions through GuidedRun in virtual time (RunnerCases).
-let runnerSeeds = max(1, seeds / 4)
+// `RUNNER=0` leaves them out, for a study of the plans' verdicts alone.
+let runnerSeeds = ProcessInfo.processInfo.environment["RUNNER"] == "0" ? 0 : max(1, seeds / 4)
 let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nfcbench-verdicts-\(getpid())")
 try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: scratch) }
@@ -134,24 +153,28 @@ for profile in seed.profiles {
     }
 }
 func share(_ t: RunnerCases.Tally, _ v: SessionVerdict) -> Double { Double(t.verdicts[v] ?? 0) / Double(max(t.sessions, 1)) }
-print("\nRunner cases (GuidedRun, \(runnerSeeds) seed(s) per entry and plan):")
-for (name, t) in [("slow hand, truth = prediction", slowRight), ("slow hand, shifted 0.25", slowShifted)] {
-    print(
-        "  \(name): \(t.sessions) sessions, CONFIRMED \(String(format: "%.1f", 100 * share(t, .confirmed)))%, "
-            + "NO_FIELD \(t.verdicts[.noField] ?? 0), MISS \(t.misses), MISS before placement \(t.missesBeforePlacement)")
-    if t.missesBeforePlacement > 0 { failures.append("\(name): \(t.missesBeforePlacement) MISS before placement") }
-    if name.contains("prediction") {
-        for (reason, n) in t.reasons.sorted(by: { $0.value > $1.value }).prefix(4) { print("    \(n) x \(reason)") }
+if runnerSeeds > 0 {
+    print("\nRunner cases (GuidedRun, \(runnerSeeds) seed(s) per entry and plan):")
+    for (name, t) in [("slow hand, truth = prediction", slowRight), ("slow hand, shifted 0.25", slowShifted)] {
+        print(
+            "  \(name): \(t.sessions) sessions, CONFIRMED \(String(format: "%.1f", 100 * share(t, .confirmed)))%, "
+                + "NO_FIELD \(t.verdicts[.noField] ?? 0), MISS \(t.misses), MISS before placement \(t.missesBeforePlacement)")
+        if t.missesBeforePlacement > 0 { failures.append("\(name): \(t.missesBeforePlacement) MISS before placement") }
+        if name.contains("prediction") {
+            for (reason, n) in t.reasons.sorted(by: { $0.value > $1.value }).prefix(4) { print("    \(n) x \(reason)") }
+        }
     }
+    if share(slowRight, .confirmed) < 0.98 { failures.append("slow hand, truth = prediction: CONFIRMED < 98%") }
+    if (slowRight.verdicts[.noField] ?? 0) > 0 { failures.append("slow hand, truth = prediction: NO_FIELD") }
+    if share(slowShifted, .confirmed) > 0.02 { failures.append("slow hand, shifted: CONFIRMED > 2%") }
+    print(
+        "  stray card in the case: \(stray.sessions) sessions, \(stray.foreign) FOREIGN answers, "
+            + "\(stray.stoppedForForeign) stopped asking to remove the card, "
+            + "\(stray.verdicts.values.reduce(0, +)) completed, HIT from the card \(stray.hitsFromForeign)")
+    if stray.hitsFromForeign > 0 { failures.append("stray card: \(stray.hitsFromForeign) HIT from a foreign card") }
+} else {
+    print("\nRunner cases left out (RUNNER=0).")
 }
-if share(slowRight, .confirmed) < 0.98 { failures.append("slow hand, truth = prediction: CONFIRMED < 98%") }
-if (slowRight.verdicts[.noField] ?? 0) > 0 { failures.append("slow hand, truth = prediction: NO_FIELD") }
-if share(slowShifted, .confirmed) > 0.02 { failures.append("slow hand, shifted: CONFIRMED > 2%") }
-print(
-    "  stray card in the case: \(stray.sessions) sessions, \(stray.foreign) FOREIGN answers, "
-        + "\(stray.stoppedForForeign) stopped asking to remove the card, "
-        + "\(stray.verdicts.values.reduce(0, +)) completed, HIT from the card \(stray.hitsFromForeign)")
-if stray.hitsFromForeign > 0 { failures.append("stray card: \(stray.hitsFromForeign) HIT from a foreign card") }
 
 print(
     failures.isEmpty
