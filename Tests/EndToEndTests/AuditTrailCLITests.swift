@@ -83,29 +83,36 @@ struct AuditTrailCLITests {
         bench.lift()  // the interrupted move left the phone on the reader
         // Resumed by hand through a pipe: an undo, a retry, then quit, each typed once the
         // run asks for the placement (keys typed before that are discarded).
-        let keys = Pipe(), out = Pipe()
+        let keys = ChildKeys(), out = Pipe(), err = Pipe()
         let second = Process()
         second.executableURL = URL(fileURLWithPath: BuiltBinary.path)
         second.arguments = [
             "run", "--resume", id, "--reader", bench.spec, "--positioner", "manual", "--tap-timeout", "30", "--db", db,
             "--no-report",
         ]
-        second.standardInput = keys
+        second.standardInput = keys.pipe
         second.standardOutput = out
-        second.standardError = FileHandle.nullDevice
-        let screen = OutputWatcher(out)
+        second.standardError = err
+        let screen = OutputWatcher(out), errors = OutputWatcher(err)
         try second.run()
-        let typing = keys.fileHandleForWriting
+        defer { if second.isRunning { second.terminate() } }
         let prompt = "Place the phone for position"
-        #expect(await screen.wait(for: "press Enter"), "\(screen.output)")
-        typing.write(Data("\n".utf8))  // the ready gate
-        #expect(await screen.wait(for: prompt), "\(screen.output)")
-        typing.write(Data("u\n".utf8))
-        #expect(await screen.wait(for: "undone:"), "\(screen.output)")
-        #expect(await screen.wait(for: prompt, count: 2), "\(screen.output)")
-        typing.write(Data("r\n".utf8))
-        #expect(await screen.wait(for: prompt, count: 3), "\(screen.output)")
-        typing.write(Data("q\n".utf8))
+        // Each key only once the run asks for it; a run that stopped answering fails here,
+        // with what it printed on both streams.
+        func shown(_ text: String, count: Int = 1) async throws {
+            try #require(
+                await screen.wait(for: text, count: count),
+                "waited for '\(text)'; stdout: \(screen.output)\nstderr: \(errors.output)")
+        }
+        try await shown("press Enter")
+        try keys.type("\n")  // the ready gate
+        try await shown(prompt)
+        try keys.type("u\n")
+        try await shown("undone:")
+        try await shown(prompt, count: 2)
+        try keys.type("r\n")
+        try await shown(prompt, count: 3)
+        try keys.type("q\n")
         await ChildProcess.exit(of: second)
         #expect(second.terminationStatus == 75)
         let kinds = try await store.events(id).map(\.kind)
