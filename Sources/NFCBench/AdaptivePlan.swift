@@ -31,6 +31,8 @@ public struct AdaptivePlan: ProbeStrategy {
     /// With a focus, the taps a session spends in all (bounding may need more).
     public let budget: Int
     let fallback: GridPlan
+    /// Kept with the plan, so the coils it read after one tap are read on after the next.
+    let graded: GradedDesign
     public var kind: PlanKind { .adaptive }
     public var shape: PlanShape {
         PlanShape(plannedLength: nil, maximumPositions: maximumPositions, cells: nil, gradedPositions: Self.gradedBudget)
@@ -50,6 +52,8 @@ public struct AdaptivePlan: ProbeStrategy {
         self.inset = inset
         self.budget = budget
         fallback = GridPlan(around: zone, aspectRatio: aspectRatio)
+        graded = GradedDesign(
+            aspectRatio: aspectRatio, predicted: zone, model: Self.gradedModel, budget: Self.gradedBudget)
     }
 
     enum Direction: CaseIterable {
@@ -242,10 +246,11 @@ public struct AdaptivePlan: ProbeStrategy {
     /// A graded session (`grades` not `nil`, even empty) follows the graded design
     /// (`GradedDesign`) from its second position on, within `gradedBudget` positions: the
     /// grades place edges that a binary plan must bisect.
-    public func next(after history: [(probe: Probe, hit: Bool)], grades: [(probe: Probe, coupling: Double)]?) -> Probe? {
+    public func next(
+        after history: [(probe: Probe, hit: Bool)], grades: [(probe: Probe, coupling: Double)]?, skipped: Set<Probe>
+    ) -> Probe? {
         guard let grades else { return next(after: history) }
-        return GradedDesign(aspectRatio: aspectRatio, model: Self.gradedModel, budget: Self.gradedBudget)
-            .next(after: history, grades: grades, first: start)
+        return graded.next(after: history, grades: grades, skipped: skipped, first: start)
     }
 
     /// A graded session's taps lie on no line of the binary plan: its zone is the fit of

@@ -103,6 +103,13 @@ public struct GuidedRun: Sendable {
         return byStep.keys.sorted().compactMap { byStep[$0] }
     }
 
+    /// The positions skipped at every attempt: in the plan's history as visited, they read
+    /// nothing, and a plan that weighs silences must not take them for one.
+    static func skipped(_ taps: [TapRecord]) -> Set<Probe> {
+        let attempted = Set(taps.filter { $0.result != .skipped }.map(\.probe))
+        return Set(taps.filter { $0.result == .skipped }.map(\.probe)).subtracting(attempted)
+    }
+
     /// History per probe, for the score: positions skipped at every attempt are no
     /// evidence, so they are left out and counted apart; FOREIGN answers are not taps.
     static func evidence(_ taps: [TapRecord]) -> (
@@ -181,7 +188,8 @@ public struct GuidedRun: Sendable {
                     step = partial.step
                     probe = partial.probe
                 } else {
-                    guard let next = strategy.next(after: history, grades: planGrades(taps)) else { break }
+                    guard let next = strategy.next(after: history, grades: planGrades(taps), skipped: Self.skipped(taps))
+                    else { break }
                     step = history.count
                     probe = next
                 }

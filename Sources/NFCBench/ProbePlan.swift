@@ -11,8 +11,12 @@ public protocol ProbeStrategy: Sendable {
     /// `history`: each probe tapped so far, with whether any attempt there hit.
     func next(after history: [(probe: Probe, hit: Bool)]) -> Probe?
     /// The same, in a graded session (`run --coupling`): `grades` holds each graded
-    /// position's coupling. A plan that cannot use grades ignores them.
-    func next(after history: [(probe: Probe, hit: Bool)], grades: [(probe: Probe, coupling: Double)]?) -> Probe?
+    /// position's coupling, `skipped` the positions in `history` the operator skipped,
+    /// which read nothing and so are no silence either. A plan that cannot use grades
+    /// ignores them.
+    func next(
+        after history: [(probe: Probe, hit: Bool)], grades: [(probe: Probe, coupling: Double)]?, skipped: Set<Probe>
+    ) -> Probe?
     /// The zone the hits say, or `nil` when nothing hit.
     func measuredZone(from history: [(probe: Probe, hit: Bool)]) -> NormalizedRect?
     /// The same, in a graded session: a plan that chose by the grades measures by them.
@@ -27,8 +31,15 @@ public protocol ProbeStrategy: Sendable {
 extension ProbeStrategy {
     public func storedProbes(for expected: NormalizedRect?) -> [Probe] { expectedProbes(for: expected) }
 
-    public func next(after history: [(probe: Probe, hit: Bool)], grades: [(probe: Probe, coupling: Double)]?) -> Probe? {
+    public func next(
+        after history: [(probe: Probe, hit: Bool)], grades: [(probe: Probe, coupling: Double)]?, skipped: Set<Probe>
+    ) -> Probe? {
         next(after: history)
+    }
+
+    /// A graded session with nothing skipped.
+    public func next(after history: [(probe: Probe, hit: Bool)], grades: [(probe: Probe, coupling: Double)]?) -> Probe? {
+        next(after: history, grades: grades, skipped: [])
     }
 
     public func measuredZone(
