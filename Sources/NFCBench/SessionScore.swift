@@ -110,7 +110,7 @@ public struct SessionScore: Sendable, Equatable {
             return (.inconclusive, "no predicted zone to compare with")
         }
         if hits == 0 {
-            guard e.insideTaps >= 2, e.coreTaps >= 1, e.outsideTaps >= 2 else {
+            guard e.insideTaps >= ZoneEvidence.neededInside, e.coreTaps >= 1, e.outsideTaps >= ZoneEvidence.neededAround else {
                 return (
                     .inconclusive, "nothing read, but too few positions inside and around the predicted zone were tapped to tell"
                 )
@@ -133,7 +133,7 @@ public struct SessionScore: Sendable, Equatable {
         guard e.coreHits > 0 else {
             return (.inconclusive, "no position in the middle of the predicted zone read or was tapped")
         }
-        guard e.outsideMisses >= 2 else {
+        guard e.outsideMisses >= ZoneEvidence.neededAround else {
             return (.inconclusive, "too few silent positions around the predicted zone to rule out a larger or shifted antenna")
         }
         return (.confirmed, "the predicted zone reads and nothing well outside it does")

@@ -41,7 +41,8 @@ public struct VerdictCriteria: Sendable {
         let allowed = told(
             { "\($0.coreMisses) missed, \($0.allowedCoreMisses) allowed" }, { $0.coreMisses <= $0.allowedCoreMisses })
         let far = told({ "\($0.farHits) of \($0.farTaps) read" }, { $0.farHits == 0 })
-        let around = told({ "\($0.outsideMisses) of \($0.outsideTaps) silent" }, { $0.outsideMisses >= 2 })
+        let around = told(
+            { "\($0.outsideMisses) of \($0.outsideTaps) silent" }, { $0.outsideMisses >= ZoneEvidence.neededAround })
         let graded = told(
             { e in
                 guard e.strongestInside != nil || e.strongestOutside != nil else { return "not graded" }
@@ -59,7 +60,8 @@ public struct VerdictCriteria: Sendable {
                 observed: allowed.0, met: allowed.1),
             Criterion(rule: "Nothing well outside the predicted zone reads", observed: far.0, met: far.1),
             Criterion(
-                rule: "At least 2 positions around the zone stay silent (a larger or shifted antenna is ruled out)",
+                rule:
+                    "At least \(ZoneEvidence.neededAround) positions around the zone stay silent (a larger or shifted antenna is ruled out)",
                 observed: around.0, met: around.1),
             Criterion(
                 rule: "Graded taps (run --coupling): nothing outside the zone couples more strongly, by "
@@ -69,7 +71,8 @@ public struct VerdictCriteria: Sendable {
         others = [
             "SHIFTED: something read, and a position well outside read, more middle positions missed than allowed, "
                 + "or a graded position outside the zone coupled more strongly than every graded one inside it.",
-            "NO_FIELD: nothing read, with at least 2 positions tapped inside the zone (1 in its middle) and 2 around it.",
+            "NO_FIELD: nothing read, with at least \(ZoneEvidence.neededInside) positions tapped inside the zone (1 in its middle) "
+                + "and \(ZoneEvidence.neededAround) around it.",
             "INCONCLUSIVE: none of these holds; the verdict names what is missing.",
         ]
     }

@@ -38,11 +38,11 @@ struct VerdictReserve {
             // session SHIFTED whatever comes next: the design may spend every position.
             if e.farHits == 0, e.coreMisses <= e.allowedCoreMisses {
                 if e.coreHits == 0 { needs.append(.coreRead) }
-                needs += Array(repeating: .silenceAround, count: max(0, 2 - e.outsideMisses))
+                needs += Array(repeating: .silenceAround, count: max(0, ZoneEvidence.neededAround - e.outsideMisses))
             }
         } else {
-            needs += Array(repeating: .inside, count: max(0, 2 - e.insideTaps, 1 - e.coreTaps))
-            needs += Array(repeating: .silenceAround, count: max(0, 2 - e.outsideTaps))
+            needs += Array(repeating: .inside, count: max(0, ZoneEvidence.neededInside - e.insideTaps, 1 - e.coreTaps))
+            needs += Array(repeating: .silenceAround, count: max(0, ZoneEvidence.neededAround - e.outsideTaps))
         }
         self.needs = needs
         silences = history.filter { tap in

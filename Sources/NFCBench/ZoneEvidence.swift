@@ -19,6 +19,11 @@ public struct ZoneEvidence: Sendable, Equatable {
     /// 150 mm phone: twice the reach a PN533 shows with a phone on its antenna).
     public static let farMargin = 0.08
 
+    /// Silent positions around the zone that CONFIRMED needs: they rule out a larger or
+    /// shifted antenna. NO_FIELD needs as many taps around it, and as many inside.
+    public static let neededAround = 2
+    public static let neededInside = 2
+
     public var coreTaps = 0
     public var coreHits = 0
     /// Inside the zone, all of it (core and the inner edge band).
