@@ -202,7 +202,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "NFCBenchCLITests",
-            dependencies: ["NFCBenchCLI", "NFCBenchRecords", "NFCReaders", "NFCTestSupport", "NFCReaderLibNFC"]),
+            dependencies: ["NFCBenchCLI", "NFCBench", "NFCBenchRecords", "NFCReaders", "NFCTestSupport", "NFCReaderLibNFC"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [

@@ -62,7 +62,7 @@ public enum CommandLineTool {
         /// `--version`, help or a usage error, answered already: the exit code. Such a
         /// line starts no task, so it starts none of the threads an async command needs.
         case answered(Int32)
-        /// A command to run.
+        /// A command to run, its head start (`CommandSpec.headStart`) begun.
         case run(ParsedInvocation)
     }
 
@@ -77,7 +77,8 @@ public enum CommandLineTool {
             case .help(let path):
                 context.output.write(HelpFormatter(path: path, command: parser.command(at: path)).render())
                 return .answered(ExitCode.success)
-            case .run(let invocation):
+            case .run(var invocation):
+                invocation.readerHeadStart = invocation.command.headStart?(invocation, context)
                 return .run(invocation)
             }
         } catch {

@@ -18,7 +18,14 @@ enum ReaderCommands {
             Phones in card emulation show a new random UID on every tap: never use the UID to identify a phone.
             """,
         options: [reader.spec, timeout.spec, count.spec, noFeedback.spec, pollJSON.spec],
-        handler: poll)
+        handler: poll, headStart: openNamedReader)
+
+    /// A named reader starts opening while the command's task is being set up.
+    @Sendable static func openNamedReader(_ invocation: ParsedInvocation, _ context: CommandContext) -> ReaderHeadStart? {
+        invocation[reader].map { spec in
+            ReaderHeadStart(spec, selection: ReaderSelection(environment: context.environment, feedback: !invocation[noFeedback]))
+        }
+    }
 
     static let readersJSON = Flag("--json", help: "Print a JSON array.")
     static let reader = Option<ReaderSpec>(
@@ -105,6 +112,7 @@ enum ReaderCommands {
         let spec = invocation[Self.reader]
         let json = invocation[pollJSON]
         let reader = try await ReaderFailure.wrap { () throws(ReaderError) in
+            if let ahead = invocation.readerHeadStart { return try await ahead.reader() }
             var chosen = spec
             if chosen == nil { chosen = try await ReaderInventory.onlyReader(environment: context.environment) }
             return try await ReaderSelection(environment: context.environment, feedback: !invocation[noFeedback]).open(chosen)

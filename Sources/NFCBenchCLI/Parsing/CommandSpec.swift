@@ -1,3 +1,5 @@
+import NFCBench
+
 /// A command-line option, declared once; help, usage lines and parsing all read it.
 public struct OptionSpec: Sendable {
     public let name: String
@@ -82,6 +84,9 @@ public struct Subcommand: Sendable {
 /// A command or command group. Groups have subcommands and no handler.
 public struct CommandSpec: Sendable {
     public typealias Handler = @Sendable (ParsedInvocation, CommandContext) async throws -> Int32
+    /// Work a command begins on the parsing thread, before its task exists: opening the
+    /// reader it names (`ReaderHeadStart`). `nil` when there is none for this line.
+    public typealias HeadStart = @Sendable (ParsedInvocation, CommandContext) -> ReaderHeadStart?
 
     public let name: String
     public let abstract: String
@@ -90,20 +95,23 @@ public struct CommandSpec: Sendable {
     public let options: [OptionSpec]
     public let subcommands: [Subcommand]
     public let handler: Handler?
+    public let headStart: HeadStart?
 
     public init(
         _ name: String, abstract: String, discussion: String? = nil, arguments: [ArgumentSpec] = [],
-        options: [OptionSpec] = [], subcommands: [CommandSpec] = [], handler: Handler? = nil
+        options: [OptionSpec] = [], subcommands: [CommandSpec] = [], handler: Handler? = nil,
+        headStart: HeadStart? = nil
     ) {
         self.init(
             name, abstract: abstract, discussion: discussion, arguments: arguments, options: options,
-            listing: subcommands.map(Subcommand.init), handler: handler)
+            listing: subcommands.map(Subcommand.init), handler: handler, headStart: headStart)
     }
 
     /// A group whose subcommands' specs are built only when one is chosen.
     public init(
         _ name: String, abstract: String, discussion: String? = nil, arguments: [ArgumentSpec] = [],
-        options: [OptionSpec] = [], listing subcommands: [Subcommand], handler: Handler? = nil
+        options: [OptionSpec] = [], listing subcommands: [Subcommand], handler: Handler? = nil,
+        headStart: HeadStart? = nil
     ) {
         let names = options.map(\.name)
         precondition(Set(names).count == names.count, "command '\(name)' declares an option twice")
@@ -115,6 +123,7 @@ public struct CommandSpec: Sendable {
         self.options = options
         self.subcommands = subcommands
         self.handler = handler
+        self.headStart = headStart
     }
 
     /// Declared options plus the ones every command accepts.
@@ -134,6 +143,8 @@ public struct ParsedInvocation: Sendable {
     public internal(set) var values: [String: [String]] = [:]
     public internal(set) var flags: Set<String> = []
     public internal(set) var positionals: [String] = []
+    /// The reader the command's head start began opening, if it has one.
+    public internal(set) var readerHeadStart: ReaderHeadStart?
 
     /// The option's value (the last one given), converted; `nil` when not given. The
     /// parser already checked it with the same conversion.
