@@ -52,12 +52,17 @@ func makeLab(_ c: Case, profile: DeviceAntennaProfile, plan: PlanKind, learns: B
 /// `COUPLING=1`: one session per lab, refined from its binary taps and from the same taps
 /// graded down the analog ladder (`run --coupling`), for every plan; what the grading
 /// costs per position in reader time; and, as the baseline, the binary adaptive plan's
-/// own first session. `DEBUG_IOU=0.8` prints the taps of every graded session below 0.8.
+/// own first session. `DEBUG_IOU=0.8` prints the taps of every graded session below 0.8;
+/// `ONLY_GRADED=1` runs the graded adaptive plan alone.
 func couplingStudy(_ c: Case, profile: DeviceAntennaProfile, truth: NormalizedRect) {
     // A first session plans alike whether or not the plan learns: nothing to learn from yet.
     // The last row is the baseline: the same labs' first sessions with the binary adaptive
     // plan, no grading at all (what a run without --coupling does).
-    for (plan, grading) in [(PlanKind.grid, true), (.adaptive, true), (.adaptive, false)] {
+    // ONLY_GRADED=1: the graded adaptive row alone, to try a change to the design quickly.
+    let rows: [(PlanKind, Bool)] =
+        ProcessInfo.processInfo.environment["ONLY_GRADED"] != nil
+        ? [(.adaptive, true)] : [(.grid, true), (.adaptive, true), (.adaptive, false)]
+    for (plan, grading) in rows {
         let learns = false
         var graded: [Double] = [], binary: [Double] = [], taps: [Int] = [], seconds: [Double] = []
         // The plan's own computation (the graded design's, mostly): a session of the

@@ -147,7 +147,7 @@ struct GradedDesign: Sendable {
     ) -> CoilMemory.Posterior {
         let narrowest = Self.minimumSide / aspectRatio - 1e-9
         var coils = start?.coils ?? Self.lattice
-        var likelihood = start?.likelihood ?? coils.map(prior)
+        var likelihood = start?.likelihood ?? priors(coils)
         let model = self.model, aspectRatio = self.aspectRatio
         for (n, tap) in observed.enumerated() {
             // Too narrow for this phone: left out as the first tap is read.
@@ -179,13 +179,30 @@ struct GradedDesign: Sendable {
         return CoilMemory.Posterior(coils: coils, likelihood: likelihood)
     }
 
-    /// How far the prediction is trusted before any tap, in body heights: a coil's prior
-    /// falls as a normal of this spread in the distance between its centre and the
-    /// predicted centre. It decides only where the design looks while nothing has read
-    /// (with a flat prior it looked first where most coils could lie, the middle of the
-    /// back, and a coil 0.25 body heights off the prediction went unfound in 12 positions
-    /// one time in seven in `bench/verdicts`); once taps read, they outweigh it.
+    /// How far the prediction is trusted before any tap, in body heights: most of a
+    /// coil's prior falls as a normal of this spread in the distance between its centre and
+    /// the predicted centre. It decides where the design looks while nothing has read (with
+    /// a flat prior it looked first where most coils could lie, the middle of the back, and
+    /// a coil 0.25 body heights off the prediction went unfound in 12 positions one time in
+    /// seven in `bench/verdicts`); once taps read, they outweigh it.
     static let predictionSpread = 0.3
+    /// The share of the prior on "the prediction is wrong": spread evenly over every coil.
+    /// With the normal alone, a coil whose catalog zone does not touch it (the S24's) was
+    /// sought near the prediction long after the taps there stayed silent; with this share,
+    /// silences near the prediction hand the search to the rest of the back, by Bayes' rule
+    /// and nothing else.
+    static let predictionWrong = 0.2
+
+    /// The log prior of each coil: the normal around the prediction, normalised over
+    /// `coils`, mixed with the even share `predictionWrong`. Flat without a prediction.
+    func priors(_ coils: [EdgeRect]) -> [Double] {
+        guard predicted != nil, !coils.isEmpty else { return [Double](repeating: 0, count: coils.count) }
+        let near = coils.map(prior)
+        let peak = near.max() ?? 0
+        let mass = near.reduce(0) { $0 + exp($1 - peak) }
+        let trusted = (1 - Self.predictionWrong) / mass, anywhere = Self.predictionWrong / Double(coils.count)
+        return near.map { log(trusted * exp($0 - peak) + anywhere) }
+    }
 
     func prior(_ coil: EdgeRect) -> Double {
         guard let predicted else { return 0 }

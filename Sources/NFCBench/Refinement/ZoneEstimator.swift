@@ -67,20 +67,29 @@ public struct ZoneEstimator: Sendable {
         rect = best
         let ll = logLikelihood(rect, tallies)
         var edges: [ZoneEdge: ZoneEstimate.Edge] = [:]
+        // Graded reads: each edge at the mean of its stretch around the peak, the other
+        // edges at the most likely zone (`meanAroundPeak`).
+        let graded = tallies.contains { !$0.grades.isEmpty }
+        var centred = rect
         for edge in ZoneEdge.allCases {
-            let kept = profile(edge, of: rect, tallies).filter { $0.ll >= ll - Self.profileDrop }.map(\.value)
+            let profile = profile(edge, of: rect, tallies)
+            if graded { centred[edge] = Self.onLattice(Self.meanAroundPeak(profile, best: ll)) }
+            let kept = profile.filter { $0.ll >= ll - Self.profileDrop }.map(\.value)
             let low = kept.min()!, high = kept.max()!
             let scale = edge == .left || edge == .right ? aspectRatio : 1
             edges[edge] = ZoneEstimate.Edge(
-                value: rect[edge], low: low, high: high, widthInBodyHeights: (high - low) * scale,
+                value: centred[edge], low: low, high: high, widthInBodyHeights: (high - low) * scale,
                 open: edge == .left || edge == .top ? low <= 0 : high >= 1)
+        }
+        if centred.right - centred.left < Self.minimumSide || centred.bottom - centred.top < Self.minimumSide {
+            centred = rect  // a sliver's edges averaged past each other: the peak it is
         }
         guard
             let zone = try? NormalizedRect(
-                x: rect.left, y: rect.top, width: rect.right - rect.left,
-                height: rect.bottom - rect.top)
+                x: centred.left, y: centred.top, width: centred.right - centred.left,
+                height: centred.bottom - centred.top)
         else { return nil }
-        return ZoneEstimate(zone: zone, edges: edges, logLikelihood: ll)
+        return ZoneEstimate(zone: zone, edges: edges, logLikelihood: graded ? logLikelihood(centred, tallies) : ll)
     }
 
     /// Coordinate ascent, sweeping the edges in their order from `first` (left, top, right,
@@ -134,6 +143,27 @@ public struct ZoneEstimator: Sendable {
         }
         return sum
     }
+
+    /// The likelihood-weighted mean of an edge's positions, over the stretch around its
+    /// peak that stays within `meanWindow` of it: a second peak (a stray read, a missed
+    /// tap) is another explanation, not a weight to average in.
+    static func meanAroundPeak(_ profile: [(value: Double, ll: Double)], best: Double) -> Double {
+        let peak = profile.firstIndex { $0.ll >= best - 1e-9 }!
+        var low = peak, high = peak
+        while low > 0, profile[low - 1].ll >= best - meanWindow { low -= 1 }
+        while high + 1 < profile.count, profile[high + 1].ll >= best - meanWindow { high += 1 }
+        var sum = 0.0, weight = 0.0
+        for point in profile[low...high] {
+            let w = exp(point.ll - best)
+            sum += w * point.value
+            weight += w
+        }
+        return sum / weight
+    }
+
+    /// How far below its peak an edge's likelihood may fall and still count towards the
+    /// mean: the 95% profile interval's drop.
+    static let meanWindow = profileDrop
 
     static func onLattice(_ v: Double) -> Double { (v * Double(steps)).rounded() / Double(steps) }
 }
