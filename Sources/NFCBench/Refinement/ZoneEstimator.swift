@@ -70,19 +70,23 @@ public struct ZoneEstimator: Sendable {
         // Graded reads: each edge at the mean of its stretch around the peak, the other
         // edges at the most likely zone (`meanAroundPeak`).
         let graded = tallies.contains { !$0.grades.isEmpty }
+        let profiles = ZoneEdge.allCases.map { profile($0, of: rect, tallies) }
         var centred = rect
-        for edge in ZoneEdge.allCases {
-            let profile = profile(edge, of: rect, tallies)
-            if graded { centred[edge] = Self.onLattice(Self.meanAroundPeak(profile, best: ll)) }
+        if graded {
+            for (edge, profile) in zip(ZoneEdge.allCases, profiles) {
+                centred[edge] = Self.onLattice(Self.meanAroundPeak(profile, best: ll))
+            }
+            if centred.right - centred.left < Self.minimumSide || centred.bottom - centred.top < Self.minimumSide {
+                centred = rect  // a sliver's edges averaged past each other: the peak it is
+            }
+        }
+        for (edge, profile) in zip(ZoneEdge.allCases, profiles) {
             let kept = profile.filter { $0.ll >= ll - Self.profileDrop }.map(\.value)
             let low = kept.min()!, high = kept.max()!
             let scale = edge == .left || edge == .right ? aspectRatio : 1
             edges[edge] = ZoneEstimate.Edge(
                 value: centred[edge], low: low, high: high, widthInBodyHeights: (high - low) * scale,
                 open: edge == .left || edge == .top ? low <= 0 : high >= 1)
-        }
-        if centred.right - centred.left < Self.minimumSide || centred.bottom - centred.top < Self.minimumSide {
-            centred = rect  // a sliver's edges averaged past each other: the peak it is
         }
         guard
             let zone = try? NormalizedRect(
