@@ -22,9 +22,12 @@ enum ReaderCommands {
 
     /// A named reader starts opening while the command's task is being set up.
     @Sendable static func openNamedReader(_ invocation: ParsedInvocation, _ context: CommandContext) -> ReaderHeadStart? {
-        invocation[reader].map { spec in
-            ReaderHeadStart(spec, selection: ReaderSelection(environment: context.environment, feedback: !invocation[noFeedback]))
-        }
+        invocation[reader].map { ReaderHeadStart($0, selection: selection(invocation, context)) }
+    }
+
+    /// How `poll` opens a reader, ahead of its task or in it: one place, so both open alike.
+    static func selection(_ invocation: ParsedInvocation, _ context: CommandContext) -> ReaderSelection {
+        ReaderSelection(environment: context.environment, feedback: !invocation[noFeedback])
     }
 
     static let readersJSON = Flag("--json", help: "Print a JSON array.")
@@ -115,7 +118,7 @@ enum ReaderCommands {
             if let ahead = invocation.readerHeadStart { return try await ahead.reader() }
             var chosen = spec
             if chosen == nil { chosen = try await ReaderInventory.onlyReader(environment: context.environment) }
-            return try await ReaderSelection(environment: context.environment, feedback: !invocation[noFeedback]).open(chosen)
+            return try await selection(invocation, context).open(chosen)
         }
         let closed: @Sendable ([String]) -> Void = { for warning in $0 { context.errors.line("Warning: \(warning)") } }
         let seen: Int
