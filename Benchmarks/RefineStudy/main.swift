@@ -53,7 +53,7 @@ func makeLab(_ c: Case, profile: DeviceAntennaProfile, plan: PlanKind, learns: B
 /// graded down the analog ladder (`run --coupling`), for every plan; what the grading
 /// costs per position in reader time; and, as the baseline, the binary adaptive plan's
 /// own first session. `DEBUG_IOU=0.8` prints the taps of every graded session below 0.8;
-/// `ONLY_GRADED=1` runs the graded adaptive plan alone.
+/// `ONLY_GRADED=1` runs the graded adaptive plan alone; `HIST=1` prints every lab's IoU.
 func couplingStudy(_ c: Case, profile: DeviceAntennaProfile, truth: NormalizedRect) {
     // A first session plans alike whether or not the plan learns: nothing to learn from yet.
     // The last row is the baseline: the same labs' first sessions with the binary adaptive
@@ -105,6 +105,14 @@ func couplingStudy(_ c: Case, profile: DeviceAntennaProfile, truth: NormalizedRe
                     let read = CouplingLadder.standard.rungsRead(coupling: grade)
                     return 0.05 + Double(read) * 0.06 + (read < rungs ? 0.45 : 0)
                 }.reduce(0, +) / Double(max(ran.taps.count, 1)))
+        }
+        // HIST=1: how many labs ended at each graded IoU. The simulated labs' luck is
+        // common to plans and its phone grades without noise, so labs clump on a few paths.
+        if ProcessInfo.processInfo.environment["HIST"] != nil {
+            var counts: [String: Int] = [:]
+            for v in graded { counts[String(format: "%.3f", v), default: 0] += 1 }
+            let values = counts.sorted { $0.key < $1.key }.map { "\($0.key)x\($0.value)" }
+            print("    graded IoU values: " + values.joined(separator: " "))
         }
         func stats(_ v: [Double]) -> String {
             String(format: "mean %.3f, p5 %.3f, worst %.3f", v.reduce(0, +) / Double(v.count), v.sorted()[v.count / 20], v.min()!)

@@ -136,7 +136,7 @@ struct LadderWalk {
     }
 
     /// The coupling index of the weakest profile that read (`nil` when none did) and every
-    /// profile tried, in the order tried: `default read, CWGsP 30 read, CWGsP 24 no answer`.
+    /// profile tried, in the order tried: `default read, CWGsP 3B read, CWGsP 37 no answer`.
     var grade: GuidedRun.CouplingGrade {
         let weakest = seen.filter(\.read).map(\.rung).min()
         return GuidedRun.CouplingGrade(

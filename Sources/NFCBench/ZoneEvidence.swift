@@ -40,9 +40,10 @@ public struct ZoneEvidence: Sendable, Equatable {
     public var strongestOutside: Double?
 
     /// How much more strongly a position outside the zone must couple than every graded
-    /// position inside it to contradict the prediction: two rungs of the standard ladder.
-    /// One rung is the measurement's own scatter (a phone right at a profile's threshold
-    /// answers one round and not the next); two are a weaker field reaching the phone
+    /// position inside it to contradict the prediction: a third of the ladder, four rungs of
+    /// the standard one. A rung or two is the measurement's own scatter (a phone right at a
+    /// profile's threshold answers one round and not the next, and the rungs near the
+    /// default are close); a third of the ladder is a weaker field reaching the phone
     /// outside the zone and not inside it, which a coil centred inside cannot do.
     public static let couplingMargin = 1.0 / 3
 

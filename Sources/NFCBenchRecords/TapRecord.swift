@@ -50,7 +50,7 @@ public struct TapRecord: Sendable, Equatable {
     /// measured (a miss, or a run without `--coupling`).
     public var coupling: Double?
     /// Every profile tried for `coupling`, in order, with what it saw: `default read,
-    /// CWGsP 30 read, CWGsP 24 no answer`.
+    /// CWGsP 3B read, CWGsP 37 no answer`.
     public var couplingTried: String?
 
     public init(

@@ -19,9 +19,13 @@ public struct CouplingLadder: Sendable, Hashable {
         return Double(profiles.count - 1 - rung) / Double(profiles.count - 1)
     }
 
-    /// The rung a full-field MISS is asked again at (`run --coupling`): half way down, so
-    /// a phone whose front end saturates in the full field meets a field it can answer.
-    public var middle: Int { (profiles.count - 1) / 2 }
+    /// The rung a full-field MISS is asked again at (`run --coupling`): the one nearest half
+    /// the default field's strength, so a phone whose front end saturates in the full field
+    /// meets a field it can answer. Half the strength, not half the rungs: the rungs are
+    /// finer near the default, so the middle one is still a strong field.
+    public var middle: Int {
+        profiles.indices.dropLast().min { abs(profiles[$0].threshold - 0.5) < abs(profiles[$1].threshold - 0.5) }!
+    }
 
     /// The rungs below the default that read for a coupling index (`coupling(weakestRead:)`
     /// undone): 0 for the default alone, `profiles.count - 1` for the weakest. An index
@@ -30,20 +34,27 @@ public struct CouplingLadder: Sendable, Hashable {
         min(max(Int((index * Double(profiles.count - 1)).rounded()), 0), profiles.count - 1)
     }
 
-    /// Seven rungs. The two weakest are Project-HINATA/hinata_go's PN532 profiles
+    /// Eleven rungs. The two weakest are Project-HINATA/hinata_go's PN532 profiles
     /// (RFCfg, GsNOn, CWGsP) = (0x29, 0x03, 0x11) and (0x49, 0x0B, 0x0C), "to cover
     /// different cards and coupling distances"; its third, (0x59, 0x0F, 0x3F), keeps the
-    /// default carrier and gain and so is left out. The four between step the carrier
-    /// conductance CWGsP down from the default's 0x3F at the default's other bytes: an
-    /// inferred spacing, evenly across the register's range, not a published table. The
-    /// last is the PN532's power-up setting (UM0701-02, §7.3.1).
+    /// default carrier and gain and so is left out. The eight between step the carrier
+    /// conductance CWGsP down from the default's 0x3F at the default's other bytes, finest
+    /// near the default: four apart (1/16 of the register) down to 0x2F, then eight apart
+    /// down to 0x0F. A coil's edge is where only a nearly full field reads, so that is where
+    /// a grade places an edge and where its steps should be small; deeper in, a grade only
+    /// says how deep. An inferred spacing on the register's scale, not a published table.
+    /// The last is the PN532's power-up setting (UM0701-02, §7.3.1).
     public static let standard = CouplingLadder([
         .weakened("hinata 1", rfCfg: 0x29, gsNOn: 0x03, cwGsP: 0x11),
         .weakened("hinata 2", rfCfg: 0x49, gsNOn: 0x0B, cwGsP: 0x0C),
-        .weakened("CWGsP 10", rfCfg: 0x59, gsNOn: 0xF4, cwGsP: 0x10),
-        .weakened("CWGsP 18", rfCfg: 0x59, gsNOn: 0xF4, cwGsP: 0x18),
-        .weakened("CWGsP 24", rfCfg: 0x59, gsNOn: 0xF4, cwGsP: 0x24),
-        .weakened("CWGsP 30", rfCfg: 0x59, gsNOn: 0xF4, cwGsP: 0x30),
+        .weakened("CWGsP 0F", rfCfg: 0x59, gsNOn: 0xF4, cwGsP: 0x0F),
+        .weakened("CWGsP 17", rfCfg: 0x59, gsNOn: 0xF4, cwGsP: 0x17),
+        .weakened("CWGsP 1F", rfCfg: 0x59, gsNOn: 0xF4, cwGsP: 0x1F),
+        .weakened("CWGsP 27", rfCfg: 0x59, gsNOn: 0xF4, cwGsP: 0x27),
+        .weakened("CWGsP 2F", rfCfg: 0x59, gsNOn: 0xF4, cwGsP: 0x2F),
+        .weakened("CWGsP 33", rfCfg: 0x59, gsNOn: 0xF4, cwGsP: 0x33),
+        .weakened("CWGsP 37", rfCfg: 0x59, gsNOn: 0xF4, cwGsP: 0x37),
+        .weakened("CWGsP 3B", rfCfg: 0x59, gsNOn: 0xF4, cwGsP: 0x3B),
         .pn532Default,
     ])
 }

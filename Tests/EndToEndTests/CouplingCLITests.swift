@@ -61,7 +61,7 @@ struct CouplingCLITests {
         let id = try #require(
             r.stdout.range(of: #"S-\d{8}-\d{6}-[0-9a-f]{4}"#, options: .regularExpression).map { String(r.stdout[$0]) })
         let shown = try await BuiltBinary.run(["show", id, "--db", scratch.file("bench.sqlite"), "--json"])
-        #expect(shown.stdout.contains("\"couplingTried\": \"default read, CWGsP 30"), "\(shown.stdout.prefix(800))")
+        #expect(shown.stdout.contains("\"couplingTried\": \"default read, CWGsP 3B"), "\(shown.stdout.prefix(800))")
 
         // Refine fits the graded reads too, and says what the taps alone would have fitted.
         let refined = try await BuiltBinary.run([
@@ -133,7 +133,7 @@ struct CouplingCLITests {
             let tried = tap["couplingTried"] as? String ?? ""
             let grade = tap["coupling"] as? Double
             switch tap["result"] as? String {
-            case "HIT" where tried.hasPrefix("default no answer, CWGsP 18 read"):
+            case "HIT" where tried.hasPrefix("default no answer, CWGsP 1F read"):
                 rescued += 1
                 #expect(depth > saturation, "the full field really missed it: \(tap)")
                 #expect((grade ?? 0) >= 0.5, "the middle profile read: \(tap)")
@@ -145,7 +145,7 @@ struct CouplingCLITests {
                 Issue.record("every MISS of a graded run is asked again: \(tap)")
             default:
                 stood += 1
-                #expect(tried == "default no answer, CWGsP 18 no answer" && grade == nil, "\(tap)")
+                #expect(tried == "default no answer, CWGsP 1F no answer" && grade == nil, "\(tap)")
             }
         }
         #expect(rescued > 0 && plain > 0 && stood > 0, "rescued \(rescued), plain \(plain), stood \(stood)")

@@ -1,11 +1,12 @@
 import NFCBench
 import NFCBenchRecords
 import NFCLocatorCore
+import NFCReaders
 import Testing
 
 /// The verdict with graded taps (`run --coupling`): a position outside the predicted zone
 /// that couples more strongly than every graded position inside it contradicts the
-/// prediction, which binary taps alone cannot see; one rung of difference is scatter.
+/// prediction, which binary taps alone cannot see; a few rungs of difference are scatter.
 @Suite("Verdict with graded taps")
 struct GradedVerdictTests {
     static let zone = try! NormalizedRect(x: 0.1, y: 0.36, width: 0.8, height: 0.38)
@@ -20,7 +21,10 @@ struct GradedVerdictTests {
         (Probe(x: 0.5, y: 0.9), false), (Probe(x: 0.5, y: 0.1), false),
     ]
 
-    static func score(outsideGrade: Double?, insideGrade: Double? = 1.0 / 6) -> SessionScore {
+    /// The coupling index one rung of the standard ladder stands for.
+    static let rung = 1.0 / Double(CouplingLadder.standard.profiles.count - 1)
+
+    static func score(outsideGrade: Double?, insideGrade: Double? = rung) -> SessionScore {
         var grades: [(probe: Probe, coupling: Double)] = []
         if let insideGrade { grades += history.prefix(5).map { ($0.probe, insideGrade) } }
         if let outsideGrade { grades.append((Probe(x: 0.5, y: 0.3), outsideGrade)) }
@@ -34,22 +38,23 @@ struct GradedVerdictTests {
     }
 
     @Test func aStrongerGradeOutsideShiftsTheVerdict() {
-        let score = Self.score(outsideGrade: 4.0 / 6)
+        let score = Self.score(outsideGrade: 7 * Self.rung)
         #expect(score.verdict == .shifted)
         #expect(
             score.reason
-                == "a position outside the predicted zone couples more strongly (grade 0.67) than any inside it (grade 0.17): the field is strongest outside the prediction"
+                == "a position outside the predicted zone couples more strongly (grade 0.70) than any inside it (grade 0.10): the field is strongest outside the prediction"
         )
         let criteria = VerdictCriteria(score: score, bodyHeightMm: 147)
         let graded = try! #require(criteria.confirmed.last)
-        #expect(graded.met == false && graded.observed == "strongest inside 0.17, outside 0.67")
+        #expect(graded.met == false && graded.observed == "strongest inside 0.10, outside 0.70")
     }
 
-    /// Two rungs of the standard ladder are the margin; one is a phone at a profile's
-    /// threshold answering one round and not the next.
-    @Test(arguments: [(2.0 / 6, Verdict.confirmed), (3.0 / 6, .shifted), (1.0 / 6, .confirmed), (0.0, .confirmed)])
-    func oneRungIsScatterTwoAreEvidence(outside: Double, verdict: Verdict) {
-        #expect(Self.score(outsideGrade: outside).verdict == verdict)
+    /// A third of the ladder is the margin, four rungs of the standard one above the
+    /// strongest inside; fewer can be a phone at a profile's threshold answering one round
+    /// and not the next.
+    @Test(arguments: [(4, Verdict.confirmed), (5, .shifted), (2, .confirmed), (0, .confirmed)])
+    func threeRungsAreScatterFourAreEvidence(outsideRungs: Int, verdict: Verdict) {
+        #expect(Self.score(outsideGrade: Double(outsideRungs) * Self.rung).verdict == verdict)
     }
 
     typealias Verdict = SessionVerdict

@@ -30,7 +30,10 @@ struct VerdictCriteriaTests {
             // Half the sessions graded (`run --coupling`): each read a rung of the standard ladder.
             // Their own generator, so the sessions themselves are those the test always drew.
             let graded = grading.next() % 2 == 0
-            let grades = history.filter { graded && $0.hit }.map { ($0.probe, Double(grading.next() % 7) / 6) }
+            let rungs = UInt64(CouplingLadder.standard.profiles.count - 1)
+            let grades = history.filter { graded && $0.hit }.map {
+                ($0.probe, Double(grading.next() % (rungs + 1)) / Double(rungs))
+            }
             let score = SessionScore(
                 predicted: predicted, history: history, grades: grades, strategy: plan, aspectRatio: 0.48)
             let criteria = VerdictCriteria(score: score, bodyHeightMm: 147)

@@ -61,7 +61,7 @@ public struct LabFixture {
                     latencyMs: hit ? 41.5 + Double(step) : nil, technology: hit ? "ISO14443A" : nil,
                     uid: hit ? "08A1B2C3" : nil, timestamp: start.addingTimeInterval(2.5 * Double(step + 1)),
                     coupling: hit ? Double(step % 7) / 6 : nil,
-                    couplingTried: hit ? "default read, CWGsP 30 read, CWGsP 24 no answer" : nil))
+                    couplingTried: hit ? "default read, CWGsP 3B read, CWGsP 37 no answer" : nil))
         }
         try await store.finish(
             id, status: .completed, at: start.addingTimeInterval(60), verdict: .confirmed, verdictReason: "fixture",
