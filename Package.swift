@@ -4,7 +4,7 @@ import PackageDescription
 // The dependency graph; arrows point down only, and nothing below knows the CLI.
 // docs/architecture.md names every module, its one job and its arrows.
 //
-//   nfcbench (main.swift) ──> NFCBenchCLI: arguments, help, prompts, printing
+//   nfcbench (main.swift) ──> NFCBenchCLI: arguments, help, prompts, printing; NFCSystem (one malloc arena)
 //   NFCBenchCLI ──> NFCBenchUseCases: run, readers, refine, catalogs, stores, lab sync, doctor
 //   NFCBenchUseCases ──> NFCVirtualBench, NFCMotion, NFCBench, both store modules, NFCCatalogRemote
 //   NFCMotion: G-code machines as positioners ──> NFCBench, NFCSystem
@@ -12,9 +12,9 @@ import PackageDescription
 //       ──> NFCBenchRecords, NFCReaderLibNFC, NFCReaderPCSC, NFCReaderReplay, NFCHost, NFCSystem
 //   NFCBenchStoreSQLite / NFCBenchStorePostgres ──> NFCBenchRecords, NFCStore / NFCPostgres
 //   NFCStore ──> CSQLite    NFCPostgres ──> CLibPQ    NFCReaderLibNFC ──> CLibNFC    NFCReaderPCSC ──> CPCSCLite
-//   NFCReaders: the reader model and its backend registration; NFCSystem: the system calls
+//   NFCReaders: the reader model and its backend registration; NFCSystem: the system calls ──> CMalloc
 //   NFCLocatorCore: Foundation only, portable
-//   CLibNFC, CPCSCLite, CSQLite, CLibPQ: module map and shim header each
+//   CLibNFC, CPCSCLite, CSQLite, CLibPQ, CMalloc: module map and shim header each
 let package = Package(
     name: "nfcbench",
     platforms: [.macOS(.v14), .iOS(.v17)],
@@ -28,14 +28,17 @@ let package = Package(
         // One thin system-library target per C library: a module map and a shim header.
         .systemLibrary(name: "CLibNFC", pkgConfig: "libnfc", providers: [.apt(["libnfc-dev"])]),
         .systemLibrary(name: "CPCSCLite", pkgConfig: "libpcsclite", providers: [.apt(["libpcsclite-dev"])]),
-        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // glibc's malloc.h, which the Glibc module leaves out (`MallocArenas`).
+        .systemLibrary(name: "CMalloc"),
+        // Headers only: libsqlite3 is loaded when a database is first opened (see its shim).
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // Headers only: libpq itself is loaded when a lab store is first opened (see its shim).
         .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
         // The only importer of CLibPQ: connections, statements, results, typed errors.
         .target(name: "NFCPostgres", dependencies: ["CLibPQ", "NFCSystem"]),
         // The system calls: typed Errno, one EINTR retry, file descriptors that close
         // themselves, serial ports and pseudo-terminals, one executor for blocking work.
-        .target(name: "NFCSystem"),
+        .target(name: "NFCSystem", dependencies: ["CMalloc"]),
         // The only importer of CSQLite: connections, statements, the catalog cache.
         .target(name: "NFCStore", dependencies: ["CSQLite", "NFCSystem"]),
         // The remote catalog over HTTP, and the chain remote -> cache -> seed.
@@ -94,7 +97,7 @@ let package = Package(
         // The commit and build date `--version` and every report name.
         .plugin(name: "BuildInfoPlugin", capability: .buildTool()),
         .executableTarget(
-            name: "nfcbench", dependencies: ["NFCBenchCLI"],
+            name: "nfcbench", dependencies: ["NFCBenchCLI", "NFCSystem"],
             // A release nfcbench starts in a few milliseconds, so the loader's share
             // counts (docs/performance.md): a position-dependent executable has no
             // 78,000 relative relocations to apply, and exporting no symbols keeps

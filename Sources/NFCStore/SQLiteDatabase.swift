@@ -5,6 +5,8 @@ import Foundation
 /// not Sendable. Closed in `deinit` with `sqlite3_close_v2`.
 public final class SQLiteDatabase {
     let handle: OpaquePointer
+    /// SQLite's functions: loaded by the first database opened (`LibSQLite`).
+    let api: LibSQLite
     public let path: String
 
     /// Opens (creating if needed) with WAL journaling and a busy timeout, so several
@@ -18,21 +20,23 @@ public final class SQLiteDatabase {
 
     /// Opens `uri` (a path, `:memory:` or a `file:` URI) with `flags`, nothing more.
     init(uri: String, path: String, flags: Int32, busyTimeout: Duration = .seconds(5)) throws(SQLiteError) {
+        let api = try LibSQLite.api()
         var db: OpaquePointer?
-        let result = sqlite3_open_v2(uri, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
+        let result = api.openV2(uri, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard let db, result == SQLITE_OK else {
             let error = SQLiteError(
                 code: result & 0xFF, extendedCode: result,
-                message: db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open", context: path)
-            sqlite3_close_v2(db)
+                message: db.map { api.text(api.errmsg($0)) } ?? "cannot open", context: path)
+            api.closeV2(db)
             throw error
         }
         handle = db
+        self.api = api
         self.path = path
-        sqlite3_busy_timeout(db, Int32(busyTimeout.components.seconds * 1000))
+        api.busyTimeout(db, Int32(busyTimeout.components.seconds * 1000))
     }
 
-    deinit { sqlite3_close_v2(handle) }
+    deinit { api.closeV2(handle) }
 
     /// Opens `path`, creating its folder first (XDG data and cache folders often do not
     /// exist yet on a fresh account).
@@ -51,8 +55,8 @@ public final class SQLiteDatabase {
     /// Runs one or more statements that return no rows.
     public func execute(_ sql: String) throws(SQLiteError) {
         var error: UnsafeMutablePointer<CChar>?
-        let result = sqlite3_exec(handle, sql, nil, nil, &error)
-        if let error { sqlite3_free(error) }
+        let result = api.exec(handle, sql, nil, nil, &error)
+        if let error { api.free(error) }
         try SQLiteError.check(result, handle, sql)
     }
 
@@ -85,20 +89,24 @@ public final class SQLiteDatabase {
 public final class SQLiteStatement {
     private let statement: OpaquePointer
     private let database: SQLiteDatabase
+    /// The database's, kept here: the column functions run for every cell of an export.
+    private let api: LibSQLite
     private let sql: String
 
     init(database: SQLiteDatabase, sql: String) throws(SQLiteError) {
+        let api = database.api
         var statement: OpaquePointer?
-        try SQLiteError.check(sqlite3_prepare_v2(database.handle, sql, -1, &statement, nil), database.handle, sql)
+        try SQLiteError.check(api.prepareV2(database.handle, sql, -1, &statement, nil), database.handle, sql)
         guard let statement else {
             throw SQLiteError(code: SQLITE_MISUSE, extendedCode: SQLITE_MISUSE, message: "empty statement", context: sql)
         }
         self.statement = statement
         self.database = database
+        self.api = api
         self.sql = sql
     }
 
-    deinit { sqlite3_finalize(statement) }
+    deinit { api.finalize(statement) }
 
     public enum Value: Sendable, Equatable {
         case null, integer(Int64), real(Double), text(String), blob(Data)
@@ -107,26 +115,26 @@ public final class SQLiteStatement {
     /// Binds `values` to `?1...?n`, resetting first so the statement can be reused.
     @discardableResult
     public func bind(_ values: [Value]) throws(SQLiteError) -> SQLiteStatement {
-        sqlite3_reset(statement)
-        sqlite3_clear_bindings(statement)
+        api.reset(statement)
+        api.clearBindings(statement)
         for (i, value) in values.enumerated() {
             let index = Int32(i + 1)
             let result: Int32
             switch value {
-            case .null: result = sqlite3_bind_null(statement, index)
-            case .integer(let v): result = sqlite3_bind_int64(statement, index, v)
-            case .real(let v): result = sqlite3_bind_double(statement, index, v)
+            case .null: result = api.bindNull(statement, index)
+            case .integer(let v): result = api.bindInt64(statement, index, v)
+            case .real(let v): result = api.bindDouble(statement, index, v)
             case .text(let v):
                 // By byte count, never as a C string: a NUL inside the text (a catalog's
                 // "\u0000") would otherwise end it there and store a shorter value silently.
                 // `utf8CString` keeps every byte and adds the terminator, so even the empty
                 // text has an address (a null one binds NULL).
                 result = v.utf8CString.withUnsafeBufferPointer {
-                    sqlite3_bind_text(statement, index, $0.baseAddress, Int32($0.count - 1), nfcbench_sqlite_transient())
+                    api.bindText(statement, index, $0.baseAddress, Int32($0.count - 1), nfcbench_sqlite_transient())
                 }
             case .blob(let v):
                 result = v.withUnsafeBytes {
-                    sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), nfcbench_sqlite_transient())
+                    api.bindBlob(statement, index, $0.baseAddress, Int32($0.count), nfcbench_sqlite_transient())
                 }
             }
             try SQLiteError.check(result, database.handle, sql)
@@ -136,7 +144,7 @@ public final class SQLiteStatement {
 
     /// Steps once: `true` while a row is available.
     public func step() throws(SQLiteError) -> Bool {
-        let result = sqlite3_step(statement)
+        let result = api.step(statement)
         try SQLiteError.check(result, database.handle, sql)
         return result == SQLITE_ROW
     }
@@ -151,7 +159,7 @@ public final class SQLiteStatement {
     public enum ColumnType: Sendable { case null, integer, real, text, blob }
 
     public func type(_ column: Int32) -> ColumnType {
-        switch sqlite3_column_type(statement, column) {
+        switch api.columnType(statement, column) {
         case SQLITE_INTEGER: .integer
         case SQLITE_FLOAT: .real
         case SQLITE_TEXT: .text
@@ -160,13 +168,13 @@ public final class SQLiteStatement {
         }
     }
 
-    public func int(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
-    public func double(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
-    public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+    public func int(_ column: Int32) -> Int64 { api.columnInt64(statement, column) }
+    public func double(_ column: Int32) -> Double { api.columnDouble(statement, column) }
+    public func isNull(_ column: Int32) -> Bool { api.columnType(statement, column) == SQLITE_NULL }
     public func text(_ column: Int32) -> String? {
-        guard let c = sqlite3_column_text(statement, column) else { return nil }
+        guard let c = api.columnText(statement, column) else { return nil }
         // Its bytes as stored (after `sqlite3_column_text`, as SQLite asks), NULs included.
-        return String(decoding: UnsafeBufferPointer(start: c, count: Int(sqlite3_column_bytes(statement, column))), as: UTF8.self)
+        return String(decoding: UnsafeBufferPointer(start: c, count: Int(api.columnBytes(statement, column))), as: UTF8.self)
     }
     /// Adds column `column` of the current row to `running` as `RowChecksum.of` would add
     /// `value(column)`, reading an ASCII text's bytes in place (any other text goes through
@@ -178,16 +186,16 @@ public final class SQLiteStatement {
         case .integer: running.add(.integer(int(column)))
         case .real: running.add(.real(double(column)))
         case .text:
-            guard let c = sqlite3_column_text(statement, column) else { return running.add(.text("")) }
-            let bytes = UnsafeBufferPointer(start: c, count: Int(sqlite3_column_bytes(statement, column)))
+            guard let c = api.columnText(statement, column) else { return running.add(.text("")) }
+            let bytes = UnsafeBufferPointer(start: c, count: Int(api.columnBytes(statement, column)))
             if bytes.allSatisfy({ $0 < 0x80 }) { running.addText(bytes) } else { running.add(value(column)) }
         case .blob: running.add(.blob(blob(column)))
         }
     }
 
     public func blob(_ column: Int32) -> Data {
-        let count = Int(sqlite3_column_bytes(statement, column))
-        guard count > 0, let bytes = sqlite3_column_blob(statement, column) else { return Data() }
+        let count = Int(api.columnBytes(statement, column))
+        guard count > 0, let bytes = api.columnBlob(statement, column) else { return Data() }
         return Data(bytes: bytes, count: count)
     }
 

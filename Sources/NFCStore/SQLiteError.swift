@@ -14,9 +14,11 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible, Equatable {
 
     static func check(_ result: Int32, _ db: OpaquePointer?, _ context: @autoclosure () -> String) throws(SQLiteError) {
         guard result != SQLITE_OK && result != SQLITE_ROW && result != SQLITE_DONE else { return }
-        let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(result))
+        // A result to check came from a call into SQLite, so the library is loaded.
+        let api = try LibSQLite.api()
+        let message = db.map { api.text(api.errmsg($0)) } ?? api.text(api.errstr(result))
         throw SQLiteError(
-            code: result & 0xFF, extendedCode: db.map(sqlite3_extended_errcode) ?? result,
+            code: result & 0xFF, extendedCode: db.map { api.extendedErrcode($0) } ?? result,
             message: message, context: context())
     }
 }

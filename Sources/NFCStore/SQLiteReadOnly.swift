@@ -54,12 +54,12 @@ extension SQLiteDatabase {
     /// must be migrated first without writing the file.
     public func memoryCopy() throws(SQLiteError) -> SQLiteDatabase {
         let copy = try SQLiteDatabase(uri: ":memory:", path: path, flags: SQLITE_OPEN_READWRITE)
-        guard let backup = sqlite3_backup_init(copy.handle, "main", handle, "main") else {
-            try SQLiteError.check(sqlite3_errcode(copy.handle), copy.handle, "copying \(path) into memory")
+        guard let backup = api.backupInit(copy.handle, "main", handle, "main") else {
+            try SQLiteError.check(api.errcode(copy.handle), copy.handle, "copying \(path) into memory")
             throw SQLiteError(code: SQLITE_ERROR, extendedCode: SQLITE_ERROR, message: "backup failed", context: path)
         }
-        let stepped = sqlite3_backup_step(backup, -1)
-        let finished = sqlite3_backup_finish(backup)
+        let stepped = api.backupStep(backup, -1)
+        let finished = api.backupFinish(backup)
         guard stepped == SQLITE_DONE else { try SQLiteError.check(stepped, handle, "copying \(path) into memory"); return copy }
         try SQLiteError.check(finished, copy.handle, "copying \(path) into memory")
         return copy

@@ -1,6 +1,8 @@
 import Foundation
 import NFCBenchCLI
+import NFCSystem
 
+MallocArenas.useOne()
 SignalWaiter.install()
 let environment = CommandContext.processEnvironment()
 LibraryLog.divert(arguments: CommandLine.arguments, environment: environment)
