@@ -19,6 +19,11 @@ let seed = Catalog(document: try CatalogDocumentDecoder.load(contentsOf: URL(fil
 let labs = arguments.count > 2 ? Int(arguments[2]) ?? 20 : 20
 let sessions = arguments.count > 3 ? Int(arguments[3]) ?? 6 : 6
 let reachMm = arguments.count > 4 ? Double(arguments[4]) ?? 2.94 : 2.94
+/// `JITTER_MM`: how far a placement lands from the position asked for (a normal's spread per
+/// axis, in mm): 0, a rig's exact placement, unless given; a hand is off by 1-2 mm.
+let jitterMm =
+    ProcessInfo.processInfo.environment["JITTER_MM"].flatMap(Double.init).flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 0
+if jitterMm > 0 { print(String(format: "placements land off by a normal of %.1f mm per axis (JITTER_MM)", jitterMm)) }
 
 /// The baseline: the box around every position that ever read, no model.
 func boundingBoxOfReads(_ evidence: [SessionEvidence]) -> NormalizedRect? {
@@ -46,6 +51,7 @@ func makeLab(_ c: Case, profile: DeviceAntennaProfile, plan: PlanKind, learns: B
         refiner: CatalogRefiner(resolver: AntennaZoneResolver(remote: nil, seed: seed), reachMm: reachMm),
         randomSeed: UInt64(lab + 1))
     simulated.learns = learns
+    simulated.placementJitter = jitterMm / profile.bodyHeightMm!
     return simulated
 }
 

@@ -32,6 +32,13 @@ public struct SimulatedLab: Sendable {
     /// `run --coupling`: each HIT graded down this ladder, as the emulated PN532 grades it
     /// (the phone's coupling against each profile's threshold, docs/coupling.md).
     public var coupling: CouplingLadder?
+    /// How far a placement lands from the position asked for, in body heights: the spread
+    /// of a normal on each axis. 0 (the default) is a rig's exact placement; a hand is off
+    /// by a millimetre or two. The tap is recorded at the position asked for and judged
+    /// where the phone landed, as at a real bench.
+    public var placementJitter = 0.0 {
+        willSet { precondition(newValue.isFinite && newValue >= 0, "a placement's spread is a finite distance") }
+    }
     private let randomSeed: UInt64
     private var clock: Date
 
@@ -70,10 +77,12 @@ public struct SimulatedLab: Sendable {
         var grades: [(probe: Probe, coupling: Double)] = []
         while let probe = strategy.next(after: history, grades: coupling == nil ? nil : grades), history.count < 100 {
             placements[probe, default: 0] += 1
+            let landed = landing(session: evidence.count, probe, placements[probe]!)
             let hit =
-                draw(session: evidence.count, probe, placements[probe]!) < phone.detectionProbability(x: probe.x, y: probe.y)
+                draw(session: evidence.count, probe, placements[probe]!)
+                < phone.detectionProbability(x: landed.x, y: landed.y)
             history.append((probe, hit))
-            let grade = hit ? coupling.map { Self.grade(phone.coupling(x: probe.x, y: probe.y), on: $0) } : nil
+            let grade = hit ? coupling.map { Self.grade(phone.coupling(x: landed.x, y: landed.y), on: $0) } : nil
             if let grade { grades.append((probe, grade)) }
             clock += 20
             taps.append(
@@ -112,12 +121,27 @@ public struct SimulatedLab: Sendable {
     /// lab's seed, the session and the placement, not of how many taps came before. Two
     /// plans compared on the same labs then see the same luck wherever they tap the same
     /// position (common random numbers), so a study tells a better plan from a lucky one.
-    func draw(session: Int, _ probe: Probe, _ n: UInt64) -> Double {
+    func draw(session: Int, _ probe: Probe, _ n: UInt64, stream: UInt64? = nil) -> Double {
         var mixer = SeededGenerator(seed: randomSeed)
         for part in [UInt64(session), UInt64((probe.x * 1000).rounded()), UInt64((probe.y * 1000).rounded()), n] {
             mixer = SeededGenerator(seed: mixer.next() ^ part)
         }
+        // Another stream of chances for the same placement (its landing), leaving the
+        // read's own chance what it always was.
+        if let stream { mixer = SeededGenerator(seed: mixer.next() ^ stream) }
         return Double(mixer.next() >> 11) / Double(1 << 53)
+    }
+
+    /// Where the `n`-th placement at `probe` lands, in fractions of the back: `probe`
+    /// moved by `placementJitter` (a normal per axis, Box-Muller from two more chances of
+    /// the same placement), kept on the back.
+    public func landing(session: Int, _ probe: Probe, _ n: UInt64) -> (x: Double, y: Double) {
+        guard placementJitter > 0 else { return (probe.x, probe.y) }
+        let u1 = max(draw(session: session, probe, n, stream: 1), .leastNonzeroMagnitude)
+        let u2 = draw(session: session, probe, n, stream: 2)
+        let radius = placementJitter * (-2 * log(u1)).squareRoot()
+        let dx = radius * cos(2 * .pi * u2) / phone.aspectRatio, dy = radius * sin(2 * .pi * u2)
+        return (min(max(probe.x + dx, 0), 1), min(max(probe.y + dy, 0), 1))
     }
 
     /// Refines from every session so far and lays the patch over the seed for the next.
