@@ -40,7 +40,9 @@ public struct SharedLibrary: @unchecked Sendable {
 
     /// `symbol` as the C function type `type` (a `@convention(c)` type from the library's
     /// header), checked only by name: the caller names the type the header declares.
-    public func function<Function>(_ symbol: String, as type: Function.Type) throws(LoadingError) -> Function {
+    public func function<Function>(_ symbol: String, as type: Function.Type = Function.self) throws(LoadingError)
+        -> Function
+    {
         unsafeBitCast(try address(of: symbol), to: type)
     }
 }
