@@ -89,20 +89,17 @@ public final class SQLiteDatabase {
 public final class SQLiteStatement {
     private let statement: OpaquePointer
     private let database: SQLiteDatabase
-    /// The database's, kept here: the column functions run for every cell of an export.
-    private let api: LibSQLite
     private let sql: String
+    private var api: LibSQLite { database.api }
 
     init(database: SQLiteDatabase, sql: String) throws(SQLiteError) {
-        let api = database.api
         var statement: OpaquePointer?
-        try SQLiteError.check(api.prepareV2(database.handle, sql, -1, &statement, nil), database.handle, sql)
+        try SQLiteError.check(database.api.prepareV2(database.handle, sql, -1, &statement, nil), database.handle, sql)
         guard let statement else {
             throw SQLiteError(code: SQLITE_MISUSE, extendedCode: SQLITE_MISUSE, message: "empty statement", context: sql)
         }
         self.statement = statement
         self.database = database
-        self.api = api
         self.sql = sql
     }
 

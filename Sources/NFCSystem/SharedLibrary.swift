@@ -39,7 +39,8 @@ public struct SharedLibrary: @unchecked Sendable {
     }
 
     /// `symbol` as the C function type `type` (a `@convention(c)` type from the library's
-    /// header), checked only by name: the caller names the type the header declares.
+    /// header; by default the type its use asks for, the property it is stored in), checked
+    /// only by name: the caller names the type the header declares.
     public func function<Function>(_ symbol: String, as type: Function.Type = Function.self) throws(LoadingError)
         -> Function
     {
