@@ -19,6 +19,8 @@ extension GuidedRun {
         /// `nil` when no profile read (a MISS checked at the middle profile too).
         let index: Double?
         let tried: String
+        /// The ladder walked (`CouplingLadder.name`), stored with the tap.
+        let ladder: String
     }
 
     /// One InAutoPoll round over A, 4A and B (0.45 s): a phone at rest answers within it.
@@ -141,6 +143,7 @@ struct LadderWalk {
         let weakest = seen.filter(\.read).map(\.rung).min()
         return GuidedRun.CouplingGrade(
             index: weakest.map(ladder.coupling(weakestRead:)),
-            tried: seen.map { ladder.profiles[$0.rung].name + ($0.read ? " read" : " no answer") }.joined(separator: ", "))
+            tried: seen.map { ladder.profiles[$0.rung].name + ($0.read ? " read" : " no answer") }.joined(separator: ", "),
+            ladder: ladder.name)
     }
 }

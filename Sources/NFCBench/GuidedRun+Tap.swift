@@ -149,7 +149,8 @@ extension GuidedRun {
             }
             let tried = checked.target == nil ? checked.grade.tried : checked.grade.tried + " (not the phone's answer)"
             return try await record(
-                .miss, nil, tap, placement: placement, grade: CouplingGrade(index: nil, tried: tried), events: events)
+                .miss, nil, tap, placement: placement,
+                grade: CouplingGrade(index: nil, tried: tried, ladder: checked.grade.ladder), events: events)
         case .window(.target(let target)):
             if case .foreign(let reason) = tap.signature.fit(target) {
                 try await journal(
@@ -196,7 +197,7 @@ extension GuidedRun {
             ats: detected?.ats.map { Hex.string($0) }, atr: detected?.atr.map { Hex.string($0) }, timestamp: Date(),
             tagProgress: tagRead.map { TagProgress($0.progress) }, placement: placement,
             windowSeconds: result == .skipped ? nil : session.tapTimeout, platformProbe: detected?.platformProbe,
-            coupling: grade?.index, couplingTried: grade?.tried)
+            coupling: grade?.index, couplingTried: grade?.tried, couplingLadder: grade?.ladder)
         try await store.record(record)  // durable before anything else happens
         events(.tap(record))
         if let foreignReason { events(.foreign(record, reason: foreignReason)) }

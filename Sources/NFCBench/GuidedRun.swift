@@ -88,7 +88,7 @@ public struct GuidedRun: Sendable {
     /// The grades the plan chooses from in a graded session (`run --coupling`, or a
     /// session that already holds graded taps, resumed without it); `nil` otherwise.
     func planGrades(_ taps: [TapRecord]) -> [(probe: Probe, coupling: Double)]? {
-        guard coupling != nil || taps.contains(where: { $0.coupling != nil }) else { return nil }
+        guard coupling != nil || taps.contains(where: { $0.grade() != nil }) else { return nil }
         return Self.evidence(taps).grades
     }
 
@@ -127,8 +127,9 @@ public struct GuidedRun: Sendable {
                 skipped += 1
             } else {
                 history.append((first.probe, tapped.contains { $0.result.read }))
-                // A position's grade is its strongest read's, as reports draw it.
-                if let grade = tapped.compactMap(\.coupling).max() { grades.append((first.probe, grade)) }
+                // A position's grade is its strongest read's, as reports draw it; a grade on
+                // another ladder than the standard one is not on the scale the verdict reads.
+                if let grade = tapped.compactMap({ $0.grade() }).max() { grades.append((first.probe, grade)) }
             }
         }
         return (history, skipped, grades)

@@ -52,17 +52,22 @@ public struct TapRecord: Sendable, Equatable {
     /// Every profile tried for `coupling`, in order, with what it saw: `default read,
     /// CWGsP 3B read, CWGsP 37 no answer`.
     public var couplingTried: String?
+    /// The ladder `coupling` and `couplingTried` are on (`CouplingLadder.name`): a grade is
+    /// a share of its own ladder. `nil` when nothing was tried, and for taps graded before
+    /// the ladder was stored (migration 016), whose walk names it (`CouplingLadder.recognising`).
+    public var couplingLadder: String?
 
     public init(
         sessionID: String, step: Int, attempt: Int, probe: Probe, insidePredicted: Bool,
         result: Result, latencyMs: Double? = nil, technology: String? = nil, uid: String? = nil,
         atqa: String? = nil, sak: String? = nil, ats: String? = nil, atr: String? = nil, timestamp: Date,
         tagProgress: TagProgress? = nil, placement: TapPlacement? = nil, windowSeconds: Double? = nil,
-        platformProbe: PlatformProbe? = nil, coupling: Double? = nil, couplingTried: String? = nil
+        platformProbe: PlatformProbe? = nil, coupling: Double? = nil, couplingTried: String? = nil,
+        couplingLadder: String? = nil
     ) {
         precondition(step >= 0 && attempt >= 0, "steps and attempts count from 0")
         precondition(coupling.map { (0...1).contains($0) } ?? true, "a coupling index is a share of the ladder")
-        self.coupling = coupling; self.couplingTried = couplingTried
+        self.coupling = coupling; self.couplingTried = couplingTried; self.couplingLadder = couplingLadder
         self.sessionID = sessionID; self.step = step; self.attempt = attempt; self.probe = probe
         self.insidePredicted = insidePredicted; self.result = result
         self.latencyMs = latencyMs; self.technology = technology; self.uid = uid; self.atqa = atqa

@@ -19,7 +19,8 @@ enum LabRows {
 
     static let tapColumns = """
         station, session_id, step, attempt, probe_x, probe_y, inside_predicted, result, latency_ms, technology, uid, atqa,
-        sak, ats, atr, timestamp, tag_progress, placement, window_s, platform_probe, height_mm, coupling, coupling_tried
+        sak, ats, atr, timestamp, tag_progress, placement, window_s, platform_probe, height_mm, coupling, coupling_tried,
+        coupling_ladder
         """
 
     static let tapColumnNames = names(tapColumns)
@@ -66,6 +67,7 @@ enum LabRows {
             .optional(t.atr), .real(t.timestamp.timeIntervalSince1970), .optional(t.tagProgress?.rawValue),
             .optional(t.placement?.rawValue), .optional(t.windowSeconds), .optional(t.platformProbe?.rawValue),
             .optional(t.probe.isAtTapHeight ? nil : t.probe.heightMm), .optional(t.coupling), .optional(t.couplingTried),
+            .optional(t.couplingLadder),
         ]
     }
 
@@ -148,7 +150,8 @@ enum LabRows {
             placement: try v.optionalName(17, as: TapPlacement.self),
             windowSeconds: try v.optionalNumber(18, in: SessionRecord.storedTapTimeouts),
             platformProbe: try v.optionalName(19, as: PlatformProbe.self),
-            coupling: try v.optionalNumber(21, in: 0...1), couplingTried: v.optionalText(22))
+            coupling: try v.optionalNumber(21, in: 0...1), couplingTried: v.optionalText(22),
+            couplingLadder: v.optionalText(23))
     }
 }
 

@@ -165,6 +165,8 @@ enum LabSchema {
             "ALTER TABLE lab_tap ADD COLUMN coupling double precision CHECK (coupling IS NULL OR "
                 + RangeConstraints.between("coupling", 0.0...1.0) + "); ALTER TABLE lab_tap ADD COLUMN coupling_tried text;"
         ),
+        // The ladder a tap's coupling was measured on (`CouplingLadder.name`); NULL before it.
+        ("011-tap-coupling-ladder", "ALTER TABLE lab_tap ADD COLUMN coupling_ladder text;"),
     ]
 
     /// Applies missing migrations under the advisory lock; refuses a store from a newer

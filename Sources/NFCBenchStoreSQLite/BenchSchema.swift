@@ -207,6 +207,9 @@ enum BenchSchema {
             ALTER TABLE tap ADD COLUMN coupling_tried TEXT;
             """
         ),
+        // The ladder a tap's coupling was measured on: a grade is a share of its own ladder.
+        // NULL before it, and for taps nothing was tried at, so older rows keep their checksums.
+        ("016-tap-coupling-ladder", "ALTER TABLE tap ADD COLUMN coupling_ladder TEXT;"),
     ]
 
     /// Migrations that only add an index: a reader may read a file without them as it is

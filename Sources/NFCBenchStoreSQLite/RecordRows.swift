@@ -17,7 +17,8 @@ enum RecordRows {
 
     static let tapSelect = """
         SELECT session_id, step, attempt, probe_x, probe_y, inside_predicted, result, latency_ms, technology, uid, atqa,
-            sak, ats, atr, timestamp, checksum, tag_progress, placement, window_s, platform_probe, height_mm, coupling, coupling_tried FROM tap
+            sak, ats, atr, timestamp, checksum, tag_progress, placement, window_s, platform_probe, height_mm, coupling, coupling_tried,
+            coupling_ladder FROM tap
         """
 
     static func session(from s: SQLiteStatement) throws(RecordDecodingError) -> SessionRecord {
@@ -169,7 +170,9 @@ enum RecordRows {
             placement: try v.optionalName((17, "placement"), as: TapPlacement.self),
             windowSeconds: try v.optionalNumber((18, "window_s"), in: SessionRecord.storedTapTimeouts),
             platformProbe: try v.optionalName((19, "platform_probe"), as: PlatformProbe.self),
-            coupling: try v.optionalNumber((21, "coupling"), in: 0...1), couplingTried: try v.optionalText((22, "coupling_tried"))
+            coupling: try v.optionalNumber((21, "coupling"), in: 0...1),
+            couplingTried: try v.optionalText((22, "coupling_tried")),
+            couplingLadder: try v.optionalText((23, "coupling_ladder"))
         )
         // Values in range can still be altered ones. Rows written before migration 006
         // carry no checksum and are not checked.
@@ -207,7 +210,7 @@ enum RecordRows {
                 + evidenceChecksummed([
                     .optionalText(t.placement?.rawValue), .optionalReal(t.windowSeconds),
                     .optionalText(t.platformProbe?.rawValue), heightValue(t), .optionalReal(t.coupling),
-                    .optionalText(t.couplingTried),
+                    .optionalText(t.couplingTried), .optionalText(t.couplingLadder),
                 ]))
     }
 
@@ -217,12 +220,12 @@ enum RecordRows {
         t.probe.isAtTapHeight ? .null : .real(t.probe.heightMm)
     }
 
-    /// Migration 010's columns, 014's height and 015's coupling (their index in `tapSelect`, and their name). They join the
+    /// Migration 010's columns, 014's height, 015's coupling and 016's ladder (their index in `tapSelect`, and their name). They join the
     /// checksum only when they hold a value, each after its name, so rows written before
     /// them keep their checksums and a value cannot pass for another column's.
     static let evidenceColumns: [(column: Int32, label: String)] = [
         (17, "placement"), (18, "window_s"), (19, "platform_probe"), (20, "height_mm"), (21, "coupling"),
-        (22, "coupling_tried"),
+        (22, "coupling_tried"), (23, "coupling_ladder"),
     ]
 
     /// `values` (placement, window, probe) as the checksum takes them: each held value after its name.

@@ -255,15 +255,15 @@ public actor SQLiteBenchStore: BenchStoring {
             """
             INSERT INTO tap (session_id, step, attempt, probe_x, probe_y, inside_predicted, result, latency_ms,
                 technology, uid, atqa, sak, ats, atr, timestamp, checksum, tag_progress, placement, window_s,
-                platform_probe, height_mm, coupling, coupling_tried)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)
+                platform_probe, height_mm, coupling, coupling_tried, coupling_ladder)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)
             """
         ).run(
             RecordRows.tapValues(t) + [
                 .integer(RecordRows.tapChecksum(t)), .optionalText(t.tagProgress?.rawValue),
                 .optionalText(t.placement?.rawValue), .optionalReal(t.windowSeconds),
                 .optionalText(t.platformProbe?.rawValue), RecordRows.heightValue(t), .optionalReal(t.coupling),
-                .optionalText(t.couplingTried),
+                .optionalText(t.couplingTried), .optionalText(t.couplingLadder),
             ])
     }
 

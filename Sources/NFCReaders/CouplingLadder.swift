@@ -5,11 +5,16 @@
 /// coupling index is the share of the ladder below it, from 0 (only the default field
 /// reads) to 1 (the weakest profile reads). An ordinal grade, not a field strength.
 public struct CouplingLadder: Sendable, Hashable {
+    /// Stored with every tap graded on it (`coupling_ladder`): a grade is a share of its
+    /// own ladder, so a tap graded on another ladder means another field.
+    public let name: String
     public let profiles: [AnalogProfile]
 
-    public init(_ profiles: [AnalogProfile]) {
+    public init(name: String, _ profiles: [AnalogProfile]) {
         precondition(profiles.count >= 2, "a ladder has a weakened rung and the default")
         precondition(profiles.last == .pn532Default, "a ladder ends at the default, as the reader must be left")
+        precondition(Set(profiles.map(\.name)).count == profiles.count, "a ladder's rungs have names of their own")
+        self.name = name
         self.profiles = profiles
     }
 
@@ -44,19 +49,21 @@ public struct CouplingLadder: Sendable, Hashable {
     /// a grade places an edge and where its steps should be small; deeper in, a grade only
     /// says how deep. An inferred spacing on the register's scale, not a published table.
     /// The last is the PN532's power-up setting (UM0701-02, §7.3.1).
-    public static let standard = CouplingLadder([
-        .weakened("hinata 1", rfCfg: 0x29, gsNOn: 0x03, cwGsP: 0x11),
-        .weakened("hinata 2", rfCfg: 0x49, gsNOn: 0x0B, cwGsP: 0x0C),
-        .weakened("CWGsP 0F", rfCfg: 0x59, gsNOn: 0xF4, cwGsP: 0x0F),
-        .weakened("CWGsP 17", rfCfg: 0x59, gsNOn: 0xF4, cwGsP: 0x17),
-        .weakened("CWGsP 1F", rfCfg: 0x59, gsNOn: 0xF4, cwGsP: 0x1F),
-        .weakened("CWGsP 27", rfCfg: 0x59, gsNOn: 0xF4, cwGsP: 0x27),
-        .weakened("CWGsP 2F", rfCfg: 0x59, gsNOn: 0xF4, cwGsP: 0x2F),
-        .weakened("CWGsP 33", rfCfg: 0x59, gsNOn: 0xF4, cwGsP: 0x33),
-        .weakened("CWGsP 37", rfCfg: 0x59, gsNOn: 0xF4, cwGsP: 0x37),
-        .weakened("CWGsP 3B", rfCfg: 0x59, gsNOn: 0xF4, cwGsP: 0x3B),
-        .pn532Default,
-    ])
+    public static let standard = CouplingLadder(
+        name: "pn53x-11",
+        [
+            .weakened("hinata 1", rfCfg: 0x29, gsNOn: 0x03, cwGsP: 0x11),
+            .weakened("hinata 2", rfCfg: 0x49, gsNOn: 0x0B, cwGsP: 0x0C),
+            .weakened("CWGsP 0F", rfCfg: 0x59, gsNOn: 0xF4, cwGsP: 0x0F),
+            .weakened("CWGsP 17", rfCfg: 0x59, gsNOn: 0xF4, cwGsP: 0x17),
+            .weakened("CWGsP 1F", rfCfg: 0x59, gsNOn: 0xF4, cwGsP: 0x1F),
+            .weakened("CWGsP 27", rfCfg: 0x59, gsNOn: 0xF4, cwGsP: 0x27),
+            .weakened("CWGsP 2F", rfCfg: 0x59, gsNOn: 0xF4, cwGsP: 0x2F),
+            .weakened("CWGsP 33", rfCfg: 0x59, gsNOn: 0xF4, cwGsP: 0x33),
+            .weakened("CWGsP 37", rfCfg: 0x59, gsNOn: 0xF4, cwGsP: 0x37),
+            .weakened("CWGsP 3B", rfCfg: 0x59, gsNOn: 0xF4, cwGsP: 0x3B),
+            .pn532Default,
+        ])
 }
 
 /// A reader whose field the host can weaken (a PN53x's RFConfiguration item 0x0A).

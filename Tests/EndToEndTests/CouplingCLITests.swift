@@ -44,10 +44,14 @@ struct CouplingCLITests {
         var inner: [Double] = [], outer: [Double] = []
         for row in lines.dropFirst() {
             let result = String(row[column("result")]), grade = String(row[column("coupling")])
+            // Every grade names the ladder it is a share of; a MISS asked again names it too.
+            let ladder = String(row[column("coupling_ladder")])
             guard result == "HIT" else {
                 #expect(grade.isEmpty, "a \(result) has no grade")
+                #expect(ladder.isEmpty || ladder == "pn53x-11", "\(row)")
                 continue
             }
+            #expect(ladder == "pn53x-11", "\(row)")
             let value = try #require(Double(grade), "a HIT is graded: \(row)")
             #expect((0...1).contains(value))
             let x = Double(row[column("probe_x")])!, y = Double(row[column("probe_y")])!
@@ -132,6 +136,7 @@ struct CouplingCLITests {
             let depth = phone.coupling(x: tap["x"] as! Double, y: tap["y"] as! Double)
             let tried = tap["couplingTried"] as? String ?? ""
             let grade = tap["coupling"] as? Double
+            #expect((tap["couplingLadder"] as? String) == (tried.isEmpty ? nil : "pn53x-11"), "\(tap)")
             switch tap["result"] as? String {
             case "HIT" where tried.hasPrefix("default no answer, CWGsP 1F read"):
                 rescued += 1

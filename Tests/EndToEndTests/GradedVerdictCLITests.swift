@@ -19,9 +19,9 @@ struct GradedVerdictCLITests {
     /// The S24 grid's positions with what they read: the middle rows and the middle of
     /// the row just above the zone. Grades, when given, are weak inside and strong there.
     static let taps: [(x: Double, y: Double, hit: Bool, grade: Double?)] = [
-        (0.5, 0.55, true, 1.0 / 6), (0.3, 0.55, true, 0), (0.7, 0.55, true, 0), (0.5, 0.5, true, 1.0 / 6),
+        (0.5, 0.55, true, 0.1), (0.3, 0.55, true, 0), (0.7, 0.55, true, 0), (0.5, 0.5, true, 0.1),
         (0.5, 0.7, true, 0), (0.167, 0.5, true, 0), (0.833, 0.5, true, 0),
-        (0.5, 0.3, true, 4.0 / 6), (0.167, 0.3, false, nil), (0.833, 0.3, false, nil),
+        (0.5, 0.3, true, 0.6), (0.167, 0.3, false, nil), (0.833, 0.3, false, nil),
         (0.5, 0.9, false, nil), (0.167, 0.9, false, nil), (0.5, 0.1, false, nil),
     ]
 
@@ -43,7 +43,8 @@ struct GradedVerdictCLITests {
                     insidePredicted: Self.predicted.contains(x: tap.x, y: tap.y), result: tap.hit ? .hit : .miss,
                     latencyMs: tap.hit ? 40 : nil, technology: tap.hit ? "ISO14443A" : nil, uid: tap.hit ? "08A1B2C3" : nil,
                     timestamp: Self.start.addingTimeInterval(3 * Double(step + 1)),
-                    coupling: graded ? tap.grade : nil, couplingTried: graded && tap.hit ? "default read" : nil))
+                    coupling: graded ? tap.grade : nil, couplingTried: graded && tap.hit ? "default read" : nil,
+                    couplingLadder: graded && tap.hit ? "pn53x-11" : nil))
         }
         try await store.finish(
             id, status: .completed, at: Self.start.addingTimeInterval(60), verdict: nil, verdictReason: nil, measured: nil,
@@ -60,7 +61,7 @@ struct GradedVerdictCLITests {
             let xml = try String(contentsOfFile: junit, encoding: .utf8)
             if graded {
                 #expect(xml.contains("session verdict: SHIFTED"), "\(xml)")
-                #expect(xml.contains("couples more strongly (grade 0.67) than any inside it (grade 0.17)"), "\(xml)")
+                #expect(xml.contains("couples more strongly (grade 0.60) than any inside it (grade 0.10)"), "\(xml)")
             } else {
                 #expect(xml.contains("session verdict: CONFIRMED"), "\(xml)")
             }
@@ -71,7 +72,7 @@ struct GradedVerdictCLITests {
             #expect(page.status == 0, "\(page.stderr)")
             let text = try String(contentsOfFile: html, encoding: .utf8)
             #expect(text.contains("Graded taps (run --coupling): nothing outside the zone couples more strongly"))
-            #expect(text.contains(graded ? "strongest inside 0.17, outside 0.67" : "not graded"), "\(graded)")
+            #expect(text.contains(graded ? "strongest inside 0.10, outside 0.60" : "not graded"), "\(graded)")
         }
     }
 }

@@ -120,6 +120,8 @@ struct StoreTests {
         ("UPDATE tap SET coupling = 1.5", "tap", "coupling", "1.5"),
         ("UPDATE tap SET coupling = 0.5", "tap", "checksum", ""),
         ("UPDATE tap SET coupling_tried = 'default read'", "tap", "checksum", ""),
+        // Another ladder's name would make the grade read on another scale.
+        ("UPDATE tap SET coupling_ladder = 'pn53x-7'", "tap", "checksum", ""),
         ("UPDATE session SET zone_x = 0.1000001", "session", "checksum", ""),
         ("UPDATE session SET unit = 'unit-8'", "session", "checksum", ""),
     ])
@@ -184,6 +186,7 @@ struct StoreTests {
                 "001-sessions-and-taps", "002-session-score", "003-grid-pass", "004-evidence", "005-plan-focus",
                 "006-tap-checksum", "007-session-checksum", "008-lab-sync", "009-tag-mode", "010-placement-and-events",
                 "011-session-start-order", "012-phone-details", "013-reader-serial", "014-tap-height", "015-tap-coupling",
+                "016-tap-coupling-ladder",
             ])
         let s = try #require(try await store.session("S-old"))
         let oldTaps = try await store.taps("S-old")

@@ -39,5 +39,24 @@ struct TapHeightStoreTests {
         let read = try await store.taps("S-1")
         #expect(read == [graded, plain])
         #expect(read.map(\.coupling) == [2.0 / 3, nil])
+        // Stored before taps named their ladder (migration 016): the column stays empty,
+        // and the row's checksum holds without it.
+        #expect(read.map(\.couplingLadder) == [nil, nil])
+    }
+
+    /// A grade names the ladder it is a share of (migration 016), inside the checksum.
+    @Test func aGradeKeepsItsLadder() async throws {
+        let store = try await SQLiteBenchStore.open(path: scratch.file("ladder.sqlite"))
+        try await store.insert(try sampleSession())
+        var graded = sampleTap(step: 0, hit: true)
+        graded.coupling = 0.2
+        graded.couplingTried = "default read, CWGsP 3B read, CWGsP 37 read, CWGsP 33 no answer"
+        graded.couplingLadder = "pn53x-11"
+        var checked = sampleTap(step: 1, hit: false)
+        checked.couplingTried = "default no answer, CWGsP 1F no answer"
+        checked.couplingLadder = "pn53x-11"
+        try await store.record(graded)
+        try await store.record(checked)
+        #expect(try await store.taps("S-1") == [graded, checked])
     }
 }

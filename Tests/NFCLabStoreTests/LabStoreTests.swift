@@ -42,6 +42,8 @@ struct LabStoreTests {
         // The graded hits keep their coupling and the profiles tried (lab migration 010).
         #expect(!original.compactMap(\.coupling).isEmpty)
         #expect(taps.map(\.coupling) == original.map(\.coupling) && taps.map(\.couplingTried) == original.map(\.couplingTried))
+        // And the ladder each grade is a share of (lab migration 011).
+        #expect(taps.map(\.couplingLadder) == original.map(\.couplingLadder) && original.contains { $0.couplingLadder != nil })
         // Taps come back named by their session's reference; everything else is as recorded.
         #expect(
             taps.map {
@@ -245,12 +247,12 @@ struct LabStoreTests {
                     applied == [
                         "001-lab-sessions", "002-tag-mode", "003-station-machines", "004-stored-ranges", "005-push-functions",
                         "006-placement-and-events", "007-phone-details", "008-reader-serial", "009-tap-height",
-                        "010-tap-coupling",
+                        "010-tap-coupling", "011-tap-coupling-ladder",
                     ])
             }
         }
         let c = try PostgresConnection(url)
-        #expect(try c.execute("SELECT count(*) FROM lab_schema_migration").integer(0, 0) == 10)
+        #expect(try c.execute("SELECT count(*) FROM lab_schema_migration").integer(0, 0) == 11)
         #expect(try c.execute("SELECT count(*) FROM lab_identity").integer(0, 0) == 1)
     }
 

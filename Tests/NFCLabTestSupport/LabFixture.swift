@@ -60,8 +60,9 @@ public struct LabFixture {
                     sessionID: id, step: step, attempt: 0, probe: probe, insidePredicted: hit, result: hit ? .hit : .miss,
                     latencyMs: hit ? 41.5 + Double(step) : nil, technology: hit ? "ISO14443A" : nil,
                     uid: hit ? "08A1B2C3" : nil, timestamp: start.addingTimeInterval(2.5 * Double(step + 1)),
-                    coupling: hit ? Double(step % 7) / 6 : nil,
-                    couplingTried: hit ? "default read, CWGsP 3B read, CWGsP 37 no answer" : nil))
+                    coupling: hit ? Double(step % 11) / 10 : nil,
+                    couplingTried: hit ? "default read, CWGsP 3B read, CWGsP 37 no answer" : nil,
+                    couplingLadder: hit ? "pn53x-11" : nil))
         }
         try await store.finish(
             id, status: .completed, at: start.addingTimeInterval(60), verdict: .confirmed, verdictReason: "fixture",

@@ -9,7 +9,7 @@ public enum CSVFormat {
         "confidence", "source", "stale", "catalog_version", "session_started_at", "session_ended_at",
         "probe_index", "attempt", "probe_x", "probe_y", "inside_predicted", "result", "latency_ms",
         "technology", "uid", "atqa", "sak", "ats", "atr", "timestamp", "simulated", "void_reason", "station", "mode",
-        "tag_progress", "placement", "window_s", "platform_probe", "height_mm", "coupling",
+        "tag_progress", "placement", "window_s", "platform_probe", "height_mm", "coupling", "coupling_ladder",
     ]
 
     public static var header: String { columns.joined(separator: ",") + "\r\n" }
@@ -116,6 +116,12 @@ public enum CSVFormat {
         FixedPoint.append(t.probe.heightMm, 3, to: &row)
         row.append(UInt8(ascii: ","))
         FixedPoint.append(t.coupling, 4, to: &row)
+        row.append(UInt8(ascii: ","))
+        // Set only for taps something was tried at; a name of this build's own or one read
+        // from the database (a newer build's), so quoted and neutralised as any stored text.
+        if let ladder = t.couplingLadderName {
+            appendQuoted(ladder, neutralising: true, to: &row)
+        }
         row.append(UInt8(ascii: "\r"))
         row.append(UInt8(ascii: "\n"))
     }

@@ -39,9 +39,10 @@ public struct SessionEvidence: Sendable {
         }
     }
 
-    /// `run --coupling`: the graded reads, each with its grade.
+    /// `run --coupling`: the graded reads, each with its grade on the standard ladder (a
+    /// read graded on another ladder counts as a plain read: `TapRecord.grade(on:)`).
     var gradedReads: [(x: Double, y: Double, grade: Double)] {
-        taps.filter { $0.result == .hit }.compactMap { t in t.coupling.map { (t.probeX, t.probeY, $0) } }
+        taps.filter { $0.result == .hit }.compactMap { t in t.grade().map { (t.probeX, t.probeY, $0) } }
     }
 
     /// Taps the operator made, and those that read (a partial read counts as a read here;
@@ -164,7 +165,8 @@ public struct CatalogRefiner: Sendable {
         let binary = graded > 0 ? estimator.estimate(PositionTally.binary(tallies)) : nil
         return EntryRefinement(
             profile: profile, evidence: evidence, estimate: estimate, sessionDeviance: deviance, outcome: outcome,
-            gradedReads: graded, binaryEstimate: binary)
+            gradedReads: graded, binaryEstimate: binary,
+            gradesSetAside: sessions.map { $0.taps.filter { $0.result == .hit && $0.gradeSetAside() }.count }.reduce(0, +))
     }
 }
 
@@ -220,6 +222,9 @@ public struct EntryRefinement: Sendable {
     /// alone give (`nil` without grades), to show what the grades added.
     public var gradedReads = 0
     public var binaryEstimate: ZoneEstimate? = nil
+    /// Reads graded on another ladder than the standard one, fitted as plain reads: a grade
+    /// is a share of its own ladder (`TapRecord.grade(on:)`).
+    public var gradesSetAside = 0
 
     public var iouWithPrevious: Double? { estimate.map { $0.zone.iou(with: profile.zone) } }
     /// In body heights.

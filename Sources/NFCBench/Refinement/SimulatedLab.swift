@@ -90,7 +90,7 @@ public struct SimulatedLab: Sendable {
                     sessionID: id, step: taps.count, attempt: 0, probe: probe,
                     insidePredicted: r.zone?.contains(x: probe.x, y: probe.y) ?? false,
                     result: hit ? .hit : .miss, timestamp: clock,
-                    coupling: grade))
+                    coupling: grade, couplingLadder: grade == nil ? nil : coupling?.name))
         }
         var session = SessionRecord(
             id: id, model: model, resolution: r, plan: plan, planPass: evidence.count,

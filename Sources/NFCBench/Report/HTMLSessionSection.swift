@@ -66,6 +66,13 @@ struct HTMLSessionSection {
 
     /// A session with `--coupling`: how strongly the phone coupled at each position that read.
     private func couplingMap(to sink: ExportSink) throws {
+        if !report.gradesSetAside.isEmpty {
+            let counts = report.gradesSetAside.map { "\($0.taps) on ladder \(XMLText.escape($0.ladder))" }
+            try sink.append(
+                "<p class=\"note\">Graded reads measured on another coupling ladder than this build's ("
+                    + counts.joined(separator: ", ") + ") count as plain reads: a grade is a share of its own "
+                    + "ladder (docs/coupling.md).</p>\n")
+        }
         guard report.isGraded else { return }
         try sink.append(
             "<h3>Coupling</h3>\n<p>Each position that read was tapped again down the reader's analog ladder, weaker "

@@ -65,12 +65,17 @@ public struct ReportedSession: Sendable {
     public let events: [SessionEvent]
     /// Why the trail could not be read, when it could not (a damaged event row).
     public let eventsProblem: String?
+    /// Graded taps whose grade is on another ladder than the standard one, per ladder
+    /// name: counted as plain reads (`TapRecord.grade(on:)`), and said so in the report.
+    public let gradesSetAside: [(ladder: String, taps: Int)]
 
     public init(_ session: SessionRecord, taps: [TapRecord], events: [SessionEvent] = [], eventsProblem: String? = nil) {
         self.session = session
         self.events = events
         self.eventsProblem = eventsProblem
         body = BodyMillimetres(session)
+        let setAside = Dictionary(grouping: taps.filter { $0.gradeSetAside() }) { $0.couplingLadderName ?? "unnamed" }
+        gradesSetAside = setAside.keys.sorted().map { ($0, setAside[$0]!.count) }
         let strategy = session.strategy
         var positions: [Position] = []
         var index = 0
@@ -99,7 +104,7 @@ public struct ReportedSession: Sendable {
                     partialProgress: outcome == .partial ? Self.furthest(tapped.compactMap(\.tagProgress)) : nil,
                     foreignAnswers: foreign, windowSeconds: tapped.first?.windowSeconds,
                     answeredBeforeConfirmation: firstRead?.placement == .answeredBeforeConfirmation,
-                    coupling: tapped.compactMap(\.coupling).max()))
+                    coupling: tapped.compactMap { $0.grade() }.max()))
             index = end
         }
         self.positions = positions

@@ -74,6 +74,11 @@ struct RefinePrinter {
                             + "edges' 95% intervals \(Self.f(Self.intervalWidth(estimate), 3)) body heights on average, "
                             + "\(Self.f(Self.intervalWidth(binary), 3)) from the taps alone")
                 }
+                if e.gradesSetAside > 0 {
+                    out.append(
+                        "  graded     \(e.gradesSetAside) read(s) graded on an earlier coupling ladder, fitted as plain "
+                            + "reads: a grade is a share of its own ladder (docs/coupling.md)")
+                }
                 out.append(
                     "  sessions   deviance from the pooled zone (0 = agrees): "
                         + e.sessionDeviance.map { Self.f($0, 2) }.joined(separator: " "))
@@ -148,7 +153,7 @@ struct RefinePrinter {
                         })
                 ),
                 ("sessionDeviance", .array(e.sessionDeviance.map(rounded))),
-                ("gradedReads", .int(e.gradedReads)),
+                ("gradedReads", .int(e.gradedReads)), ("gradesSetAside", .int(e.gradesSetAside)),
                 ("binaryZone", e.binaryEstimate.map { rect($0.zone) } ?? .null),
                 ("impliedReachMm", e.impliedReachMm.map(rounded) ?? .null),
                 (

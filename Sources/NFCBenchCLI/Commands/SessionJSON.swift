@@ -17,6 +17,7 @@ enum SessionJSON {
             ("windowSeconds", t.windowSeconds.map(JSONValue.number) ?? .null), ("heightMm", .number(t.probe.heightMm)),
             ("platformProbe", .optional(t.platformProbe?.rawValue)),
             ("coupling", t.coupling.map(JSONValue.number) ?? .null), ("couplingTried", .optional(t.couplingTried)),
+            ("couplingLadder", .optional(t.couplingLadderName)),
             ("at", .string(EventWords.instant(t.timestamp))),
         ])
     }
