@@ -15,16 +15,24 @@ import NFCReaders
 /// the open reader and closes it through its scope, as after a Ctrl-C during any open.
 public final class ReaderHeadStart: Sendable {
     public let spec: ReaderSpec
-    private let opening: Task<Result<any Reader, ReaderError>, Never>
+    private let opening: PendingOpen<any Reader>
 
-    /// Begins opening `spec` now, on a task of its own.
+    /// Begins opening `spec` now: on the backend's own thread straight from this one
+    /// where the backend can (libnfc: no task and no thread hop before its sleep), else
+    /// on a task of its own.
     public init(_ spec: ReaderSpec, selection: ReaderSelection) {
         self.spec = spec
-        opening = Task.detached {
+        if let begun = selection.begin(spec) {
+            opening = begun
+            return
+        }
+        let pending = PendingOpen<any Reader>()
+        opening = pending
+        Task.detached {
             do throws(ReaderError) {
-                return .success(try await selection.open(spec))
+                pending.finish(.success(try await selection.open(spec)))
             } catch {
-                return .failure(error)
+                pending.finish(.failure(error))
             }
         }
     }
@@ -32,6 +40,6 @@ public final class ReaderHeadStart: Sendable {
     /// The open reader, once the opening ends; the caller owns it (and closes it).
     /// Asked once: a second caller would share the one reader.
     public func reader() async throws(ReaderError) -> any Reader {
-        try await opening.value.get()
+        try await opening.reader()
     }
 }

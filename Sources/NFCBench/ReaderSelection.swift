@@ -36,6 +36,12 @@ public struct ReaderSelection: Sendable {
         return try await backend.open(spec, opening)
     }
 
+    /// `spec`'s open begun now, from this thread, on its backend's own thread; `nil` when
+    /// its backend begins on a task (`ReaderBackendRegistration.begin`).
+    public func begin(_ spec: ReaderSpec) -> PendingOpen<any Reader>? {
+        ReaderBackends.registration(spec.backend)?.begin?(spec, opening)
+    }
+
     /// The reader to use when none was named: the only candidate, else an error that
     /// names every one (`note` says where a candidate comes from, a virtual bench say), or
     /// says why there is none and what to do.

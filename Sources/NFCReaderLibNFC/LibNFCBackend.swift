@@ -43,6 +43,14 @@ extension LibNFCReader {
                 connstring: spec.argument ?? "", diagnosis: .fromEnvironment(opening.environment),
                 analogJournal: opening.analogJournalOrDefault)
         },
+        begin: { spec, opening in
+            let pending = PendingOpen<any Reader>()
+            LibNFCReader.begin(
+                connstring: spec.argument ?? "", diagnosis: .fromEnvironment(opening.environment),
+                analogJournal: opening.analogJournalOrDefault
+            ) { pending.finish($0.map { $0 as any Reader }) }
+            return pending
+        },
         discover: {
             (connstrings().map { ReaderInfo(backend: .libnfc, name: $0, spec: "libnfc:\($0)", firmware: nil) }, [])
         },

@@ -51,42 +51,52 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
         connstring: String, diagnosis: LibNFCDiagnosis = LibNFCDiagnosis(),
         analogJournal: AnalogJournal = .fromEnvironment(ProcessInfo.processInfo.environment)
     ) async throws(ReaderError) -> LibNFCReader {
+        let pending = PendingOpen<LibNFCReader>()
+        begin(connstring: connstring, diagnosis: diagnosis, analogJournal: analogJournal, then: pending.finish)
+        return try await pending.reader()
+    }
+
+    /// Begins the open at once on the reader's own queue, from the calling thread, and
+    /// hands its outcome to `then` there. The whole open blocks (the port's lock, libnfc's open
+    /// with `pn532_uart`'s 50 ms sleep, the initiator's set-up), so it runs where every
+    /// later libnfc call of this reader runs; beginning it with no task in between is
+    /// what lets `poll --reader` start that sleep a thread hop sooner (`ReaderHeadStart`).
+    public static func begin(
+        connstring: String, diagnosis: LibNFCDiagnosis, analogJournal: AnalogJournal,
+        then finish: @escaping @Sendable (Result<LibNFCReader, ReaderError>) -> Void
+    ) {
         let queue = DispatchQueue(label: "nfcbench.libnfc")
+        queue.async {
+            finish(
+                Result { () throws(ReaderError) -> LibNFCReader in
+                    try openHere(queue: queue, connstring: connstring, diagnosis: diagnosis, analogJournal: analogJournal)
+                })
+        }
+    }
+
+    /// The open itself, on `queue`.
+    private static func openHere(
+        queue: DispatchQueue, connstring: String, diagnosis: LibNFCDiagnosis, analogJournal: AnalogJournal
+    ) throws(ReaderError) -> LibNFCReader {
         // Lock a serial port before libnfc touches it, so a second user gets a clear
         // "busy" instead of interleaved frames.
         let lock: SerialPortLock?
         if let path = SerialPortLock.serialPath(of: connstring) {
             guard FileManager.default.fileExists(atPath: path) else { throw diagnosis.openFailure(connstring: connstring) }
-            lock = try await SerialPortLock.acquire(path: path, patience: .milliseconds(500))
+            lock = try SerialPortLock.acquire(path: path, patience: .milliseconds(500))
         } else {
             lock = nil
         }
-        let opened: Result<Handoff<LibNFCDevice>, ReaderError> = await withCheckedContinuation { continuation in
-            queue.async {
-                guard let device = LibNFCDevice(connstring: connstring) else {
-                    continuation.resume(returning: .failure(diagnosis.openFailure(connstring: connstring)))
-                    return
-                }
-                if let status = device.initiatorInit() {
-                    continuation.resume(returning: .failure(.garbage(connstring, underlying: "nfc_initiator_init: \(status)")))
-                    return
-                }
-                if let status = device.restoreJournalledAnalogSettings(analogJournal, connstring: connstring) {
-                    continuation.resume(
-                        returning: .failure(.garbage(connstring, underlying: "restoring the analog settings: \(status)")))
-                    return
-                }
-                continuation.resume(returning: .success(Handoff(device)))
-            }
+        guard let device = LibNFCDevice(connstring: connstring) else { throw diagnosis.openFailure(connstring: connstring) }
+        if let status = device.initiatorInit() {
+            throw .garbage(connstring, underlying: "nfc_initiator_init: \(status)")
         }
-        switch opened {
-        case .success(let device):
-            return LibNFCReader(
-                device: device.value, lock: lock, queue: queue, connstring: connstring, diagnosis: diagnosis,
-                analogJournal: analogJournal)
-        case .failure(let error):
-            throw error
+        if let status = device.restoreJournalledAnalogSettings(analogJournal, connstring: connstring) {
+            throw .garbage(connstring, underlying: "restoring the analog settings: \(status)")
         }
+        return LibNFCReader(
+            device: device, lock: lock, queue: queue, connstring: connstring, diagnosis: diagnosis,
+            analogJournal: analogJournal)
     }
 
     public func waitForTarget(timeout: Duration) async throws(ReaderError) -> DetectedTarget? {

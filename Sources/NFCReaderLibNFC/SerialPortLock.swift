@@ -30,14 +30,14 @@ final class SerialPortLock {
     /// Waits up to `patience` for a lock another holder is about to let go of: a process
     /// that is exiting, or a reader of this process dropped a moment ago whose last
     /// libnfc call is still unwinding on its queue. A port held for longer is busy.
-    static func acquire(path: String, patience: Duration) async throws(ReaderError) -> SerialPortLock {
+    static func acquire(path: String, patience: Duration) throws(ReaderError) -> SerialPortLock {
         let deadline = ContinuousClock.now + patience
         while true {
             do throws(ReaderError) {
                 return try SerialPortLock(path: path)
             } catch {
                 guard error.code == .busy, ContinuousClock.now < deadline else { throw error }
-                try? await Task.sleep(for: .milliseconds(20))
+                usleep(20_000)
             }
         }
     }

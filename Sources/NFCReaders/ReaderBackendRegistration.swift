@@ -27,9 +27,11 @@ public struct ReaderBackendRegistration: Sendable {
             self.analogJournal = analogJournal
         }
 
-        /// `analogJournal`, else the process's own.
+        /// `analogJournal`, else the one `environment` names, else the process's own. The
+        /// command's environment is at hand already; ProcessInfo's would be built afresh
+        /// on the thread that opens, in front of the reader's first byte.
         public var analogJournalOrDefault: AnalogJournal {
-            analogJournal ?? .fromEnvironment(ProcessInfo.processInfo.environment)
+            analogJournal ?? .fromEnvironment(environment.isEmpty ? ProcessInfo.processInfo.environment : environment)
         }
     }
 
@@ -49,6 +51,9 @@ public struct ReaderBackendRegistration: Sendable {
 
     public typealias Check = @Sendable (_ text: String, _ spec: ReaderSpec) throws(ReaderError) -> ReaderSpec
     public typealias Open = @Sendable (_ spec: ReaderSpec, _ opening: Opening) async throws(ReaderError) -> any Reader
+    /// The same open, begun at once on the backend's own thread from the calling one,
+    /// with no task in between (`ReaderHeadStart`); checks are the open's own.
+    public typealias Begin = @Sendable (_ spec: ReaderSpec, _ opening: Opening) -> PendingOpen<any Reader>
 
     public let backend: ReaderBackend
     /// How the operator writes it, for help and errors: `libnfc:<connstring>`.
@@ -59,6 +64,8 @@ public struct ReaderBackendRegistration: Sendable {
     /// The spec checked (the text as typed, for messages), or why it is wrong, with a hint.
     public let check: Check
     public let open: Open
+    /// `nil` for backends whose open is quick or needs a task: those begin on one.
+    public let begin: Begin?
     /// The readers of this backend present now, and why the stack could not be asked.
     /// Blocking (it may probe ports); `nil` for backends that list nothing.
     public let discover: (@Sendable () -> (readers: [ReaderInfo], problems: [ReaderError]))?
@@ -78,7 +85,7 @@ public struct ReaderBackendRegistration: Sendable {
 
     public init(
         backend: ReaderBackend, syntax: String, shorthand: @escaping @Sendable (String) -> String? = { _ in nil },
-        check: @escaping Check, open: @escaping Open,
+        check: @escaping Check, open: @escaping Open, begin: Begin? = nil,
         discover: (@Sendable () -> (readers: [ReaderInfo], problems: [ReaderError]))? = nil,
         describe: @escaping @Sendable (ReaderInfo) -> Listing = { Listing(firmware: $0.firmware, serial: $0.serial, inUse: nil) },
         tagMode: @escaping @Sendable (ReaderInfo, String?) -> TagEmulationSupport
@@ -88,6 +95,7 @@ public struct ReaderBackendRegistration: Sendable {
         self.shorthand = shorthand
         self.check = check
         self.open = open
+        self.begin = begin
         self.discover = discover
         self.describe = describe
         self.tagMode = tagMode
