@@ -22,6 +22,36 @@ struct CouplingLadderIdentityTests {
         #expect(CouplingLadder.named("pn53x-99") == nil)
     }
 
+    /// A ladder's name stands for its rungs in every stored tap: changing the rungs of a
+    /// named ladder would re-scale every grade stored on it, so a new ladder takes a new
+    /// name and the old one stays in `known`. These are the rungs each name was used with.
+    @Test func aNamedLaddersRungsNeverChange() {
+        let recorded: [String: [(String, UInt8, UInt8, UInt8)]] = [
+            "pn53x-7": [
+                ("hinata 1", 0x29, 0x03, 0x11), ("hinata 2", 0x49, 0x0B, 0x0C), ("CWGsP 10", 0x59, 0xF4, 0x10),
+                ("CWGsP 18", 0x59, 0xF4, 0x18), ("CWGsP 24", 0x59, 0xF4, 0x24), ("CWGsP 30", 0x59, 0xF4, 0x30),
+                ("default", 0x59, 0xF4, 0x3F),
+            ],
+            "pn53x-11": [
+                ("hinata 1", 0x29, 0x03, 0x11), ("hinata 2", 0x49, 0x0B, 0x0C), ("CWGsP 0F", 0x59, 0xF4, 0x0F),
+                ("CWGsP 17", 0x59, 0xF4, 0x17), ("CWGsP 1F", 0x59, 0xF4, 0x1F), ("CWGsP 27", 0x59, 0xF4, 0x27),
+                ("CWGsP 2F", 0x59, 0xF4, 0x2F), ("CWGsP 33", 0x59, 0xF4, 0x33), ("CWGsP 37", 0x59, 0xF4, 0x37),
+                ("CWGsP 3B", 0x59, 0xF4, 0x3B), ("default", 0x59, 0xF4, 0x3F),
+            ],
+        ]
+        #expect(Set(recorded.keys) == Set(CouplingLadder.known.map(\.name)), "a ladder dropped from known, or new")
+        for ladder in CouplingLadder.known {
+            let rungs = ladder.profiles.map { ($0.name, $0.settings[0], $0.settings[1], $0.settings[2]) }
+            let expected = recorded[ladder.name] ?? []
+            #expect(rungs.count == expected.count, "\(ladder.name)")
+            for (rung, want) in zip(rungs, expected) {
+                #expect(rung == want, "\(ladder.name): \(rung) was \(want)")
+            }
+            // The bytes after the first three are the default's on every rung.
+            #expect(ladder.profiles.allSatisfy { $0.settings.dropFirst(3) == AnalogProfile.pn532Default.settings.dropFirst(3) })
+        }
+    }
+
     /// Every walk down that any known ladder can record, at every grade, is told apart
     /// from the other ladders' by its index and the profiles it names.
     @Test func everyWalkDownNamesItsLadder() {
