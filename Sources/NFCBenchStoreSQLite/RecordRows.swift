@@ -206,12 +206,16 @@ enum RecordRows {
     /// its placement and window (migration 010) when it has them.
     static func tapChecksum(_ t: TapRecord) -> Int64 {
         RowChecksum.of(
-            tapValues(t) + (t.tagProgress.map { [.text($0.rawValue)] } ?? [])
-                + evidenceChecksummed([
-                    .optionalText(t.placement?.rawValue), .optionalReal(t.windowSeconds),
-                    .optionalText(t.platformProbe?.rawValue), heightValue(t), .optionalReal(t.coupling),
-                    .optionalText(t.couplingTried), .optionalText(t.couplingLadder),
-                ]))
+            tapValues(t) + (t.tagProgress.map { [.text($0.rawValue)] } ?? []) + evidenceChecksummed(evidenceValues(t)))
+    }
+
+    /// The values of `evidenceColumns`, in their order: what the INSERT binds and the
+    /// checksum takes, from one list so the two cannot drift apart.
+    static func evidenceValues(_ t: TapRecord) -> [SQLiteStatement.Value] {
+        [
+            .optionalText(t.placement?.rawValue), .optionalReal(t.windowSeconds), .optionalText(t.platformProbe?.rawValue),
+            heightValue(t), .optionalReal(t.coupling), .optionalText(t.couplingTried), .optionalText(t.couplingLadder),
+        ]
     }
 
     /// A tap above the back keeps its height (migration 014); one on the back keeps NULL,

@@ -259,12 +259,8 @@ public actor SQLiteBenchStore: BenchStoring {
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)
             """
         ).run(
-            RecordRows.tapValues(t) + [
-                .integer(RecordRows.tapChecksum(t)), .optionalText(t.tagProgress?.rawValue),
-                .optionalText(t.placement?.rawValue), .optionalReal(t.windowSeconds),
-                .optionalText(t.platformProbe?.rawValue), RecordRows.heightValue(t), .optionalReal(t.coupling),
-                .optionalText(t.couplingTried), .optionalText(t.couplingLadder),
-            ])
+            RecordRows.tapValues(t) + [.integer(RecordRows.tapChecksum(t)), .optionalText(t.tagProgress?.rawValue)]
+                + RecordRows.evidenceValues(t))
     }
 
     public func undoLastTap(_ sessionID: String) throws -> TapRecord? {

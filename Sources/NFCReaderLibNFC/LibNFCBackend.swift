@@ -13,6 +13,16 @@ extension LibNFCReader {
     /// as `nfc-list` users write it) is read as `libnfc:` + it.
     static let drivers = ["pn532_uart", "pn532_spi", "pn532_i2c", "pn53x_usb", "acr122_usb", "acr122s", "arygon"]
 
+    /// The open of a `libnfc:` spec, begun on the reader's own queue (`LibNFCReader.begin`).
+    static func begin(_ spec: ReaderSpec, _ opening: ReaderBackendRegistration.Opening) -> PendingOpen<any Reader> {
+        let pending = PendingOpen<any Reader>()
+        LibNFCReader.begin(
+            connstring: spec.argument ?? "", diagnosis: .fromEnvironment(opening.environment),
+            analogJournal: opening.analogJournalOrDefault
+        ) { pending.finish($0.map { $0 as any Reader }) }
+        return pending
+    }
+
     /// `libnfc:<connstring>`: PN53x readers through libnfc (USB, serial, I2C, SPI).
     public static let registration = ReaderBackendRegistration(
         backend: .libnfc, syntax: "libnfc:<connstring>",
@@ -38,19 +48,8 @@ extension LibNFCReader {
             }
             return spec
         },
-        open: { spec, opening throws(ReaderError) in
-            try await LibNFCReader.open(
-                connstring: spec.argument ?? "", diagnosis: .fromEnvironment(opening.environment),
-                analogJournal: opening.analogJournalOrDefault)
-        },
-        begin: { spec, opening in
-            let pending = PendingOpen<any Reader>()
-            LibNFCReader.begin(
-                connstring: spec.argument ?? "", diagnosis: .fromEnvironment(opening.environment),
-                analogJournal: opening.analogJournalOrDefault
-            ) { pending.finish($0.map { $0 as any Reader }) }
-            return pending
-        },
+        open: { spec, opening throws(ReaderError) in try await begin(spec, opening).reader() },
+        begin: begin,
         discover: {
             (connstrings().map { ReaderInfo(backend: .libnfc, name: $0, spec: "libnfc:\($0)", firmware: nil) }, [])
         },

@@ -393,14 +393,6 @@ final class ResumeOnce<T: Sendable>: Sendable {
     }
 }
 
-/// Moves a non-Sendable value from the queue that created it to the object that will
-/// confine it to that same queue.
-struct Handoff<T>: @unchecked Sendable {
-    // @unchecked: the value is created on the reader's queue and only used there.
-    let value: T
-    init(_ value: T) { self.value = value }
-}
-
 extension LibNFCDiagnosis {
     /// Whether the device behind `connstring` is still attached.
     func deviceStillPresent(connstring: String) -> Bool {
