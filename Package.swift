@@ -103,11 +103,14 @@ let package = Package(
             // 78,000 relative relocations to apply, and exporting no symbols keeps
             // dladdr's linear scan short; libstdc++, which only the Swift runtime uses, is
             // linked statically (scripts/link/libstdc++.so says how), so the loader no
-            // longer binds it at every start. Tests and debug builds link as SwiftPM does.
+            // longer binds it at every start; so is libgcc (its unwinder, for the same
+            // runtime), whose shared library's constructor asks the CPU about itself with
+            // CPUID at every start, an exit to the hypervisor each on a virtual machine
+            // (0.11 ms of `--version`). Tests and debug builds link as SwiftPM does.
             linkerSettings: [
                 .unsafeFlags(
                     [
-                        "-Xclang-linker", "-no-pie", "-Xlinker", "--no-export-dynamic",
+                        "-Xclang-linker", "-no-pie", "-Xclang-linker", "-static-libgcc", "-Xlinker", "--no-export-dynamic",
                         "-L", Context.packageDirectory + "/scripts/link",
                     ],
                     .when(platforms: [.linux], configuration: .release))
@@ -217,3 +220,17 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Release builds on Linux call a concrete generic type's metadata accessor instead of
+// looking the type up by its mangled name at run time: the first lookup of each such
+// type checked its generic requirements by scanning every protocol conformance in the
+// program (5,849 of them, ~80 µs a scan), and `poll` met four of those scans between
+// exec and the reader's first answer (docs/performance.md). Code size grows by 0.1 %.
+for target in package.targets where [.regular, .executable].contains(target.type) {
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            .unsafeFlags(
+                ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"],
+                .when(platforms: [.linux], configuration: .release))
+        ]
+}

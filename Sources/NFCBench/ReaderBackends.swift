@@ -15,9 +15,16 @@ public enum ReaderBackends {
     }
 
     /// `libnfc:<connstring>, pcsc:<name> or sim`, for help and errors.
+    /// Built by hand: `poll --reader` builds it on the way to the reader's first byte, and
+    /// a key path with the generic `joined` cost there a scan of every protocol conformance
+    /// in the program (docs/performance.md).
     public static var syntax: String {
-        let names = registered.map(\.syntax)
-        return names.dropLast().joined(separator: ", ") + (names.count > 1 ? " or " : "") + (names.last ?? "")
+        var text = ""
+        for index in registered.indices {
+            if index > 0 { text += index == registered.count - 1 ? " or " : ", " }
+            text += registered[index].syntax
+        }
+        return text
     }
 
     /// What the operator typed, checked by the backend it names (or claims without a scheme).

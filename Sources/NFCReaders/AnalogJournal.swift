@@ -8,21 +8,29 @@ import Foundation
 /// `$XDG_STATE_HOME/nfcbench/analog`, else `~/.local/state/nfcbench/analog`: eleven hex
 /// bytes on the first line, the reader (its libnfc connstring) on the second, so that
 /// `doctor` can find it again.
+///
+/// Paths, not URLs: every open of a libnfc reader builds a journal and reads it before the
+/// reader's first byte, and Foundation's URL appending cost `poll` a fifth of a
+/// millisecond there (docs/performance.md).
 public struct AnalogJournal: Sendable {
-    public let directory: URL
+    public let directoryPath: String
 
-    public init(directory: URL) { self.directory = directory }
+    public init(path: String) { directoryPath = path }
+    public init(directory: URL) { self.init(path: directory.path) }
+
+    public var directory: URL { URL(fileURLWithPath: directoryPath) }
 
     public static func fromEnvironment(_ env: [String: String]) -> AnalogJournal {
-        AnalogJournal(directory: ReaderStateFolder.url("analog", environment: env))
+        AnalogJournal(path: ReaderStateFolder.path("analog", environment: env))
     }
 
-    private func file(_ reader: String) -> URL { directory.appendingPathComponent(ReaderStateFolder.fileName(reader)) }
+    private func file(_ reader: String) -> String { directoryPath + "/" + ReaderStateFolder.fileName(reader) }
 
     /// The settings to put back, or `nil` when none are pending. A damaged file is not
     /// settings: it reads as the PN532's defaults, the safe thing to restore.
     public func original(for reader: String) -> [UInt8]? {
-        guard let text = try? String(contentsOf: file(reader), encoding: .utf8) else { return nil }
+        guard let data = FileManager.default.contents(atPath: file(reader)) else { return nil }
+        let text = String(decoding: data, as: UTF8.self)
         let first = text.split(separator: "\n", maxSplits: 1).first ?? ""
         let bytes = first.split(whereSeparator: \.isWhitespace).compactMap { UInt8($0, radix: 16) }
         return bytes.count == 11 ? bytes : AnalogProfile.pn532Default.settings
@@ -32,24 +40,22 @@ public struct AnalogJournal: Sendable {
     public func record(_ settings: [UInt8], for reader: String) -> Bool {
         do {
             try FileManager.default.createDirectory(
-                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                atPath: directoryPath, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try (Hex.string(settings, separator: " ") + "\n" + reader + "\n").write(
-                to: file(reader), atomically: true, encoding: .utf8)
+                toFile: file(reader), atomically: true, encoding: .utf8)
             return true
         } catch {
             return false
         }
     }
 
-    public func clear(for reader: String) { try? FileManager.default.removeItem(at: file(reader)) }
+    public func clear(for reader: String) { try? FileManager.default.removeItem(atPath: file(reader)) }
 
     /// Readers with settings still to put back (`doctor`), as their files name them.
     public func pending() -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directoryPath)) ?? []
         return names.sorted().compactMap { name in
-            guard let text = try? String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8) else {
-                return nil
-            }
+            guard let text = try? String(contentsOfFile: directoryPath + "/" + name, encoding: .utf8) else { return nil }
             let lines = text.split(separator: "\n")
             return lines.count >= 2 ? String(lines[1]) : nil
         }

@@ -44,14 +44,20 @@ public enum LibraryLog {
         close(fds[1])
         _ = fcntl(real, F_SETFD, FD_CLOEXEC)
         _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
-        realStandardError.store(real, ordering: .sequentiallyConsistent)
         let readEnd = fds[0]
-        let thread = Thread {
-            sort(from: readEnd, to: real, logPath: logPath)
-            drained.signal()
+        do {
+            try DetachedThread.start {
+                sort(from: readEnd, to: real, logPath: logPath)
+                drained.signal()
+            }
+        } catch {
+            // No thread, no reader for the pipe: standard error goes back as it was.
+            dup2(real, 2)
+            close(readEnd)
+            close(real)
+            return
         }
-        thread.name = "library log"
-        thread.start()
+        realStandardError.store(real, ordering: .sequentiallyConsistent)
         atexit { LibraryLog.finish() }
     }
 
