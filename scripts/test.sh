@@ -58,6 +58,13 @@ if [ $# -eq 0 ]; then
     swift test --skip "$E2E|$TIMED|$HEAVY"
     swift test --filter "$HEAVY"
     swift test --filter "$TIMED"
+    # The end-to-end suites again, against the binary install.sh ships: a release build
+    # links and compiles differently (position-dependent, static Swift stdlib, libstdc++
+    # and libgcc; metadata accessors instead of mangled-name lookups; Package.swift), and
+    # every figure in docs/performance.md is measured on it.
+    swift build -c release --static-swift-stdlib --product nfcbench
+    swift build -c release --static-swift-stdlib --product nfcbench-fetch
+    NFCBENCH_BIN="$(swift build -c release --show-bin-path)/nfcbench" swift test --filter "$E2E" --skip "$TIMED|$HEAVY"
     # Every fuzz target for a short smoke run from its corpus (bench/fuzz runs longer).
     SECONDS_PER_TARGET="${NFCBENCH_FUZZ_SMOKE_SECONDS:-20}" bench/fuzz
 else

@@ -31,7 +31,9 @@ struct RemoteCatalogTests {
     @Test func theHelperGetsTheURLOnItsInputNeverItsArguments() async throws {
         let server = try await CatalogServer.start()
         let scratch = try TemporaryDirectory("helper")
-        let real = BuiltBinary.root.appendingPathComponent(".build/debug/nfcbench-fetch").path
+        // The helper beside the binary under test, as nfcbench finds it.
+        let real = URL(fileURLWithPath: BuiltBinary.path).deletingLastPathComponent().appendingPathComponent("nfcbench-fetch")
+            .path
         let wrapper = scratch.file("fetch")
         let seen = scratch.file("argv")
         try Data("#!/bin/sh\necho \"$# $*\" > \(seen)\nexec \(real) \"$@\"\n".utf8).write(to: URL(fileURLWithPath: wrapper))
