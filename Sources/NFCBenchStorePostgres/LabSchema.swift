@@ -167,6 +167,9 @@ enum LabSchema {
         ),
         // The ladder a tap's coupling was measured on (`CouplingLadder.name`); NULL before it.
         ("011-tap-coupling-ladder", "ALTER TABLE lab_tap ADD COLUMN coupling_ladder text;"),
+        // The definer functions name every table by its schema and search the caller's
+        // temporary schema last; station roles may create no temporary tables (issue 49, L1).
+        ("012-definer-search-path", DefinerFunctions.migration),
     ]
 
     /// Applies missing migrations under the advisory lock; refuses a store from a newer

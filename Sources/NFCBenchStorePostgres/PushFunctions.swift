@@ -36,21 +36,33 @@ enum PushFunctions {
             .joined()
     }
 
+    /// The path migrations 005–008 gave every function: PostgreSQL searches the caller's
+    /// temporary schema first when a path does not name it, so a station's own temporary
+    /// `lab_station` stood in for the real one.
+    static let legacySearchPath = "pg_catalog, public"
+
     static var migration: String {
-        push(updating: sessionColumnsAt005, replacing: false) + """
-            CREATE FUNCTION nfcbench_record_machine(p_station text, p_machine text) RETURNS void
-            LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public AS $fn$
-            BEGIN
-                IF NOT EXISTS (SELECT 1 FROM lab_station WHERE name = p_station AND role = session_user) THEN
-                    RAISE EXCEPTION 'station % is not registered to role %', p_station, session_user USING ERRCODE = '42501';
-                END IF;
-                INSERT INTO lab_station_machine (station, machine) VALUES (p_station, left(p_machine, 255))
-                    ON CONFLICT (station, machine) DO UPDATE SET last_push = now();
-            END $fn$;
+        push(updating: sessionColumnsAt005, replacing: false) + recordMachine(replacing: false) + """
             REVOKE ALL ON FUNCTION nfcbench_push(text, jsonb, jsonb), nfcbench_record_machine(text, text) FROM PUBLIC;
             GRANT EXECUTE ON FUNCTION nfcbench_push(text, jsonb, jsonb), nfcbench_record_machine(text, text) TO nfcbench_bench;
             REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON lab_session, lab_tap, lab_station_machine FROM nfcbench_bench;
             """
+    }
+
+    /// Notes which machine pushes as a station; see `push` for `lab` and `searchPath`.
+    static func recordMachine(replacing: Bool, lab: String = "", searchPath: String = legacySearchPath) -> String {
+        """
+        CREATE \(replacing ? "OR REPLACE " : "")FUNCTION \(lab)nfcbench_record_machine(p_station text, p_machine text) RETURNS void
+        LANGUAGE plpgsql SECURITY DEFINER SET search_path = \(searchPath) AS $fn$
+        BEGIN
+            IF NOT EXISTS (SELECT 1 FROM \(lab)lab_station WHERE name = p_station AND role = session_user) THEN
+                RAISE EXCEPTION 'station % is not registered to role %', p_station, session_user USING ERRCODE = '42501';
+            END IF;
+            INSERT INTO \(lab)lab_station_machine (station, machine) VALUES (p_station, left(p_machine, 255))
+                ON CONFLICT (station, machine) DO UPDATE SET last_push = now();
+        END $fn$;
+
+        """
     }
 
     /// Migration 007: the filed record's model as typed and the phone's OS, build and case
@@ -67,29 +79,36 @@ enum PushFunctions {
 
     /// The three-argument push: a session and its taps, checked against the caller's
     /// station, stored when its revision is newer.
-    static func push(updating sessionColumns: [String], replacing: Bool) -> String {
+    ///
+    /// `lab` qualifies every table, type and function the body names, and `searchPath` is the
+    /// path the function runs under: the defaults are migrations 005–008's, which left the
+    /// tables unqualified and the caller's temporary schema first (issue L1,
+    /// `DefinerFunctions`).
+    static func push(
+        updating sessionColumns: [String], replacing: Bool, lab: String = "", searchPath: String = legacySearchPath
+    ) -> String {
         let updates = (sessionColumns.dropFirst(2) + ["revision", "synced_at"])
             .map { "\($0) = EXCLUDED.\($0)" }.joined(separator: ", ")
         return """
-            CREATE \(replacing ? "OR REPLACE " : "")FUNCTION nfcbench_push(p_station text, p_session jsonb, p_taps jsonb) RETURNS text
-            LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public AS $fn$
+            CREATE \(replacing ? "OR REPLACE " : "")FUNCTION \(lab)nfcbench_push(p_station text, p_session jsonb, p_taps jsonb) RETURNS text
+            LANGUAGE plpgsql SECURITY DEFINER SET search_path = \(searchPath) AS $fn$
             DECLARE
-                s lab_session;
+                s \(lab)lab_session;
                 stored_revision bigint;
                 stored_start double precision;
             BEGIN
-                IF NOT EXISTS (SELECT 1 FROM lab_station WHERE name = p_station AND role = session_user) THEN
+                IF NOT EXISTS (SELECT 1 FROM \(lab)lab_station WHERE name = p_station AND role = session_user) THEN
                     RAISE EXCEPTION 'station % is not registered to role %', p_station, session_user USING ERRCODE = '42501';
                 END IF;
-                s := jsonb_populate_record(NULL::lab_session, p_session);
+                s := jsonb_populate_record(NULL::\(lab)lab_session, p_session);
                 IF s.station IS DISTINCT FROM p_station OR s.id IS NULL THEN
                     RAISE EXCEPTION 'the session is not one of station %', p_station USING ERRCODE = '42501';
                 END IF;
-                IF EXISTS (SELECT 1 FROM jsonb_populate_recordset(NULL::lab_tap, p_taps) t
+                IF EXISTS (SELECT 1 FROM jsonb_populate_recordset(NULL::\(lab)lab_tap, p_taps) t
                            WHERE t.station IS DISTINCT FROM s.station OR t.session_id IS DISTINCT FROM s.id) THEN
                     RAISE EXCEPTION 'a tap is not of session %/%', s.station, s.id USING ERRCODE = '42501';
                 END IF;
-                SELECT revision, started_at INTO stored_revision, stored_start FROM lab_session
+                SELECT revision, started_at INTO stored_revision, stored_start FROM \(lab)lab_session
                     WHERE station = s.station AND id = s.id FOR UPDATE;
                 IF FOUND THEN
                     IF abs(stored_start - s.started_at) > 1e-6 THEN
@@ -98,9 +117,9 @@ enum PushFunctions {
                     IF stored_revision >= s.revision THEN RETURN 'current'; END IF;
                 END IF;
                 s.synced_at := now();
-                INSERT INTO lab_session SELECT (s).* ON CONFLICT (station, id) DO UPDATE SET \(updates);
-                DELETE FROM lab_tap WHERE station = s.station AND session_id = s.id;
-                INSERT INTO lab_tap SELECT * FROM jsonb_populate_recordset(NULL::lab_tap, p_taps);
+                INSERT INTO \(lab)lab_session SELECT (s).* ON CONFLICT (station, id) DO UPDATE SET \(updates);
+                DELETE FROM \(lab)lab_tap WHERE station = s.station AND session_id = s.id;
+                INSERT INTO \(lab)lab_tap SELECT * FROM jsonb_populate_recordset(NULL::\(lab)lab_tap, p_taps);
                 RETURN 'stored';
             END $fn$;
 
@@ -134,25 +153,34 @@ enum PushFunctions {
             ALTER TABLE lab_event ENABLE ROW LEVEL SECURITY;
             CREATE POLICY lab_reads ON lab_event FOR SELECT USING (true);
             GRANT SELECT ON lab_event TO nfcbench_reader, nfcbench_bench;
-            CREATE FUNCTION nfcbench_push(p_station text, p_session jsonb, p_taps jsonb, p_events jsonb) RETURNS text
-            LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public AS $fn$
-            DECLARE
-                outcome text;
-            BEGIN
-                outcome := nfcbench_push(p_station, p_session, p_taps);
-                IF outcome = 'current' THEN RETURN outcome; END IF;
-                IF EXISTS (SELECT 1 FROM jsonb_populate_recordset(NULL::lab_event, p_events) e
-                           WHERE e.station IS DISTINCT FROM p_station
-                              OR e.session_id IS DISTINCT FROM p_session->>'id') THEN
-                    RAISE EXCEPTION 'an event is not of session %/%', p_station, p_session->>'id' USING ERRCODE = '42501';
-                END IF;
-                DELETE FROM lab_event WHERE station = p_station AND session_id = p_session->>'id';
-                INSERT INTO lab_event SELECT * FROM jsonb_populate_recordset(NULL::lab_event, p_events);
-                RETURN outcome;
-            END $fn$;
+            \(eventsPush(replacing: false))
             REVOKE ALL ON FUNCTION nfcbench_push(text, jsonb, jsonb, jsonb) FROM PUBLIC;
             GRANT EXECUTE ON FUNCTION nfcbench_push(text, jsonb, jsonb, jsonb) TO nfcbench_bench;
             """
+    }
+
+    /// The four-argument push: the three-argument one, then the session's audit trail.
+    /// See `push` for `lab` and `searchPath`.
+    static func eventsPush(replacing: Bool, lab: String = "", searchPath: String = legacySearchPath) -> String {
+        """
+        CREATE \(replacing ? "OR REPLACE " : "")FUNCTION \(lab)nfcbench_push(p_station text, p_session jsonb, p_taps jsonb, p_events jsonb) RETURNS text
+        LANGUAGE plpgsql SECURITY DEFINER SET search_path = \(searchPath) AS $fn$
+        DECLARE
+            outcome text;
+        BEGIN
+            outcome := \(lab)nfcbench_push(p_station, p_session, p_taps);
+            IF outcome = 'current' THEN RETURN outcome; END IF;
+            IF EXISTS (SELECT 1 FROM jsonb_populate_recordset(NULL::\(lab)lab_event, p_events) e
+                       WHERE e.station IS DISTINCT FROM p_station
+                          OR e.session_id IS DISTINCT FROM p_session->>'id') THEN
+                RAISE EXCEPTION 'an event is not of session %/%', p_station, p_session->>'id' USING ERRCODE = '42501';
+            END IF;
+            DELETE FROM \(lab)lab_event WHERE station = p_station AND session_id = p_session->>'id';
+            INSERT INTO \(lab)lab_event SELECT * FROM jsonb_populate_recordset(NULL::\(lab)lab_event, p_events);
+            RETURN outcome;
+        END $fn$;
+
+        """
     }
 
     /// One JSON object of column name to text form (JSON null for SQL NULL).

@@ -36,6 +36,7 @@ public struct LabChecks: DoctorCheckProvider {
         let migration = (try? await store.appliedMigrations().last) ?? "?"
         checks.append(
             DoctorCheck(id: "lab-store", verdict: .ok, detail: "\(store.location) answers, schema at migration \(migration)"))
+        checks.append(Self.definerCheck(try? await store.definerFindings()))
         do {
             try await store.checkStation(station)
             if try await store.canPush() {
@@ -79,5 +80,21 @@ public struct LabChecks: DoctorCheckProvider {
                     id: "lab-sync", verdict: .warn, detail: "\(pending.count) session(s) of \(databasePath) not pushed yet",
                     fix: "nfcbench sync"))
         return checks
+    }
+
+    /// Issue 49's L1 on a live store: a station's temporary tables never stand in for the lab's.
+    public static func definerCheck(_ findings: [String]?) -> DoctorCheck {
+        guard let findings else {
+            return DoctorCheck(
+                id: "lab-definers", verdict: .warn, detail: "could not read the push functions' settings",
+                fix: "run 'nfcbench doctor' again; see docs/lab-store.md")
+        }
+        return findings.isEmpty
+            ? DoctorCheck(
+                id: "lab-definers", verdict: .ok,
+                detail: "the push functions name the lab's tables and search temporary tables last; stations create none")
+            : DoctorCheck(
+                id: "lab-definers", verdict: .fail, detail: findings.joined(separator: "; "),
+                fix: "as the database's owner, run 'nfcbench labstore migrate --store URL' (lab migration 012)")
     }
 }

@@ -247,12 +247,12 @@ struct LabStoreTests {
                     applied == [
                         "001-lab-sessions", "002-tag-mode", "003-station-machines", "004-stored-ranges", "005-push-functions",
                         "006-placement-and-events", "007-phone-details", "008-reader-serial", "009-tap-height",
-                        "010-tap-coupling", "011-tap-coupling-ladder",
+                        "010-tap-coupling", "011-tap-coupling-ladder", "012-definer-search-path",
                     ])
             }
         }
         let c = try PostgresConnection(url)
-        #expect(try c.execute("SELECT count(*) FROM lab_schema_migration").integer(0, 0) == 11)
+        #expect(try c.execute("SELECT count(*) FROM lab_schema_migration").integer(0, 0) == 12)
         #expect(try c.execute("SELECT count(*) FROM lab_identity").integer(0, 0) == 1)
     }
 
