@@ -48,8 +48,9 @@ let package = Package(
         .executableTarget(name: "nfcbench-fetch", dependencies: ["NFCCatalogHTTP", "NFCCatalogRemote"]),
         // Facts about the host: accounts and permissions, USB readers in sysfs, system roots.
         .target(name: "NFCHost"),
-        // Reader model and the in-process simulated phone; knows no C library.
-        .target(name: "NFCReaders"),
+        // Reader model and the in-process simulated phone; knows no C library (NFCSystem
+        // names a reader's device, so every spelling of one reader shares its journals).
+        .target(name: "NFCReaders", dependencies: ["NFCSystem"]),
         // The only importer of CLibNFC / CPCSCLite.
         .target(name: "NFCReaderLibNFC", dependencies: ["CLibNFC", "NFCReaders", "NFCHost", "NFCSystem"]),
         .target(name: "NFCReaderPCSC", dependencies: ["CPCSCLite", "NFCReaders"]),
@@ -159,7 +160,7 @@ let package = Package(
             path: "Tests/NFCLabTestSupport"),
         // One test target per module; EndToEndTests keeps what needs the built binary.
         .testTarget(name: "NFCLocatorCoreTests", dependencies: ["NFCLocatorCore"]),
-        .testTarget(name: "NFCReadersTests", dependencies: ["NFCReaders", "NFCTestSupport"]),
+        .testTarget(name: "NFCReadersTests", dependencies: ["NFCReaders", "NFCSystem", "NFCTestSupport"]),
         .testTarget(name: "NFCStoreTests", dependencies: ["NFCStore", "NFCTestSupport"]),
         .testTarget(name: "NFCSystemTests", dependencies: ["NFCSystem", "NFCTestSupport"]),
         .testTarget(name: "NFCPostgresTests", dependencies: ["NFCPostgres"]),

@@ -163,8 +163,12 @@ public struct GuidedRun: Sendable {
             if !taps.isEmpty { details["tapsRecorded"] = String(taps.count) }
             // How each tap became a fresh field entry: out of range, or the field switched off.
             if positioner.crossesWithFieldOff { details["crossing"] = "field off" }
+            // A reader an earlier session left weakened was put back at open: the record says so.
+            let restored = readers.current.restoredAtOpen
+            if let restored { details["readerRestored"] = restored }
             try await journal(taps.isEmpty ? .started : .resumed, details: details)
             events(.started(session, resumedTaps: taps.count))
+            if let restored { events(.readerRestored(restored)) }
             if let announcement = positioner.announcement { events(.machineAnnounced(announcement)) }
             // The ready gate: nothing is timed, and no machine moves, until the operator
             // says the phone is ready.

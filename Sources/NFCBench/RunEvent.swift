@@ -9,6 +9,9 @@ public enum RunEvent: Sendable {
     /// A machine positioner's plan of moves (`Positioner.announcement`), said before the
     /// ready gate, or before the first move in an unattended run.
     case machineAnnounced(String)
+    /// What the reader's open put back that an earlier session left changed
+    /// (`Reader.restoredAtOpen`); said before the first position.
+    case readerRestored(String)
     case position(step: Int, total: Int?, probe: Probe, attempt: Int)
     /// The run waits for the operator to say the phone is in place at `step` (Enter or
     /// Space); the reader already listens, so a phone that answers first still counts.

@@ -28,13 +28,15 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
     public let connstring: String
     let diagnosis: LibNFCDiagnosis
     let analogJournal: AnalogJournal
+    public let restoredAtOpen: String?
     private let closeWarnings = Mutex<[String]>([])
 
     private init(
         device: LibNFCDevice, lock: SerialPortLock?, queue: DispatchQueue, connstring: String,
-        diagnosis: LibNFCDiagnosis, analogJournal: AnalogJournal
+        diagnosis: LibNFCDiagnosis, analogJournal: AnalogJournal, restoredAtOpen: String?
     ) {
         self.analogJournal = analogJournal
+        self.restoredAtOpen = restoredAtOpen
         self.device = device
         portLock = lock
         self.queue = queue
@@ -91,12 +93,19 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
         if let status = device.initiatorInit() {
             throw .garbage(connstring, underlying: "nfc_initiator_init: \(status)")
         }
+        // Journalled under the reader's device, so a reader weakened under another of its
+        // names is found here too (`ReaderDevice`).
+        let weakened = analogJournal.original(for: connstring)
         if let status = device.restoreJournalledAnalogSettings(analogJournal, connstring: connstring) {
             throw .garbage(connstring, underlying: "restoring the analog settings: \(status)")
         }
         return LibNFCReader(
             device: device, lock: lock, queue: queue, connstring: connstring, diagnosis: diagnosis,
-            analogJournal: analogJournal)
+            analogJournal: analogJournal,
+            restoredAtOpen: weakened.map {
+                "analog settings (RFConfiguration 0x0A) put back to \(Hex.string($0, separator: " ")): "
+                    + "a session that could not restore them left the reader weakened"
+            })
     }
 
     public func waitForTarget(timeout: Duration) async throws(ReaderError) -> DetectedTarget? {

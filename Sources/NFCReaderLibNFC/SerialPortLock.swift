@@ -43,10 +43,5 @@ final class SerialPortLock {
     }
 
     /// The serial port a connstring names, for drivers that use one.
-    static func serialPath(of connstring: String) -> String? {
-        let parts = connstring.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count >= 2, ["pn532_uart", "acr122s", "arygon"].contains(String(parts[0])), !parts[1].isEmpty
-        else { return nil }
-        return String(parts[1])
-    }
+    static func serialPath(of connstring: String) -> String? { ReaderDevice.serialPath(of: connstring) }
 }

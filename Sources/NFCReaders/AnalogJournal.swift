@@ -7,7 +7,9 @@ import Foundation
 /// One small file per reader in `ReaderStateFolder`'s `analog`: `$NFCBENCH_STATE_DIR/analog`, else
 /// `$XDG_STATE_HOME/nfcbench/analog`, else `~/.local/state/nfcbench/analog`: eleven hex
 /// bytes on the first line, the reader (its libnfc connstring) on the second, so that
-/// `doctor` can find it again.
+/// `doctor` can find it again. The file is named by the reader's device
+/// (`ReaderDevice.key`), so any name of the same reader finds it; a file from before,
+/// named by the spelling it was weakened under, is still read and cleared.
 ///
 /// Paths, not URLs: every open of a libnfc reader builds a journal and reads it before the
 /// reader's first byte, and Foundation's URL appending cost `poll` a fifth of a
@@ -24,32 +26,44 @@ public struct AnalogJournal: Sendable {
         AnalogJournal(path: ReaderStateFolder.path("analog", environment: env))
     }
 
-    private func file(_ reader: String) -> String { directoryPath + "/" + ReaderStateFolder.fileName(reader) }
+    private func file(key: String) -> String { directoryPath + "/" + ReaderStateFolder.fileName(key) }
+
+    /// Where `reader`'s settings may be: under its device first, then under its name as
+    /// nfcbench before the device key wrote it.
+    private func files(_ reader: String) -> [String] {
+        let device = ReaderDevice.key(for: reader)
+        return device == reader ? [file(key: reader)] : [file(key: device), file(key: reader)]
+    }
 
     /// The settings to put back, or `nil` when none are pending. A damaged file is not
     /// settings: it reads as the PN532's defaults, the safe thing to restore.
     public func original(for reader: String) -> [UInt8]? {
-        guard let data = FileManager.default.contents(atPath: file(reader)) else { return nil }
+        guard let data = files(reader).lazy.compactMap({ FileManager.default.contents(atPath: $0) }).first else {
+            return nil
+        }
         let text = String(decoding: data, as: UTF8.self)
         let first = text.split(separator: "\n", maxSplits: 1).first ?? ""
         let bytes = first.split(whereSeparator: \.isWhitespace).compactMap { UInt8($0, radix: 16) }
         return bytes.count == 11 ? bytes : AnalogProfile.pn532Default.settings
     }
 
-    /// Written, atomically, before the reader is changed; `false` when it could not be.
+    /// Written, atomically, under the reader's device before the reader is changed;
+    /// `false` when it could not be.
     public func record(_ settings: [UInt8], for reader: String) -> Bool {
         do {
             try FileManager.default.createDirectory(
                 atPath: directoryPath, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try (Hex.string(settings, separator: " ") + "\n" + reader + "\n").write(
-                toFile: file(reader), atomically: true, encoding: .utf8)
+                toFile: files(reader)[0], atomically: true, encoding: .utf8)
             return true
         } catch {
             return false
         }
     }
 
-    public func clear(for reader: String) { try? FileManager.default.removeItem(atPath: file(reader)) }
+    public func clear(for reader: String) {
+        for file in files(reader) { try? FileManager.default.removeItem(atPath: file) }
+    }
 
     /// Readers with settings still to put back (`doctor`), as their files name them.
     public func pending() -> [String] {

@@ -81,6 +81,10 @@ public protocol Reader: AnyObject, Sendable {
     func close() async
     /// After `close()`: what could not be put back, for the operator.
     var closingWarnings: [String] { get }
+    /// What an earlier session left changed on this reader (killed while the field was
+    /// weakened) and this open put back before anything else, in words for the session's
+    /// record; `nil` when the reader was found as it should be.
+    var restoredAtOpen: String? { get }
     /// What the reader can do beyond polling for a card, asked of the reader itself so that
     /// no caller downcasts to a backend to find out.
     var capabilities: ReaderCapabilities { get }
@@ -132,5 +136,6 @@ extension Reader {
 
     public func signal(_ feedback: TapFeedback) async {}
     public var closingWarnings: [String] { [] }
+    public var restoredAtOpen: String? { nil }
     public var capabilities: ReaderCapabilities { .pollingOnly("'\(info.name)' has no target mode") }
 }

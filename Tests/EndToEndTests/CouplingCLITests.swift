@@ -196,6 +196,43 @@ struct CouplingCLITests {
         #expect(journal.pending().isEmpty)
     }
 
+    /// Issue 49, L2: a graded run killed while the chip is weakened on the bench's link
+    /// (`/dev/serial/by-id/...` on a real bench), then a plain run on the node the link
+    /// points to (`/dev/ttyUSB0`): the chip is put back before any tap, the operator is
+    /// told, and the session's trail says so. Before, the chip stayed weakened and the run
+    /// recorded its taps as ordinary evidence.
+    @Test func aReaderKilledWeakenedIsPutBackUnderAnotherName() async throws {
+        let (bench, run) = try startUntilWeakened()
+        kill(run.processIdentifier, SIGKILL)
+        #expect(run.waitUntilExit(timeout: 10))
+        let weakened = bench.bench.pn532AnalogSettings
+        #expect(weakened != AnalogProfile.pn532Default.settings, "killed while weakened")
+        let link = try #require(ReaderDevice.serialPath(of: bench.connstring))
+        let node = URL(fileURLWithPath: link).resolvingSymlinksInPath().path
+        let db = scratch.file("plain.sqlite")
+        let plain = try await BuiltBinary.run(
+            [
+                "run", "--model", "SM-S921B", "--reader", "libnfc:pn532_uart:" + node, "--positioner", "sim", "--sim-bench",
+                bench.directory, "--auto", "--tap-timeout", "0.4", "--plan", "grid", "--db", db, "--no-report", "--json",
+            ], environment: environment)
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(bench.bench.pn532AnalogSettings == AnalogProfile.pn532Default.settings)
+        #expect(AnalogJournal(directory: URL(fileURLWithPath: scratch.file("state/analog"))).pending().isEmpty)
+        let id = try #require(try jsonObject(plain.stdout)["sessionId"] as? String, "\(plain.stdout)")
+        let shown = try jsonObject(try await BuiltBinary.run(["show", id, "--db", db, "--json"]).stdout)
+        let events = try #require(shown["events"] as? [[String: Any]])
+        let started = try #require(events.first { $0["kind"] as? String == "started" })
+        #expect((started["readerRestored"] as? String)?.contains("put back to 59 F4 3F") == true, "\(started)")
+        let trail = try await BuiltBinary.run(["show", id, "--db", db, "--events"])
+        #expect(trail.stdout.contains("reader found weakened: analog settings"), "\(trail.stdout)")
+        let text = try await BuiltBinary.run(
+            [
+                "run", "--model", "SM-S921B", "--reader", bench.spec, "--positioner", "sim", "--sim-bench", bench.directory,
+                "--auto", "--tap-timeout", "0.4", "--plan", "grid", "--db", db, "--no-report",
+            ], environment: environment)
+        #expect(!text.stdout.contains("Reader found weakened"), "a reader found as it should be says nothing")
+    }
+
     /// Ctrl-C while the chip is weakened: the run stops, saved, and the reader's close puts
     /// the default settings back and clears the journal.
     @Test func ctrlCMidLadderPutsTheSettingsBack() async throws {

@@ -85,4 +85,28 @@ struct LibNFCAnalogTests {
         #expect(journal.pending().isEmpty)
         await next.close()
     }
+
+    /// Issue 49, L2: a reader weakened under one of its names (the bench's link, as
+    /// `/dev/serial/by-id/...` on a real bench) and dropped as a killed session drops it is
+    /// put back when opened under another (the pseudo-terminal the link points to, as
+    /// `/dev/ttyUSB0`), and says so; a reader found as it should be says nothing.
+    @Test func aReaderWeakenedUnderOneNameIsPutBackUnderAnother() async throws {
+        let bench = try TestBench()
+        let weakest = CouplingLadder.standard.profiles[0]
+        let link = try #require(ReaderDevice.serialPath(of: bench.connstring))
+        let node = URL(fileURLWithPath: link).resolvingSymlinksInPath().path
+        #expect(node.hasPrefix("/dev/pts/"), "\(node)")
+        var reader: LibNFCReader? = try await open(bench)
+        #expect(reader?.restoredAtOpen == nil)
+        try await reader?.capabilities.analogProfile?.apply(weakest)
+        reader = nil  // gone without close, as after kill -9
+        #expect(bench.bench.pn532AnalogSettings == weakest.settings)
+        #expect(journal.pending() == [bench.connstring], "the journal still names the reader as the run did")
+
+        let other = try await LibNFCReader.open(connstring: "pn532_uart:" + node, analogJournal: journal)
+        #expect(bench.bench.pn532AnalogSettings == AnalogProfile.pn532Default.settings)
+        #expect(other.restoredAtOpen?.contains("put back") == true)
+        #expect(journal.pending().isEmpty && journal.original(for: bench.connstring) == nil)
+        await other.close()
+    }
 }

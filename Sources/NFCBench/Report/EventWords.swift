@@ -40,6 +40,7 @@ public enum EventWords {
         if let reader = d["reader"] { parts.append("reader \(reader)") }
         if let window = d["tapWindow"] { parts.append("tap window \(trimmed(window)) s") }
         if d["crossing"] == "field off" { parts.append("crossing with the reader's field off") }
+        if let restored = d["readerRestored"] { parts.append("reader found weakened: \(restored)") }
         return parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")"
     }
 

@@ -85,6 +85,8 @@ final class RunPrinter: Sendable {
             )
         case .machineAnnounced(let plan):
             out.line(TerminalSafeText.neutralise(plan))
+        case .readerRestored(let what):
+            out.line("Reader found weakened and restored before any tap: \(TerminalSafeText.neutralise(what)).")
         case .awaitingPlacement(let step): awaitingPlacement(step)
         case .foreign(let t, let reason):
             progress.stop()
