@@ -185,6 +185,7 @@ extension GuidedRun {
         tagRead: TagReadResult? = nil, foreignReason: String? = nil, grade: CouplingGrade? = nil,
         events: @Sendable (RunEvent) -> Void
     ) async throws -> TapOutcome {
+        if result != .skipped { try await confirmStill(through: tap) }
         let readTime = tagRead?.readTime.map { ($0.seconds * 10_000).rounded() / 10 }
         let timed = placement != .answeredBeforeConfirmation
         let record = TapRecord(
@@ -209,6 +210,18 @@ extension GuidedRun {
             try await recoverAfter(error, step: nil, events: events)
         }
         return .recorded(record)
+    }
+
+    /// A machine that alarmed, reset or stopped with an error during the window voids its
+    /// tap: nothing is recorded, and the run stops saying why (issue 49, L3).
+    private func confirmStill(through tap: TapContext) async throws {
+        do {
+            try await positioner.confirmStill(index: tap.step)
+        } catch {
+            guard !error.isInterruption else { throw error }
+            throw PositionerError(
+                error.message + "; the tap at position \(tap.step + 1) was not recorded and is taken again on resume")
+        }
     }
 
     private func afterTap(_ result: TapRecord.Result, step: Int, events: @Sendable (RunEvent) -> Void) async throws {

@@ -24,9 +24,16 @@ public protocol Positioner: Sendable {
     /// every placement, and polls nothing in between, so each tap is still a fresh field
     /// entry. Only built for a reader that has a field switch.
     var crossesWithFieldOff: Bool { get }
+    /// Called when a tap window has ended, before its tap is recorded: throws unless the
+    /// machine stayed where it was placed and well through the window (no alarm, reset or
+    /// error stop). A window the machine did not hold still through is no evidence, so the
+    /// run records nothing there and stops, resumable; the resume taps that position again.
+    func confirmStill(index: Int) async throws(PositionerError)
 }
 
 extension Positioner {
+    /// A person, a simulation or a lab's command reports nothing between moves.
+    public func confirmStill(index: Int) async throws(PositionerError) {}
     public var announcement: String? { nil }
     public var crossesWithFieldOff: Bool { false }
     public var placesAtHeights: Bool { false }

@@ -124,6 +124,24 @@ public final class GCodeMachine: Sendable {
         }
     }
 
+    /// Throws unless the machine stayed well and at rest since the last exchange: what it
+    /// pushed meanwhile is read first (an alarm, a reset banner, a firmware error stop),
+    /// then GRBL's status must read `Idle`; Marlin must answer `M114` (a halted Marlin
+    /// answers with its error, or not at all).
+    public func confirmIdle() async throws(MachineError) {
+        let timeout = min(self.timeout, .seconds(3))
+        try await perform { link, stop throws(MachineError) in
+            try link.checkStale()
+            switch link.dialect {
+            case .grbl:
+                let state = try link.status(timeout: timeout, stop: stop).state
+                guard state == "Idle" else { throw .notReady(state: state) }
+            case .marlin:
+                try link.send("M114", timeout: timeout, stop: stop)
+            }
+        }
+    }
+
     /// Clears an alarm. GRBL ignores every line after a limit alarm until it is reset
     /// ("Reset to continue"), so it gets a soft reset (Ctrl-X, harmless at rest) and then
     /// `$X` (kill alarm lock); Marlin gets `M999` (restart after an error stop). Returns the

@@ -89,6 +89,14 @@ public struct GCodePositioner: Positioner {
         }
     }
 
+    /// The machine is asked after each window: anything it pushed meanwhile (an alarm, a
+    /// reset banner, Marlin's error stop) fails it, and GRBL must still read `Idle`.
+    public func confirmStill(index: Int) async throws(PositionerError) {
+        try await guarded("hold still through the tap window at position \(index + 1)") { () throws(MachineError) in
+            try await machine.confirmIdle()
+        }
+    }
+
     /// Up to the crossing height, or nothing when the head is already at or above it.
     var upLines: [String] {
         guard let z = head.z else { return [zLine(rig.safeZ)] }

@@ -137,6 +137,38 @@ struct RigCLITests {
         #expect(Self.count("< $H", in: bench) == 2, "the run and the resume each home first")
     }
 
+    /// Issue 49, L3: a machine that alarms (GRBL alarm 1 or 2), resets, or stops with an
+    /// error (Marlin) inside a tap window voids that tap: the run stops, saved, saying the
+    /// tap was not recorded, and nothing is stored at that position, so a resume taps it
+    /// again. Before, the window committed a clean MISS and the run stopped only after it.
+    @Test(arguments: [("grbl", ["alarm", "1"]), ("grbl", ["alarm", "2"]), ("grbl", ["reset"]), ("marlin", ["alarm", "1"])])
+    func aMachineFaultInsideTheWindowVoidsItsTap(_ dialect: String, _ fault: [String]) async throws {
+        // The phone never answers: every window runs its full three seconds.
+        let bench = try await ServedBench.start(
+            registryIn: scratch,
+            arguments: ["--gantry", dialect, "--gantry-speed", "50", "--miss-rate", "1", "--antenna", "0.2,0.5,0.6,0.3"])
+        defer { bench.discard() }
+        let arguments = runArguments(bench).map { $0 == "0.3" ? "3" : $0 }
+        let run = try BuiltBinary.start(arguments, environment: bench.environment)
+        let output = OutputWatcher(run.standardOutput as! Pipe)
+        #expect(await output.wait(for: "waiting up to 3 s for the phone", timeout: .seconds(60)), "\(output.output)")
+        try await Task.sleep(for: .milliseconds(300))
+        let injected = try await BuiltBinary.run(
+            ["sim", "ctl", "--dir", bench.directory, "gantry"] + fault, environment: bench.environment)
+        #expect(injected.status == 0, "\(injected.stderr)")
+        #expect(run.waitUntilExit(timeout: 60))
+        let errors = String(decoding: (run.standardError as! Pipe).fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(run.terminationStatus == 1, "\(output.output)\n\(errors)")
+        #expect(errors.contains("the tap at position 1 was not recorded"), "\(errors)")
+        #expect(!output.output.contains("MISS"), "\(output.output)")
+        let id = try #require(Self.sessionID(in: errors + output.output))
+        let shown = try await BuiltBinary.run(["show", id, "--db", scratch.file("bench.sqlite"), "--json"])
+        let session = try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any]
+        #expect((session?["tapList"] as? [Any])?.isEmpty == true, "\(shown.stdout)")
+        let failed = (session?["events"] as? [[String: Any]])?.first { $0["kind"] as? String == "positioner-failed" }
+        #expect((failed?["reason"] as? String)?.contains("was not recorded") == true, "\(shown.stdout)")
+    }
+
     /// Ctrl-C while the machine moves: feed hold, then soft reset, and the session saved.
     @Test func ctrlCMidMoveHoldsAndResetsTheMachineAndSavesTheSession() async throws {
         let bench = try await served("grbl")
