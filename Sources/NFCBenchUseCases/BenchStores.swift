@@ -92,7 +92,9 @@ public enum BenchStores {
         do { return try await PostgresLabStore.open(url, migrate: migrate, timeoutSeconds: timeoutSeconds) } catch let error
             as PostgresError
         {
-            throw .labUnreachable(reason: "\(error)", isConnection: error.kind == .connection, isTransient: error.isTransient)
+            throw .labUnreachable(
+                reason: "\(error)", isConnection: error.kind == .connection || error.kind == .loginRefused,
+                isTransient: error.isTransient)
         } catch {
             throw .labNotReady(reason: "\(error)")
         }

@@ -27,7 +27,7 @@ public struct LabChecks: DoctorCheckProvider {
         let store: PostgresLabStore
         do { store = try await PostgresLabStore.open(url, timeoutSeconds: timeoutSeconds) } catch {
             let fix =
-                (error as? PostgresError)?.kind == .connection
+                [.connection, .loginRefused].contains((error as? PostgresError)?.kind)
                 ? "check the connection string (host, port, database, user), ~/.pgpass and that the lab store runs"
                 : "see docs/lab-store.md"
             return [DoctorCheck(id: "lab-store", verdict: .fail, detail: "\(error)", fix: fix)]

@@ -57,7 +57,9 @@ public final class PostgresConnection {
             // libpq quotes the parts of a string it cannot parse: a malformed password among them.
             let message = ConnectionString.redact(pq.text(pq.errorMessage(connection)), secretsOf: connectionString)
             pq.finish(connection)
-            throw PostgresError(kind: .connection, sqlState: nil, message: message, server: redacted)
+            throw PostgresError(
+                kind: PostgresError.isLoginRefusal(message) ? .loginRefused : .connection, sqlState: nil, message: message,
+                server: redacted)
         }
         handle = connection
         self.pq = pq

@@ -8,8 +8,12 @@ import Foundation
 /// password; `server` is the redacted description of where the store is.
 public struct PostgresError: Error, Sendable, CustomStringConvertible {
     public enum Kind: Sendable, Equatable {
-        /// The server could not be reached, refused the login, or the link broke.
+        /// The server could not be reached, or the link broke.
         case connection
+        /// The server answered and refused the login: a wrong password, an unknown role or
+        /// database, no `pg_hba.conf` entry, a certificate it would not take. Trying again
+        /// unchanged cannot succeed, so it is no transient failure (issue 49, F13).
+        case loginRefused
         /// A statement failed on the server.
         case statement
         /// The server answered something this wrapper cannot read (a type it did not ask for).
@@ -40,6 +44,18 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
             || ["55P03", "57014", "25P03"].contains(sqlState)
     }
 
+    /// Whether libpq's message for a failed connection says the server refused the login
+    /// rather than could not be reached. libpq gives no SQLSTATE for a connection it never
+    /// made, so its words (and the server's FATAL ones it quotes) are all there is.
+    public static func isLoginRefusal(_ message: String) -> Bool {
+        let text = message.lowercased()
+        return [
+            "authentication failed", "no pg_hba.conf entry", "no password supplied", "does not exist",
+            "permission denied for database", "is not permitted to log in", "scram", "certificate verify failed",
+            "server does not support ssl", "password is expired",
+        ].contains { text.contains($0) }
+    }
+
     /// Row-level security or a missing grant refused the change.
     public var isPermissionDenied: Bool { sqlState == "42501" }
 
@@ -47,6 +63,7 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
         let code = sqlState.map { " [\($0)]" } ?? ""
         switch kind {
         case .connection: return "cannot reach the lab store at \(server): \(message)"
+        case .loginRefused: return "the lab store at \(server) refused the login: \(message)"
         case .statement: return "the lab store at \(server) refused a statement\(code): \(message)"
         case .result: return "the lab store at \(server) answered something nfcbench cannot read: \(message)"
         }

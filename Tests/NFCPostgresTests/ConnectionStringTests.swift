@@ -18,6 +18,87 @@ struct ConnectionStringTests {
         #expect(!cleaned.contains(password) && !cleaned.contains(password.removingPercentEncoding ?? password), "\(cleaned)")
     }
 
+    /// Issue 49, F2: the forms a lab gets wrong by hand, each with the password planted
+    /// (`SECRETPW`, or split by an unencoded `@`, `:` or `/`). Neither the description nor
+    /// the message of a failed connection to a closed loopback port shows any piece of it.
+    static let plantedForms = [
+        "postgresql://u:SECRETPW@127.0.0.1:1/db",
+        "postgresql://u:SE@CRETPW@127.0.0.1:1/db",
+        "postgresql://u:SEC@RET@PW@127.0.0.1:1/db",
+        "postgresql://u:SECR:ETPW@127.0.0.1:1/db",
+        "postgresql://u:SECR/ETPW@127.0.0.1:1/db",
+        "postgresql://u:SECR?ETPW@127.0.0.1:1/db",
+        "postgresql://u:SECR#ETPW@127.0.0.1:1/db",
+        "postgresql://u:SECRETPW@[::1/db",
+        "postgresql://u:SECRETPW@[::1]:1/db",
+        "postgresql://u:SECRETPW@/db?host=127.0.0.1&port=1",
+        "postgresql://u@127.0.0.1:1/db?password=SECRETPW",
+        "postgresql://u:SECRETPW%@127.0.0.1:1/db",
+        "postgresql://u:SECRETPW%4@127.0.0.1:1/db",
+        "postgresql://u:SECRETPW%40@127.0.0.1:1/db",
+        "postgres://u:SECRETPW@127.0.0.1:1/db",
+        "postgresql://u:SECRETPW@127.0.0.1:SECRETPW/db",
+        "postgresql://u:SECRETPW@127.0.0.1:1/SECRETPW",
+        "postgresql://SECRETPW:SECRETPW@127.0.0.1:1/db",
+        "postgresql://u:SECRETPW@127.0.0.1:1/db?sslmode=bogus",
+        "postgresql://u:SECRETPW@127.0.0.1:1/db?unknown=1",
+        "dbname=postgresql://u:SECRETPW@[::1/db",
+        "dbname=postgresql://u:SECRETPW@127.0.0.1:1/db",
+        "dbname='postgresql://u:SE@CRETPW@127.0.0.1:1/db'",
+        "host=127.0.0.1 port=1 user=u password=SECRETPW dbname=db",
+        "host=127.0.0.1 port=1 user=u password='SECRET PW' dbname=db",
+        "host=127.0.0.1 port=1 user=u password='SECRETPW dbname=db",
+        "host=127.0.0.1 port=1 user=u password = SECRETPW dbname=db",
+        "host=127.0.0.1 port=SECRETPW password=SECRETPW",
+        "host=127.0.0.1 port=1 password=SECRETPW dbname='host=x password=SECRETPW'",
+        "host=127.0.0.1 port=1 password=SECRETPW bogus=1",
+        "host=127.0.0.1 port=1 password=SECRETPW sslmode=bogus",
+        "postgresql://u:SECRETPW@127.0.0.1:1/db extra",
+    ]
+
+    /// Any four characters in a row of the planted password.
+    static func leaks(_ text: String) -> [String] {
+        let password = Array("SECRETPW")
+        return (0...(password.count - 4)).map { String(password[$0..<($0 + 4)]) }.filter { text.contains($0) }
+    }
+
+    @Test(arguments: plantedForms)
+    func noPieceOfAPasswordIsEverShown(form: String) {
+        let shown = ConnectionString.redacted(form)
+        #expect(Self.leaks(shown).isEmpty, "\(form) -> \(shown)")
+        do {
+            _ = try PostgresConnection(form, timeoutSeconds: 2)
+            Issue.record("connected with \(form)")
+        } catch {
+            #expect(Self.leaks(error.description).isEmpty, "\(form) -> \(error)")
+        }
+    }
+
+    /// A password with an unencoded `@` is read whole, so its pieces are known.
+    @Test func passwordsAreFoundWhereverTheyAreWritten() {
+        #expect(ConnectionString.passwords(in: "postgresql://u:SE@CRETPW@h/db") == ["SE@CRETPW"])
+        #expect(ConnectionString.passwords(in: "dbname=postgresql://u:A1B2@h/db password=C3D4") == ["A1B2", "C3D4"])
+        #expect(ConnectionString.passwords(in: "postgresql://u@h/db?sslmode=require&password=E5F6") == ["E5F6"])
+        #expect(ConnectionString.passwords(in: "host=h dbname=lab").isEmpty)
+    }
+
+    /// libpq's words for a refused login are not a busy or unreachable store.
+    @Test(arguments: [
+        ("connection to server at \"127.0.0.1\", port 5432 failed: FATAL:  password authentication failed for user \"u\"", true),
+        ("FATAL:  no pg_hba.conf entry for host \"127.0.0.1\", user \"u\", database \"db\", no encryption", true),
+        ("FATAL:  role \"nobody\" does not exist", true),
+        ("FATAL:  database \"nolab\" does not exist", true),
+        ("fe_sendauth: no password supplied", true),
+        ("connection to server at \"127.0.0.1\", port 1 failed: Connection refused", false),
+        ("timeout expired", false),
+        ("FATAL:  the database system is starting up", false),
+    ])
+    func aRefusedLoginIsNotTransient(message: String, refused: Bool) {
+        #expect(PostgresError.isLoginRefusal(message) == refused)
+        let error = PostgresError(kind: refused ? .loginRefused : .connection, sqlState: nil, message: message, server: "x")
+        #expect(error.isTransient == !refused)
+    }
+
     @Test func anUnparsableStringIsDescribedNotEchoed() {
         let text = "postgresql://u:hunter22@[::1"
         #expect(ConnectionString.redacted(text) == "(a connection string libpq cannot parse)")
