@@ -90,9 +90,21 @@ public enum CommandLineTool {
     /// Parses and runs one command line; returns the process exit code.
     public static func main(arguments: [String], context: CommandContext) async -> Int32 {
         switch start(arguments: arguments, context: context) {
-        case .answered(let status): status
+        case .answered(let status): finished(status, context: context)
         case .run(let invocation): await run(invocation, context: context)
         }
+    }
+
+    /// `status`, unless standard output failed to take what the command wrote: then 1,
+    /// with the reason (a reader that closed the pipe on purpose, `| head`, is not told).
+    /// A script that writes `show ID --json > FILE` on a full disk must not get 0.
+    public static func finished(_ status: Int32, context: CommandContext) -> Int32 {
+        guard let failure = context.output.writeFailure else { return status }
+        if failure != .brokenPipe {
+            context.errors.line("Error: Could not write to standard output: \(failure).")
+            context.errors.line("Hint: Check the disk or the file standard output goes to; the output is incomplete.")
+        }
+        return status == ExitCode.success ? ExitCode.failure : status
     }
 
     /// Runs a parsed command; returns the process exit code.
@@ -103,7 +115,7 @@ public enum CommandLineTool {
             let handler = invocation.command.handler!
             let task = Task { try await handler(invocation, context) }
             SignalWaiter.onTermination { _ in task.cancel() }
-            return try await task.value
+            return finished(try await task.value, context: context)
         } catch let error as UsageError {
             printUsageError(error, parser: ArgumentParser(root: root), to: context.errors)
             return ExitCode.usage

@@ -11,7 +11,7 @@ let context = CommandContext(
     output: StandardStream.output, errors: StandardStream.error)
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch CommandLineTool.start(arguments: arguments, context: context) {
-case .answered(let status): exit(status)
+case .answered(let status): exit(CommandLineTool.finished(status, context: context))
 case .run(let invocation):
     // Exit from the task that ran the command: coming back to the main actor first would
     // have Dispatch start a thread only to call exit on it.

@@ -7,10 +7,14 @@ public protocol TextOutput: Sendable {
     func write(_ text: String)
     /// Whether this is an interactive terminal (colour, spinners, prompts).
     var isTerminal: Bool { get }
+    /// The first write that failed (a full disk, a closed pipe), if any: a command whose
+    /// output did not arrive whole has not succeeded, whatever it did (issue 49, F4).
+    var writeFailure: Errno? { get }
 }
 
 extension TextOutput {
     public func line(_ text: String = "") { write(text + "\n") }
+    public var writeFailure: Errno? { nil }
 }
 
 /// A process stream, flushed after every write so progress shows at once.
@@ -30,9 +34,20 @@ public struct StandardStream: TextOutput {
         let bytes = Array(TerminalSafeText.output(text).utf8)
         // Past `LibraryLog`'s pipe: nfcbench's own messages go straight to the terminal.
         let diverted = fileDescriptor == 2 ? LibraryLog.realStandardError.load(ordering: .sequentiallyConsistent) : -1
-        // A closed pipe (e.g. `| head`) is not an error worth crashing over.
-        try? FileDescriptor(rawValue: diverted >= 0 ? diverted : fileDescriptor).writeAll(bytes)
+        // A failed write is remembered, never a crash: the command's exit code says it
+        // (`CommandLineTool.finished`), and nothing more is tried after it.
+        guard writeFailure == nil else { return }
+        do throws(Errno) {
+            try FileDescriptor(rawValue: diverted >= 0 ? diverted : fileDescriptor).writeAll(bytes)
+        } catch {
+            Self.failures.withLock { $0[fileDescriptor] = $0[fileDescriptor] ?? error }
+        }
     }
+
+    /// The first failed write of each stream of the process.
+    private static let failures = Mutex<[Int32: Errno]>([:])
+
+    public var writeFailure: Errno? { Self.failures.withLock { $0[fileDescriptor] } }
 }
 
 /// Captures output in memory, for tests.
