@@ -1,5 +1,7 @@
 import Foundation
 import Glibc
+import NFCBenchStoreSQLite
+import NFCLabTestSupport
 import NFCTestSupport
 import Testing
 
@@ -91,20 +93,73 @@ struct DestinationCLITests {
         #expect(stat("/dev/full", &info) == 0 && info.st_mode & S_IFMT == S_IFCHR)
     }
 
-    /// The end-of-run report is not the run's outcome: a report that cannot be written is a
-    /// warning naming the reason and how to write it later; the session is saved, exit 0.
-    @Test func aRunWhoseReportCannotBeWrittenStillSucceeds() async throws {
+    /// Issue 49, F5: a run whose report was asked for and could not be written has the
+    /// session saved, says how to write the report later, and exits 1 (it exited 0).
+    @Test func aRunWhoseReportCannotBeWrittenIsSavedAndFails() async throws {
         let db = scratch.database()
         let r = try await BuiltBinary.run([
             "run", "--model", "SM-S921B", "--reader", "sim", "--auto", "--plan", "grid", "--tap-timeout", "0.1", "--db", db,
             "--report", "/dev/full",
         ])
-        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.status == 1, "\(r.stderr)")
         #expect(
             r.stderr.contains("its report could not be written") && r.stderr.contains("No space left on device"), "\(r.stderr)")
         #expect(r.stderr.contains("nfcbench report --session S-"), "\(r.stderr)")
         let listed = try await BuiltBinary.run(["sessions", "--db", db])
         #expect(listed.stdout.contains("completed"), "\(listed.stdout)")
+    }
+
+    /// Issue 49, F5: a report in a folder that does not exist, or on a socket, is refused
+    /// before the session starts: nothing is recorded (before, the whole session ran first).
+    @Test func aReportThatCouldNeverBeWrittenIsRefusedBeforeTheSession() async throws {
+        let db = scratch.database()
+        let socketPath = scratch.file("report.sock")
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in socketPath.utf8.enumerated() where i < raw.count - 1 { raw[i] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0)
+        for (target, reason) in [(scratch.file("no/such/folder/r.html"), "does not exist"), (socketPath, "it is a socket")] {
+            let r = try await BuiltBinary.run(
+                ["run", "--model", "SM-S921B", "--reader", "sim", "--auto", "--db", db, "--report", target])
+            #expect(r.status == 1 && r.stderr.contains(reason), "run --report \(target): \(r.stderr)")
+            #expect(!r.stdout.contains("Position 1"), "the session started: \(r.stdout)")
+        }
+        if FileManager.default.fileExists(atPath: db) {
+            let listed = try await BuiltBinary.run(["sessions", "--db", db, "--json"])
+            #expect(!listed.stdout.contains("S-"), "a session was recorded: \(listed.stdout)")
+        }
+    }
+
+    /// Issue 49, F10 and F11: another database, or a hard link to the live write-ahead log of
+    /// one, is never replaced, whichever database the command was given.
+    @Test func anotherDatabaseAndAHardLinkToItsLogAreRefused() async throws {
+        let (db, session) = try await sessionDatabase()
+        let (other, _) = try await sessionDatabase()
+        let otherBefore = try Data(contentsOf: URL(fileURLWithPath: other))
+        // A third database held open with a write in its log, as a bench's own is mid-run.
+        let live = scratch.database()
+        let store = try await SQLiteBenchStore.open(path: live)
+        _ = try await LabFixture.session("S-20261206-110000-wal1", station: nil, in: store)
+        #expect(FileManager.default.fileExists(atPath: live + "-wal"))
+        let walLink = scratch.file("wal-link.csv")
+        #expect(Glibc.link(live + "-wal", walLink) == 0)
+        let walBefore = try Data(contentsOf: URL(fileURLWithPath: walLink))
+        for (writer, arguments) in writers(db: db, session: session) {
+            for (target, what) in [(other, "an SQLite database"), (walLink, "write-ahead log")] {
+                let r = try await BuiltBinary.run(arguments + [target], environment: ["NFCBENCH_DB": db])
+                #expect(r.status == 1 && r.stderr.contains(what), "\(writer) \(target): \(r.stderr)")
+            }
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == otherBefore)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: live + "-wal")) == walBefore)
+        _ = store
     }
 
     @Test func aFIFOIsWrittenInPlace() async throws {

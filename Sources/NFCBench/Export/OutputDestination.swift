@@ -46,12 +46,32 @@ public struct OutputDestination: Sendable {
         guard stat(resolved, &info) == 0 else {
             let reason = Errno.current
             guard reason == .noSuchFile else { throw .cannotOpen(path: path, reason: reason.description) }
+            try checkFolder(of: resolved, for: path)
             return OutputDestination(given: path, resolved: resolved, kind: .replaced)
         }
         switch info.st_mode & S_IFMT {
-        case S_IFREG: return OutputDestination(given: path, resolved: resolved, kind: .replaced)
+        case S_IFREG:
+            if let what = SQLiteFileKind.of(resolved) { throw .sqliteFile(path: path, what: what) }
+            try checkFolder(of: resolved, for: path)
+            return OutputDestination(given: path, resolved: resolved, kind: .replaced)
         case S_IFDIR: throw .folder(path: path)
+        // A socket cannot be opened for writing at all: said now, not after a whole session.
+        case S_IFSOCK: throw .cannotOpen(path: path, reason: "it is a socket")
         default: return OutputDestination(given: path, resolved: resolved, kind: .inPlace)
+        }
+    }
+
+    /// A replaced file is written beside its target and renamed over it, so its folder
+    /// must exist and take new files: checked before a session runs, not after (issue 49, F5).
+    static func checkFolder(of resolved: String, for path: String) throws(DestinationError) {
+        let folder = ResolvedPath.parent(of: resolved)
+        var info = stat()
+        guard stat(folder, &info) == 0 else {
+            throw .cannotCreate(path: path, reason: "the folder \(folder) does not exist (\(Errno.current))")
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else { throw .cannotCreate(path: path, reason: "\(folder) is not a folder") }
+        guard access(folder, W_OK | X_OK) == 0 else {
+            throw .cannotCreate(path: path, reason: "the folder \(folder) does not take new files (\(Errno.current))")
         }
     }
 
@@ -87,6 +107,9 @@ public enum DestinationError: Error, Sendable, Equatable, CustomStringConvertibl
     case folder(path: String)
     case cannotOpen(path: String, reason: String)
     case cannotCreate(path: String, reason: String)
+    /// An SQLite database or one of its journals (`SQLiteFileKind`): no writer makes one,
+    /// so replacing it can only destroy someone's sessions (issue 49, F10, F11).
+    case sqliteFile(path: String, what: String)
 
     public var description: String {
         switch self {
@@ -95,6 +118,7 @@ public enum DestinationError: Error, Sendable, Equatable, CustomStringConvertibl
         case .folder(let path): "Cannot write \(path): it is a folder."
         case .cannotOpen(let path, let reason): "Cannot write \(path): \(reason)."
         case .cannotCreate(let path, let reason): "Cannot create \(path): \(reason)."
+        case .sqliteFile(let path, let what): "Refusing to write \(path): it is \(what)."
         }
     }
 
@@ -104,6 +128,7 @@ public enum DestinationError: Error, Sendable, Equatable, CustomStringConvertibl
         case .sessionDatabase: "Choose another path; writing there would destroy the sessions."
         case .folder: "Name a file inside the folder."
         case .cannotOpen, .cannotCreate: "Check that the folder exists and is writable."
+        case .sqliteFile: "Choose another path; writing there would destroy the sessions it holds."
         }
     }
 }
@@ -148,7 +173,7 @@ enum ResolvedPath {
         path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
     }
 
-    private static func parent(of path: String) -> String {
+    static func parent(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
         return String(path[..<slash])
     }

@@ -141,18 +141,22 @@ enum ReportCommand {
 
     /// The end of `run`: the finished session's HTML report. The session is already safe
     /// in the store, so a report that cannot be written is a warning, not a failure.
+    /// `false` when the report could not be written (the session is saved either way):
+    /// the run then exits 1, since a lab that asked for the report to file has none.
     static func writeSessionReport(
         _ id: String, store: any BenchReading, to url: URL, _ databasePath: String, _ context: CommandContext
-    ) async {
+    ) async -> Bool {
         do {
             try await RunReport.write(
                 sessionID: id, from: store, to: url.path, databasePath: databasePath,
                 toolVersion: CommandLineTool.versionWithBuild)
             context.errors.line("Report: \(url.path)")
+            return true
         } catch {
             context.errors.line(
-                "Warning: the session is saved, but its report could not be written: \(error). "
-                    + "Write it later with: nfcbench report --session \(id) --db \(databasePath) -o FILE")
+                "Error: The session is saved, but its report could not be written: \(error).")
+            context.errors.line("Hint: Write it with: nfcbench report --session \(id) --db \(databasePath) -o FILE")
+            return false
         }
     }
 }

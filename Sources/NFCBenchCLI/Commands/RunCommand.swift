@@ -90,8 +90,9 @@ enum RunCommand {
         case .quit: return ExitCode.unfinished  // saved and resumable
         case .interrupted: return ExitCode.interrupted  // the runner said so, with the resume line
         case .completed(let final, let score):
+            var reported = true
             if let url = options.reportURL(final.id) {
-                await ReportCommand.writeSessionReport(final.id, store: store, to: url, options.databasePath, context)
+                reported = await ReportCommand.writeSessionReport(final.id, store: store, to: url, options.databasePath, context)
             }
             if options.json {
                 context.output.line(
@@ -100,7 +101,7 @@ enum RunCommand {
                         databasePath: options.databasePath
                     ).serialized(pretty: true))
             }
-            return ExitCode.success
+            return reported ? ExitCode.success : ExitCode.failure
         }
     }
 
