@@ -43,3 +43,10 @@ public struct StationMachine: Sendable, Equatable, CustomStringConvertible {
 public protocol TransientFailure: Error, CustomStringConvertible {
     var isTransient: Bool { get }
 }
+
+/// A push failure that concerns only the session pushed (a value the lab store's checks
+/// refuse, another session already under its station and id), not the store, the link or
+/// the station: the sync sets that session aside with its reason and pushes the rest.
+public protocol SessionRefusal: Error, CustomStringConvertible {
+    var refusesOnlyThisSession: Bool { get }
+}

@@ -13,8 +13,27 @@ public protocol LabSyncSource: Sendable {
     func pendingSync(lab: String) async throws -> [PendingSync]
     /// The session, its taps, its events and its revision, read in one transaction.
     func syncSnapshot(_ id: String) async throws -> SyncSnapshot?
-    /// Records that lab store `lab` holds `revision` of session `id` (never moves back).
+    /// Records that lab store `lab` holds `revision` of session `id` (never moves back),
+    /// and forgets any refusal of it.
     func markSynced(_ id: String, lab: String, revision: Int64, at: Date) async throws
+    /// Records that lab store `lab` refused `revision` of session `id`, and why: the session
+    /// stays pending (it is offered again at every sync) and is named until it is taken.
+    func markRefused(_ id: String, lab: String, revision: Int64, reason: String, at: Date) async throws
+    /// Sessions lab store `lab` refused and has not taken since, oldest first.
+    func refusedSync(lab: String) async throws -> [RefusedSync]
+}
+
+/// A session a lab store refused, and its reason as the store gave it.
+public struct RefusedSync: Sendable, Equatable {
+    public let id: String
+    public let revision: Int64
+    public let reason: String
+
+    public init(id: String, revision: Int64, reason: String) {
+        self.id = id
+        self.revision = revision
+        self.reason = reason
+    }
 }
 
 public struct PendingSync: Sendable, Equatable {

@@ -170,6 +170,14 @@ enum LabSchema {
         // The definer functions name every table by its schema and search the caller's
         // temporary schema last; station roles may create no temporary tables (issue 49, L1).
         ("012-definer-search-path", DefinerFunctions.migration),
+        // The bound the bench applies to every text an operator gives (`StoredText`), on the
+        // columns migration 007 left unbounded; NOT VALID keeps rows stored before (issue 49, F1).
+        (
+            "013-operator-text-bounds",
+            "ALTER TABLE lab_session ADD CONSTRAINT lab_session_operator_text CHECK ("
+                + ["unit", "operator", "void_reason"].map { "length(\($0)) <= \(StoredText.maximumCharacters)" }
+                .joined(separator: " AND ") + ") NOT VALID;"
+        ),
     ]
 
     /// Applies missing migrations under the advisory lock; refuses a store from a newer

@@ -210,6 +210,22 @@ enum BenchSchema {
         // The ladder a tap's coupling was measured on: a grade is a share of its own ladder.
         // NULL before it, and for taps nothing was tried at, so older rows keep their checksums.
         ("016-tap-coupling-ladder", "ALTER TABLE tap ADD COLUMN coupling_ladder TEXT;"),
+        // Sessions a lab store refused (a value its checks would not take): set aside with the
+        // reason, so one such session never blocks the rest, and sync and doctor name it. A
+        // receipt for the session clears it (issue 49, F1).
+        (
+            "017-lab-sync-refusals",
+            """
+            CREATE TABLE lab_sync_refusal (
+                session_id TEXT NOT NULL REFERENCES session(id) ON DELETE CASCADE,
+                lab TEXT NOT NULL,
+                revision INTEGER NOT NULL,
+                reason TEXT NOT NULL,
+                refused_at REAL NOT NULL,
+                PRIMARY KEY (session_id, lab)
+            );
+            """
+        ),
     ]
 
     /// Migrations that only add an index: a reader may read a file without them as it is

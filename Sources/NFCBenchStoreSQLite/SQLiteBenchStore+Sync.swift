@@ -38,5 +38,34 @@ extension SQLiteBenchStore: LabSyncSource {
                 pushed_at = excluded.pushed_at
             """
         ).run([.text(id), .text(lab), .integer(revision), .real(at.timeIntervalSince1970)])
+        try database.prepare("DELETE FROM lab_sync_refusal WHERE session_id = ?1 AND lab = ?2").run([.text(id), .text(lab)])
+    }
+
+    public func markRefused(_ id: String, lab: String, revision: Int64, reason: String, at: Date) throws {
+        try database.prepare(
+            """
+            INSERT INTO lab_sync_refusal (session_id, lab, revision, reason, refused_at) VALUES (?1, ?2, ?3, ?4, ?5)
+            ON CONFLICT (session_id, lab) DO UPDATE SET revision = excluded.revision, reason = excluded.reason,
+                refused_at = excluded.refused_at
+            """
+        ).run([.text(id), .text(lab), .integer(revision), .text(reason), .real(at.timeIntervalSince1970)])
+    }
+
+    /// Read-only opens of a file from before migration 017 have no refusals to show.
+    public func refusedSync(lab: String) throws -> [RefusedSync] {
+        let exists = try database.prepare(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'lab_sync_refusal'")
+        guard try exists.step() else { return [] }
+        let statement = try database.prepare(
+            """
+            SELECT r.session_id, r.revision, r.reason FROM lab_sync_refusal r JOIN session s ON s.id = r.session_id
+            WHERE r.lab = ?1 ORDER BY s.started_at, s.id
+            """)
+        try statement.bind([.text(lab)])
+        var out: [RefusedSync] = []
+        while try statement.step() {
+            out.append(RefusedSync(id: statement.text(0) ?? "", revision: statement.int(1), reason: statement.text(2) ?? ""))
+        }
+        return out
     }
 }

@@ -98,6 +98,9 @@ public actor SQLiteBenchStore: BenchStoring {
     // MARK: - Sessions
 
     public func insert(_ s: SessionRecord) throws {
+        if let refused = StoredText.problems(in: s).first {
+            throw StoredText.refusal(column: refused.column, row: s.id, refused.problem)
+        }
         try database.transaction {
             try database.prepare(
                 """
@@ -163,6 +166,7 @@ public actor SQLiteBenchStore: BenchStoring {
     }
 
     public func void(_ id: String, reason: String, at: Date) throws {
+        if let problem = StoredText.problem(reason) { throw StoredText.refusal(column: "void_reason", row: id, problem) }
         let sql = "UPDATE session SET void_reason = ?2, voided_at = ?3 WHERE id = ?1"
         let values: [SQLiteStatement.Value] = [.text(id), .text(reason), .real(at.timeIntervalSince1970)]
         let intact: Bool

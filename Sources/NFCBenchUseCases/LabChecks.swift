@@ -73,6 +73,14 @@ public struct LabChecks: DoctorCheckProvider {
             let local = try? await SQLiteBenchStore.openForReading(path: databasePath),
             let lab = try? await store.identity(), let pending = try? await local.pendingSync(lab: lab)
         else { return checks }
+        if let refused = try? await local.refusedSync(lab: lab), !refused.isEmpty {
+            checks.append(
+                DoctorCheck(
+                    id: "lab-refused", verdict: .fail,
+                    detail: "the lab store refused \(refused.count) session(s) of \(databasePath): "
+                        + refused.map { "\($0.id) (\($0.reason))" }.joined(separator: "; "),
+                    fix: "read each reason; ask the lab's administrator; 'nfcbench sync' offers them again"))
+        }
         checks.append(
             pending.isEmpty
                 ? DoctorCheck(id: "lab-sync", verdict: .ok, detail: "every session of \(databasePath) is in the lab store")

@@ -20,9 +20,13 @@ public enum LabSync {
         /// Sessions not pushed because their row or taps do not decode: they stay pending
         /// (and are named on every sync) until voided or mended; the rest are pushed.
         public var damaged: [DamagedSession] = []
+        /// Sessions the lab store refused this time (a value its checks would not take,
+        /// another session under the id), with its reason: set aside, the rest pushed.
+        public var setAside: [RefusedSync] = []
         public var error: Error?
 
-        public var succeeded: Bool { error == nil }
+        /// Nothing stopped the sync and nothing was refused.
+        public var succeeded: Bool { error == nil && setAside.isEmpty }
     }
 
     /// Pushes every pending session. Stops at the first failure, reporting it with what
@@ -71,6 +75,17 @@ public enum LabSync {
                 }
                 try await source.markSynced(item.id, lab: lab, revision: snapshot.revision, at: now())
                 report.latencies.append((ContinuousClock.now - started).seconds)
+                progress(index + 1, pending.count)
+            } catch let refusal as any SessionRefusal where refusal.refusesOnlyThisSession {
+                // This session only: noted with its reason, offered again at the next sync,
+                // and the rest go on (one over-long field used to block a lab's sync for good).
+                let reason = refusal.description
+                report.setAside.append(RefusedSync(id: item.id, revision: item.revision, reason: reason))
+                do { try await source.markRefused(item.id, lab: lab, revision: item.revision, reason: reason, at: now()) } catch {
+                    report.error = error
+                    report.pending = pending.count - index
+                    return report
+                }
                 progress(index + 1, pending.count)
             } catch {
                 report.error = error

@@ -231,7 +231,8 @@ struct LabStoreTests {
             "S-20261130-100000-same", station: "bench-a", in: replaced, taps: 2, start: Date(timeIntervalSince1970: 1_800_000_000)
         )
         let refused = await LabSync.run(from: replaced, to: store, station: "bench-a")
-        #expect("\(refused.error.map { "\($0)" } ?? "")".contains("already holds another session"))
+        // Set aside with the store's reason, never pushed over the one already there.
+        #expect(refused.error == nil && refused.setAside.first?.reason.contains("already holds another session") == true)
         #expect(try await store.taps("bench-a/S-20261130-100000-same").count == 6)
     }
 
@@ -248,11 +249,12 @@ struct LabStoreTests {
                         "001-lab-sessions", "002-tag-mode", "003-station-machines", "004-stored-ranges", "005-push-functions",
                         "006-placement-and-events", "007-phone-details", "008-reader-serial", "009-tap-height",
                         "010-tap-coupling", "011-tap-coupling-ladder", "012-definer-search-path",
+                        "013-operator-text-bounds",
                     ])
             }
         }
         let c = try PostgresConnection(url)
-        #expect(try c.execute("SELECT count(*) FROM lab_schema_migration").integer(0, 0) == 12)
+        #expect(try c.execute("SELECT count(*) FROM lab_schema_migration").integer(0, 0) == 13)
         #expect(try c.execute("SELECT count(*) FROM lab_identity").integer(0, 0) == 1)
     }
 
@@ -285,5 +287,34 @@ struct LabStoreTests {
         let store = try await PostgresLabStore.open(lab.benches["bench-a"]!)
         #expect(try await local.pendingSync(lab: try await store.identity()).count == 1)
         #expect(await LabSync.run(from: local, to: store, station: "bench-a").pushed.count == 1)
+    }
+
+    /// Issue 49, F1: a session the lab store refuses (a reader serial past its bound, as a
+    /// hostile or broken USB device could give) is set aside with the store's reason, named
+    /// again at every sync, and never blocks the sessions after it; once mended it is pushed.
+    @Test func aRefusedSessionIsSetAsideAndTheRestArePushed() async throws {
+        let lab = try await LabFixture(stations: ["bench-f"])
+        let local = try await SQLiteBenchStore.open(path: scratch.database())
+        let refused = try await LabFixture.session(
+            "S-20261206-090000-long", station: "bench-f", in: local, start: Date(timeIntervalSince1970: 1_790_000_000))
+        try await local.setReaderDetails(refused.id, firmware: String?.none, serial: String(repeating: "9", count: 1500))
+        let fine = try await LabFixture.session(
+            "S-20261206-100000-fine", station: "bench-f", in: local, start: Date(timeIntervalSince1970: 1_790_000_100))
+        let store = try await PostgresLabStore.open(lab.benches["bench-f"]!)
+        let first = await LabSync.run(from: local, to: store, station: "bench-f")
+        #expect(first.error == nil, "\(String(describing: first.error))")
+        #expect(first.pushed == ["bench-f/\(fine.id)"] && !first.succeeded)
+        #expect(
+            first.setAside.map(\.id) == [refused.id] && first.setAside[0].reason.contains("reader_serial"), "\(first.setAside)")
+        let identity = try await store.identity()
+        #expect(try await local.refusedSync(lab: identity).map(\.id) == [refused.id])
+        // Named again, the rest not pushed twice.
+        let second = await LabSync.run(from: local, to: store, station: "bench-f")
+        #expect(second.pushed.isEmpty && second.setAside.map(\.id) == [refused.id])
+        // Mended, it goes, and the refusal is forgotten.
+        try await local.setReaderDetails(refused.id, firmware: String?.none, serial: "RR174-002117")
+        let third = await LabSync.run(from: local, to: store, station: "bench-f")
+        #expect(third.succeeded && third.pushed == ["bench-f/\(refused.id)"], "\(third.setAside)")
+        #expect(try await local.refusedSync(lab: identity).isEmpty)
     }
 }

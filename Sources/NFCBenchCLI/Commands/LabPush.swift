@@ -21,6 +21,7 @@ enum LabPush {
         case .synced(let report, let location):
             warnIfShared(report, station: station, context)
             warnIfDamaged(report, context)
+            warnIfSetAside(report, context)
             if let error = report.error {
                 context.errors.line(
                     "Lab store: \(report.pushed.count) pushed, \(report.pending) not (\(error)). They are kept here; "
@@ -38,6 +39,16 @@ enum LabPush {
         for session in report.damaged { context.errors.line("  \(TerminalSafeText.neutralise(session.description))") }
         context.errors.line(
             "Hint: Mend the row with sqlite3 (nfcbench show ID names the bad value); until then each sync names it again.")
+    }
+
+    /// Names the sessions the lab store refused this time, each with the store's reason.
+    static func warnIfSetAside(_ report: LabSync.Report, _ context: CommandContext) {
+        guard !report.setAside.isEmpty else { return }
+        context.errors.line(
+            "Warning: the lab store refused \(report.setAside.count) session(s), set aside here; every other session was pushed:")
+        for refused in report.setAside {
+            context.errors.line("  \(refused.id): \(TerminalSafeText.neutralise(refused.reason))")
+        }
     }
 
     /// Says so when another machine pushed as this station lately: the lab cannot tell two

@@ -17,12 +17,14 @@ struct RunOptions {
         help: "Probe plan (default "
             + ProbePlans.registered.map { "\($0.kind.rawValue): \($0.summary)" }.joined(separator: "; ") + ").",
         expected: ProbePlans.expectedChoices, convert: OptionValue.choice(PlanKind.self))
-    static let unit = Option<String>("--unit", value: "label", help: "Which physical unit of the model (serial, asset tag).")
-    static let operatorName = Option<String>("--operator", value: "name", help: "Who runs the session.")
-    static let phoneOS = Option<String>(
+    static let unit = Option<String>.storedText(
+        "--unit", value: "label", help: "Which physical unit of the model (serial, asset tag).")
+    static let operatorName = Option<String>.storedText("--operator", value: "name", help: "Who runs the session.")
+    static let phoneOS = Option<String>.storedText(
         "--phone-os", value: "version", help: "The phone's OS and version, for the record (\"Android 15\", \"iOS 18.1\").")
-    static let phoneBuild = Option<String>("--phone-build", value: "build", help: "The phone's build number, for the record.")
-    static let phoneCase = Option<String>(
+    static let phoneBuild = Option<String>.storedText(
+        "--phone-build", value: "build", help: "The phone's build number, for the record.")
+    static let phoneCase = Option<String>.storedText(
         "--case", value: "case", help: "The phone's case during the session, for the record (\"none\", or which case).")
     static let tapTimeout = Option<Double>(
         "--tap-timeout", value: "seconds", help: "How long to wait for the phone at each position (default 5).",

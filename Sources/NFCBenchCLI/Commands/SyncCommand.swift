@@ -43,6 +43,7 @@ enum SyncCommand {
         progress.finish()
         LabPush.warnIfShared(report, station: station, context)
         LabPush.warnIfDamaged(report, context)
+        LabPush.warnIfSetAside(report, context)
         if invocation[json] {
             context.output.line(summary(report, server: location, station: station).serialized(pretty: true))
         } else {
@@ -53,11 +54,23 @@ enum SyncCommand {
                     + (report.alreadyCurrent > 0 ? "; \(report.alreadyCurrent) already there" : "")
                     + ".")
         }
-        guard let error = report.error else { return ExitCode.success }
+        guard let error = report.error else {
+            guard report.setAside.isEmpty else {
+                throw CommandFailure(
+                    "The lab store refused \(report.setAside.count) session\(report.setAside.count == 1 ? "" : "s") (named above); "
+                        + "they are set aside in \(path) and offered again at every sync.",
+                    hint: "A refused value does not change by itself: read the reason (a text longer than "
+                        + "\(StoredText.maximumCharacters) characters, another session under the same id), and ask the lab's "
+                        + "administrator; 'nfcbench export --session ID' gives the lab the taps meanwhile.")
+            }
+            return ExitCode.success
+        }
         let transient = (error as? any TransientFailure)?.isTransient ?? false
         throw CommandFailure(
             "Sync stopped: \(error). \(report.pending) session\(report.pending == 1 ? "" : "s") still to push.",
-            hint: "Everything is kept in \(path); run 'nfcbench sync' again when the lab store is back.",
+            hint: transient
+                ? "Everything is kept in \(path); run 'nfcbench sync' again when the lab store is back."
+                : "Everything is kept in \(path); fix the cause above, then run 'nfcbench sync' again.",
             exitCode: transient ? ExitCode.unfinished : ExitCode.failure)
     }
 
@@ -80,6 +93,7 @@ enum SyncCommand {
                         .object([("reference", .string($0.reference)), ("problem", .string($0.problem.description))])
                     })
             ),
+            ("setAside", .array(report.setAside.map { .object([("id", .string($0.id)), ("reason", .string($0.reason))]) })),
             ("error", .optional(report.error.map { "\($0)" })),
         ])
     }

@@ -15,7 +15,8 @@ enum VoidCommand {
 
     static let reason = Option<String>(
         "--reason", value: "text", help: "Why the session is void (for the record).", required: true, expected: "some words",
-        convert: { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 })
+        convert: { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty || StoredText.problem($0) != nil ? nil : $0 },
+        explain: { StoredText.problem($0).map { "\($0)." } })
 
     static func run(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
         let path = StoreOptions.path(invocation, context)
