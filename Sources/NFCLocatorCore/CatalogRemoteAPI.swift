@@ -84,20 +84,20 @@ public enum CatalogDocumentDecoder {
     /// 20 KB and a catalog of every phone ever sold would be a few MB.
     public static let maximumBytes = 64 << 20
 
-    /// The size comes from the open file, not from a lookup by path (which would also
-    /// read the owner's account name, and could see another file than the one read).
+    /// The bound counts the bytes read, one past the limit at most, whatever the file is:
+    /// a device (`/dev/zero`), a pipe (`<(...)`) or a FIFO has no size to ask for first
+    /// (issue 49, F8: `stat` let those read 2 GB before failing).
     public static func load(contentsOf url: URL) throws(CatalogDocumentError) -> CatalogResponseDTO {
         let data: Data
         do {
             let handle = try FileHandle(forReadingFrom: url)
             defer { try? handle.close() }
-            if try handle.seekToEnd() > UInt64(maximumBytes) {
+            data = try handle.read(upToCount: maximumBytes + 1) ?? Data()
+            if data.count > maximumBytes {
                 throw CatalogDocumentError(
                     kind: .unreadable, origin: url.path,
-                    detail: "it is larger than \(maximumBytes >> 20) MB, the limit for catalogs; nothing was read")
+                    detail: "it is larger than \(maximumBytes >> 20) MiB, the limit for catalogs; it was not used")
             }
-            try handle.seek(toOffset: 0)
-            data = try handle.readToEnd() ?? Data()
         } catch let error as CatalogDocumentError {
             throw error
         } catch {

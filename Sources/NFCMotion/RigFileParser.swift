@@ -31,10 +31,28 @@ extension RigConfiguration {
     /// unknown key, a value out of range or a rig at odds with itself (origin outside the
     /// travel, safe height below the tap height) is refused, naming the line.
     public static func parse(_ text: String) throws(RigFileError) -> RigConfiguration {
+        try parse(bytes: Array(text.utf8))
+    }
+
+    /// The file's bytes, line by line (LF or CRLF). A line that is not UTF-8, or that
+    /// holds a NUL or another control character, is refused naming its line: a value read
+    /// only up to a NUL (`feed-z = 6<NUL>00` as 6) once made a run's estimate jump to 180
+    /// minutes (issue 49, F7).
+    public static func parse(bytes: [UInt8]) throws(RigFileError) -> RigConfiguration {
         var values: [String: (value: String, line: Int)] = [:]
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, rawBytes) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
             let number = index + 1
-            let line = raw.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\r")))
+            let lineBytes = rawBytes.last == UInt8(ascii: "\r") ? rawBytes.dropLast() : rawBytes
+            guard let raw = String(validating: lineBytes, as: UTF8.self) else {
+                throw RigFileError(line: number, "is not UTF-8 text; save the file as UTF-8")
+            }
+            if let control = raw.unicodeScalars.first(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) {
+                throw RigFileError(
+                    line: number,
+                    "holds a control character (\(control.value == 0 ? "NUL" : "U+" + String(control.value, radix: 16, uppercase: true))); "
+                        + "only text belongs in a rig file")
+            }
+            let line = raw.trimmingCharacters(in: .whitespaces)
             if line.isEmpty || line.hasPrefix("#") { continue }
             let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {

@@ -103,4 +103,18 @@ struct ResolveEndToEndTests {
         let r = try await BuiltBinary.run(["resolve", "-m", "Pixel 8", "--json"], currentDirectory: dir, binary: link.path)
         #expect(try object(r.stdout)["source"] as? String == "seedCatalog", "\(r.stderr)")
     }
+
+    /// Issue 49, F8: a catalog from a device or a pipe has no size to ask for; the bound
+    /// counts the bytes read, so `/dev/zero` and `/dev/urandom` are refused at 64 MiB
+    /// (before, they read 2.1 GB until "Bad address").
+    @Test(arguments: [
+        ["resolve", "--model", "SM-S921B", "--catalog", "/dev/zero"], ["catalog", "validate", "/dev/urandom"],
+        ["catalog", "list", "--catalog", "/dev/zero"], ["refine", "--all", "--catalog", "/dev/zero", "-o", "/dev/null"],
+    ])
+    func aCatalogFromADeviceIsBoundedByTheBytesRead(arguments: [String]) async throws {
+        let r = try await BuiltBinary.run(arguments)
+        // resolve and list fall back to the seed catalog with a warning, as for any bad --catalog.
+        #expect(r.status != 0 || ["resolve", "list"].contains(arguments[arguments[0] == "catalog" ? 1 : 0]), "\(arguments)")
+        #expect(r.stderr.contains("larger than 64 MiB"), "\(arguments): \(r.stderr)")
+    }
 }

@@ -51,6 +51,29 @@ struct TerminalSafetyCLITests {
         }
     }
 
+    /// Issue 49, F3: `export` and `report --format csv-sessions` to standard output on a
+    /// terminal (a pseudo-terminal through `script`) show stored escapes in caret notation,
+    /// as every other command does; to a file or a pipe the CSV stays byte for byte.
+    @Test func exportsToATerminalShowStoredEscapes() async throws {
+        let db = scratch.database()
+        let run = try await BuiltBinary.run([
+            "run", "--model", "SM-S921B", "--reader", "sim", "--auto", "--plan", "grid", "--tap-timeout", "0.1", "--db", db,
+            "--operator", "ana" + Self.hostile.joined(), "--no-report", "--json",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        for arguments in [
+            ["export", "--all"], ["report", "--all", "--include-simulated", "--format", "csv-sessions"],
+        ] {
+            let line = ([BuiltBinary.path] + arguments + ["--db", db]).map { "'\($0)'" }.joined(separator: " ")
+            let terminal = try await BuiltBinary.run(["-qec", line, "/dev/null"], binary: "/usr/bin/script")
+            #expect(terminal.status == 0, "\(arguments[0]): \(terminal.stderr)")
+            #expect(raw(terminal.stdout).isEmpty, "\(arguments[0]) on a terminal printed \(raw(terminal.stdout))")
+            #expect(terminal.stdout.contains("ana^[]0;owned^G"), "\(terminal.stdout)")
+            let piped = try await BuiltBinary.run(arguments + ["--db", db])
+            #expect(piped.stdout.contains("ana" + Self.hostile.joined()), "a pipe gets the stored bytes")
+        }
+    }
+
     @Test func catalogTextIsShownNeverActedOn() async throws {
         let catalog = scratch.file("hostile.json")
         let hostile = Self.hostile.joined().unicodeScalars.map {

@@ -33,6 +33,26 @@ struct RigFileTests {
         #expect(try RigConfiguration.parse(rig.text) == rig)
     }
 
+    /// Issue 49, F7 and the CRLF finding: a file saved with CRLF reads as the same rig; a
+    /// NUL, another control character or bytes that are not UTF-8 are refused naming the line.
+    @Test func crlfReadsAndNulOrBadBytesAreRefusedWithTheirLine() throws {
+        let crlf = Array(Self.complete.replacingOccurrences(of: "\n", with: "\r\n").utf8)
+        #expect(try RigConfiguration.parse(bytes: crlf) == RigConfiguration.parse(Self.complete))
+        var nul = Array(Self.complete.utf8)
+        let feedZ = try #require(Self.complete.range(of: "feed-z = 600")).upperBound
+        nul.insert(0, at: Self.complete.utf8.distance(from: Self.complete.utf8.startIndex, to: feedZ) - 2)
+        #expect(throws: RigFileError(line: 12, "holds a control character (NUL); only text belongs in a rig file")) {
+            try RigConfiguration.parse(bytes: nul)
+        }
+        var latin1 = Array(Self.complete.utf8)
+        latin1.insert(0xE9, at: 3)  // "é" as Latin-1, on line 1
+        #expect(throws: RigFileError(line: 1, "is not UTF-8 text; save the file as UTF-8")) {
+            try RigConfiguration.parse(bytes: latin1)
+        }
+        let escape = Self.complete.replacingOccurrences(of: "dialect = grbl", with: "dialect = grbl\u{1B}[2J")
+        #expect(throws: RigFileError.self) { try RigConfiguration.parse(escape) }
+    }
+
     @Test func deviceAndBaudAreOptional() throws {
         let text = Self.complete.split(separator: "\n").filter { !$0.hasPrefix("device") && !$0.hasPrefix("baud") }
             .joined(separator: "\n")

@@ -16,6 +16,9 @@ public final class ExportSink {
     /// from every flush until the unit ends, so a unit can still be dropped whole.
     private var unitStart: Int?
     public private(set) var bytesWritten = 0
+    /// Applied to the text of every flush before it is written, in whole characters: a
+    /// terminal gets stored escape sequences shown, not acted on (issue 49, F3).
+    public var textFilter: (@Sendable (String) -> String)?
 
     /// `name` is how errors call the destination ("standard output", a path).
     public init(descriptor: Int32?, name: String) {
@@ -59,8 +62,17 @@ public final class ExportSink {
     public func flush() throws {
         guard let descriptor, !buffer.isEmpty else { return }
         // An open unit is held back: only what precedes it is written.
-        let end = unitStart ?? buffer.count
-        do { try FileDescriptor(rawValue: descriptor).writeAll(buffer[..<end]) } catch {
+        var end = unitStart ?? buffer.count
+        do {
+            if let textFilter {
+                // A character cut by the buffer's end waits for the next flush.
+                while end > 0, end < buffer.count, buffer[end] & 0xC0 == 0x80 { end -= 1 }
+                try FileDescriptor(rawValue: descriptor).writeAll(
+                    Array(textFilter(String(decoding: buffer[..<end], as: UTF8.self)).utf8))
+            } else {
+                try FileDescriptor(rawValue: descriptor).writeAll(buffer[..<end])
+            }
+        } catch {
             throw ExportError.writeFailed(name, error.description)
         }
         bytesWritten += end

@@ -20,6 +20,8 @@ enum ExportOutput {
     ) async throws {
         guard let destination else {
             let sink = ExportSink(descriptor: FileHandle.standardOutput.fileDescriptor, name: "standard output")
+            // On a terminal, stored text is shown, never acted on, as on every other surface.
+            if StandardStream.output.isTerminal { sink.textFilter = TerminalSafeText.neutralise }
             try await exporter.export(sessions, from: store, to: sink)
             try await beforeCommit()
             return

@@ -113,7 +113,9 @@ enum RefineCommand {
     /// The `--catalog` patch whose rows the new patch carries, when one is given.
     static func carriedPatch(_ invocation: ParsedInvocation, _ context: CommandContext) throws -> RefinementPatch? {
         try invocation[CatalogOptions.catalogFile].map { file in
-            do { return try RefinementPatch.read(Data(contentsOf: context.url(forPath: file))) } catch {
+            let data = try InputFile.read(
+                context.url(forPath: file), limit: CatalogDocumentDecoder.maximumBytes, what: "catalog")
+            do { return try RefinementPatch.read(data) } catch {
                 throw CommandFailure(
                     "Cannot read '\(file)' to carry its rows into the new patch: \(error.localizedDescription)",
                     hint: "Check it with 'nfcbench catalog validate \(file)'.")

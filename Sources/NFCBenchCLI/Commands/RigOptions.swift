@@ -30,11 +30,8 @@ enum RigOptions {
                 path: invocation.path)
         }
         let data = try InputFile.read(URL(fileURLWithPath: path), limit: 1 << 16, what: "rig")
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw UsageError("The rig file '\(path)' is not UTF-8 text.", path: invocation.path)
-        }
         do {
-            return LoadedRig(configuration: try RigConfiguration.parse(text), path: path)
+            return LoadedRig(configuration: try RigConfiguration.parse(bytes: Array(data)), path: path)
         } catch {
             throw UsageError(
                 "The rig file '\(path)', \(error.description). Fix the file (docs/rig.md lists every key).",

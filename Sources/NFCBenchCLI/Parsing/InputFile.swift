@@ -18,9 +18,14 @@ enum InputFile {
         }
         guard data.count <= limit else {
             throw CommandFailure(
-                "'\(url.path)' is larger than \(limit >> 20) MB, the limit for \(what) files; nothing was read from it.",
+                "'\(url.path)' is larger than \(InputFile.size(limit)), the limit for \(what) files; it was not used.",
                 hint: "Check the path; split a larger file.")
         }
         return data
+    }
+
+    /// A limit in words: "64 MiB", "64 KiB", never "0 MB".
+    static func size(_ bytes: Int) -> String {
+        bytes >= 1 << 20 ? "\(bytes >> 20) MiB" : bytes >= 1 << 10 ? "\(bytes >> 10) KiB" : "\(bytes) bytes"
     }
 }
