@@ -148,6 +148,13 @@ public enum CommandLineTool {
             context.errors.line("Error: \(failure.message)")
             if let hint = failure.hint { context.errors.line("Hint: \(hint)") }
             return failure.exitCode
+        } catch let damage as any FileDamageSignal where damage.isDamage {
+            // Met mid-read (a page the opening check did not reach): the same words and
+            // code as a damaged file found at opening, never a raw SELECT (issue 49, F6).
+            let failure = StoreOptions.damaged(StoreOptions.path(invocation, context), what: damage.damageMessage)
+            context.errors.line("Error: \(failure.message)")
+            if let hint = failure.hint { context.errors.line("Hint: \(hint)") }
+            return failure.exitCode
         } catch {
             context.errors.line("Error: \(error)")
             return ExitCode.failure

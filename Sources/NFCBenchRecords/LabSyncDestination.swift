@@ -50,3 +50,12 @@ public protocol TransientFailure: Error, CustomStringConvertible {
 public protocol SessionRefusal: Error, CustomStringConvertible {
     var refusesOnlyThisSession: Bool { get }
 }
+
+/// A store's error that says its file is damaged (SQLite's `SQLITE_CORRUPT`,
+/// `SQLITE_NOTADB`), as opposed to one about the process or the disk: commands word it
+/// as a damaged database and exit 65 wherever in a read it was met.
+public protocol FileDamageSignal: Error {
+    var isDamage: Bool { get }
+    /// The store's own words for the damage.
+    var damageMessage: String { get }
+}

@@ -38,8 +38,15 @@ public enum BenchStores {
 
     /// The bench database at `path`, created (with its folder) when missing: for runs.
     public static func openRecording(_ path: String) async throws(StoreOpeningFailure) -> any BenchDatabase {
+        try await openSQLite(path)
+    }
+
+    private static func openSQLite(_ path: String) async throws(StoreOpeningFailure) -> SQLiteBenchStore {
+        try refuseNonFile(path, forReading: false)
         do { return try await SQLiteBenchStore.open(path: path) } catch BenchStoreError.unexpectedSchema(let names, _) {
             throw .damaged(path: path, what: schemaMismatch(names))
+        } catch let error as SQLiteError where error.isDamage {
+            throw .damaged(path: path, what: error.message)
         } catch {
             throw .unusable(path: path, reason: "\(error)", forReading: false)
         }
@@ -52,6 +59,16 @@ public enum BenchStores {
         return try await openRecording(path)
     }
 
+    /// As `openExisting`, for a command that changes a file it did not just record into
+    /// (`void`, `sync`'s receipts): SQLite's integrity_check runs first, so nothing is
+    /// written into a damaged file, and `sync` blames the file, not the lab store (issue 49, F6).
+    public static func openExistingChecked(_ path: String) async throws(StoreOpeningFailure) -> any BenchDatabase {
+        try requireFile(path)
+        let store = try await openSQLite(path)
+        try await IntegrityCheck(path: path, task: Task { try await store.integrityProblems() }).verdict()
+        return store
+    }
+
     /// The bench database at `path` for commands that only read it: opened read-only (an
     /// archived copy in a read-only folder works), never created or migrated in place.
     /// `checked`: SQLite's integrity_check runs first, so a damaged file is refused instead
@@ -59,7 +76,7 @@ public enum BenchStores {
     public static func openReading(_ path: String, checked: Bool) async throws(StoreOpeningFailure) -> any BenchReading {
         try requireFile(path)
         let store: SQLiteBenchStore
-        do { store = try await SQLiteBenchStore.openForReading(path: path) } catch let error as SQLiteError {
+        do { store = try await SQLiteBenchStore.openForReading(path: path) } catch let error as SQLiteError where error.isDamage {
             throw .damaged(path: path, what: error.message)
         } catch BenchStoreError.unexpectedSchema(let names, _) {
             throw .damaged(path: path, what: schemaMismatch(names))
@@ -109,6 +126,24 @@ public enum BenchStores {
 
     static func requireFile(_ path: String) throws(StoreOpeningFailure) {
         guard FileManager.default.fileExists(atPath: path) else { throw .missing(path: path) }
+        try refuseNonFile(path, forReading: true)
+    }
+
+    /// A folder, FIFO, socket or device given as the database is refused before SQLite
+    /// opens it: `open` of a FIFO blocks until a writer comes (so `--db FIFO` hung, deaf to
+    /// SIGTERM), and a folder read as "damaged" (issue 49, F12).
+    static func refuseNonFile(_ path: String, forReading: Bool) throws(StoreOpeningFailure) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return }
+        let what: String
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFDIR: what = "a folder"
+        case S_IFIFO: what = "a FIFO (named pipe)"
+        case S_IFSOCK: what = "a socket"
+        default: what = "a device"
+        }
+        throw .unusable(path: path, reason: "it is \(what), not a session database", forReading: forReading)
     }
 }
 
@@ -121,8 +156,10 @@ public struct IntegrityCheck: Sendable {
     /// checked opening would) when it is not.
     public func verdict() async throws(StoreOpeningFailure) {
         let problems: [String]
-        do { problems = try await task.value } catch {
-            throw .damaged(path: path, what: (error as? SQLiteError)?.message ?? "\(error)")
+        do { problems = try await task.value } catch let error as SQLiteError where error.isDamage {
+            throw .damaged(path: path, what: error.message)
+        } catch {
+            throw .unusable(path: path, reason: "\(error)", forReading: true)
         }
         if !problems.isEmpty {
             throw .damaged(path: path, what: problems.prefix(3).joined(separator: "; ") + (problems.count > 3 ? "; …" : ""))

@@ -25,7 +25,8 @@ public enum LabPublication {
         databaseAt path: String, to url: String, station: String, machine: String, timeoutSeconds: Int,
         progress: @escaping @Sendable (_ done: Int, _ total: Int, _ destination: String) -> Void
     ) async throws(StoreOpeningFailure) -> (report: LabSync.Report, location: String) {
-        let local = try await BenchStores.openExisting(path)
+        // A damaged bench file is named as such before the lab store is asked anything.
+        let local = try await BenchStores.openExistingChecked(path)
         let store = try await BenchStores.openLab(url, timeoutSeconds: timeoutSeconds)
         let destination = store.location
         let report = await LabSync.run(

@@ -10,6 +10,11 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible, Equatable {
 
     public var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
 
+    /// The file is damaged or no database at all (`SQLITE_CORRUPT`, `SQLITE_NOTADB`), as
+    /// opposed to a file the process may not write, a full disk or a file size limit
+    /// (`SQLITE_IOERR`, `SQLITE_FULL`, `SQLITE_READONLY`...), which say nothing of the file.
+    public var isDamage: Bool { code == SQLITE_CORRUPT || code == SQLITE_NOTADB }
+
     public var description: String { "SQLite error \(extendedCode) (\(message)) in \(context)" }
 
     static func check(_ result: Int32, _ db: OpaquePointer?, _ context: @autoclosure () -> String) throws(SQLiteError) {

@@ -172,6 +172,8 @@ struct LabStoreCLITests {
         let fine = try await checks("bench-x")
         #expect(fine["lab-store"] == "OK" && fine["lab-station"] == "OK" && fine["lab-sync"] == "WARN", "\(fine)")
         #expect(fine["lab-machines"] == "OK", "\(fine)")
+        // The definer functions' search path and the station's TEMPORARY right (issue 49, L1).
+        #expect(fine["lab-definers"] == "OK", "\(fine)")
         // Another machine pushes as bench-x (a second bench given the same name): sync and
         // doctor on this one both say so.
         let other = try await BuiltBinary.run(
@@ -186,7 +188,7 @@ struct LabStoreCLITests {
         #expect(try await checks("bench-x")["lab-machines"] == "WARN")
         #expect(try await checks("bench-y")["lab-station"] == "FAIL")
         let migrated = try await BuiltBinary.run(["labstore", "migrate", "--store", lab.admin])
-        #expect(migrated.status == 0 && migrated.stdout.contains("011-tap-coupling-ladder (11 applied)"), "\(migrated.stdout)")
+        #expect(migrated.status == 0 && migrated.stdout.contains("013-operator-text-bounds (13 applied)"), "\(migrated.stdout)")
     }
 
     /// lab.conf names the station and the lab store for every command; a malformed line

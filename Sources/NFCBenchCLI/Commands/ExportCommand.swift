@@ -11,7 +11,7 @@ enum ExportCommand {
             "RFC 4180, UTF-8, times in ISO 8601 UTC. Text cells starting with = + - @ tab or CR are prefixed with ' (formula injection).",
         options: [
             session.spec, model.spec, all.spec, includeVoid.spec, format.spec, output.spec, StoreOptions.database.spec,
-            LabOptions.readStore.spec,
+            LabOptions.readStore.spec, DamageWarning.allowPartial.spec,
         ],
         handler: run)
 
@@ -47,10 +47,9 @@ enum ExportCommand {
             ids: invocation.all(session), model: invocation[model], includeVoid: invocation[includeVoid],
             includeSimulated: true, from: store, path: path)
         try await ExportOutput.write(CSVTapExporter(), sessions: sessions, from: store, to: destination) {
-            guard let check else { return }
-            do throws(StoreOpeningFailure) { try await check.verdict() } catch { throw StoreOptions.words(error) }
+            try await StoreOptions.verdict(check)
         }
-        DamageWarning.print(store, leftOutOf: "the export", includeVoid: invocation[includeVoid], context)
-        return ExitCode.success
+        let leftOut = DamageWarning.print(store, leftOutOf: "the export", includeVoid: invocation[includeVoid], context)
+        return DamageWarning.exitCode(leftOut: leftOut, invocation)
     }
 }

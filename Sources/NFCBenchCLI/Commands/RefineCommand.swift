@@ -17,7 +17,7 @@ enum RefineCommand {
             model.spec, all.spec, since.spec, minSessions.spec, promote.spec, includeSimulated.spec, mode.spec, reach.spec,
             atHeight.spec,
             output.spec,
-            StoreOptions.database.spec, LabOptions.readStore.spec, json.spec,
+            StoreOptions.database.spec, LabOptions.readStore.spec, json.spec, DamageWarning.allowPartial.spec,
         ] + CatalogOptions.all,
         handler: run)
 
@@ -77,7 +77,7 @@ enum RefineCommand {
             DamageWarning.print(store, leftOutOf: "the evidence", context)
             throw words(failure, model: model, since: request.since, invocation, path: path)
         }
-        DamageWarning.print(store, leftOutOf: "the evidence", context)
+        let leftOut = DamageWarning.print(store, leftOutOf: "the evidence", context)
         for entry in outcome.report.entries where entry.outcome == .verifiedDisagrees {
             context.errors.line("Warning: \(RefinePrinter.disagreement(entry))")
         }
@@ -92,7 +92,7 @@ enum RefineCommand {
         } else {
             for line in printer.lines() { context.output.line(line) }
         }
-        return ExitCode.success
+        return DamageWarning.exitCode(leftOut: leftOut, invocation)
     }
 
     /// The catalog key the typed model resolves to; refine improves existing entries only.

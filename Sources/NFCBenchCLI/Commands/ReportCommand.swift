@@ -20,7 +20,7 @@ enum ReportCommand {
         options: [
             session.spec, model.spec, all.spec, format.spec, output.spec, StoreOptions.database.spec, LabOptions.readStore.spec,
             includeVoid.spec,
-            includeSimulated.spec, reviewer.spec, paper.spec,
+            includeSimulated.spec, reviewer.spec, paper.spec, DamageWarning.allowPartial.spec,
         ] + CatalogOptions.all,
         handler: run)
 
@@ -107,7 +107,7 @@ enum ReportCommand {
             throw CommandFailure(
                 "No sessions to draw.", hint: "Check the model with 'nfcbench sessions', or add --include-simulated.")
         }
-        DamageWarning.print(store, leftOutOf: "the report", includeVoid: invocation[includeVoid], context)
+        let leftOut = DamageWarning.print(store, leftOutOf: "the report", includeVoid: invocation[includeVoid], context)
         // An empty report is still a valid file (JUnit with no suite passes in CI), so the
         // operator is told, with the flags that would have kept what was left out.
         var listing = sessions.pager(in: store)
@@ -118,7 +118,7 @@ enum ReportCommand {
         if let destination {
             context.errors.line("Report written to \(destination.given).")
         }
-        return ExitCode.success
+        return DamageWarning.exitCode(leftOut: leftOut, invocation)
     }
 
     static func pdfPrinter(_ context: CommandContext) throws -> HeadlessChromium {

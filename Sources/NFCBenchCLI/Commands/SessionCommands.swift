@@ -7,7 +7,10 @@ import NFCLocatorCore
 enum SessionCommands {
     static let listSpec = CommandSpec(
         "sessions", abstract: "List recorded sessions.",
-        options: [listModel.spec, StoreOptions.database.spec, LabOptions.readStore.spec, listJSON.spec],
+        options: [
+            listModel.spec, StoreOptions.database.spec, LabOptions.readStore.spec, listJSON.spec,
+            DamageWarning.allowPartial.spec,
+        ],
         handler: list)
 
     static let listModel = Option<String>("--model", value: "id", help: "Only this model (and its regional variants).")
@@ -25,8 +28,13 @@ enum SessionCommands {
         handler: show)
 
     static func list(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
-        let (store, path) = try await StoreOptions.reading(invocation, context, checked: false)
+        // The file's integrity check runs beside the listing's read and must pass before a
+        // line is printed: a damaged file is refused (65), as every other reader refuses it.
+        let (store, path, check) = try await StoreOptions.readingCheckedBeside(invocation, context)
         let sessions = try await Self.sessions(of: invocation[listModel], in: store)
+        try await StoreOptions.verdict(check)
+        // Damaged rows are listed, each with what is wrong, and make the listing partial.
+        let leftOut = !store.damage.sessions.isEmpty
         if invocation[listJSON] {
             var rows: [JSONValue] = []
             for s in sessions {
@@ -53,7 +61,7 @@ enum SessionCommands {
                     ]))
             }
             context.output.line(JSONValue.array(rows).serialized(pretty: true))
-            return ExitCode.success
+            return DamageWarning.exitCode(leftOut: leftOut, invocation)
         }
         if sessions.isEmpty && store.damage.sessions.isEmpty {
             context.output.line("No sessions in \(path).")
@@ -86,7 +94,7 @@ enum SessionCommands {
         if let first = store.damage.sessions.first {
             context.errors.line("Hint: \(DamageWarning.hint(for: first.problem, database: store.location))")
         }
-        return ExitCode.success
+        return DamageWarning.exitCode(leftOut: leftOut, invocation)
     }
 
     /// Sessions of `model` (all when `nil`), regional variants included.

@@ -44,6 +44,13 @@ enum StoreOptions {
         } catch { throw words(error) }
     }
 
+    /// Waits for a beside-the-read integrity check (`readingCheckedBeside`); a damaged file
+    /// throws the failure a checked opening would.
+    static func verdict(_ check: IntegrityCheck?) async throws {
+        guard let check else { return }
+        do throws(StoreOpeningFailure) { try await check.verdict() } catch { throw words(error) }
+    }
+
     /// The bench database `run` would learn from, read only, or `nil` when there is none
     /// yet (nothing recorded: nothing to learn, and nothing is created).
     static func planningStore(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> (any BenchReading)? {
@@ -60,9 +67,10 @@ enum StoreOptions {
         return session
     }
 
-    /// The bench database at `path` for commands that amend what a run recorded (`void`).
+    /// The bench database at `path` for commands that amend what a run recorded (`void`),
+    /// refused when SQLite finds it damaged (nothing is written into a damaged file).
     static func openExisting(_ path: String) async throws -> any BenchDatabase {
-        do { return try await BenchStores.openExisting(path) } catch { throw words(error) }
+        do { return try await BenchStores.openExistingChecked(path) } catch { throw words(error) }
     }
 
     /// The bench database at `path` for commands that only read it (`BenchStores.openReading`).

@@ -105,4 +105,8 @@ public enum ExitCode {
     public static let usage: Int32 = 64
     /// The session database is damaged (`sysexits.h` EX_DATAERR): nothing was read from it.
     public static let damagedStore: Int32 = 65
+    /// A reading command left out damaged sessions: its output is whole for the rest,
+    /// and each left out is named on standard error. `--allow-partial` makes it 0, for a
+    /// script that accepts that (issue 49, F14: a partial export looked like a whole one).
+    public static let partial: Int32 = 4
 }

@@ -6,14 +6,29 @@ import NFCBenchRecords
 enum DamageWarning {
     /// `includeVoid`: void sessions are left out by default anyway and are named only when
     /// asked for.
-    static func print(_ store: any BenchReading, leftOutOf what: String, includeVoid: Bool = false, _ context: CommandContext) {
+    @discardableResult
+    static func print(
+        _ store: any BenchReading, leftOutOf what: String, includeVoid: Bool = false, _ context: CommandContext
+    ) -> Bool {
         let damaged = store.damage.sessions.filter { includeVoid || !$0.isVoid }
-        guard !damaged.isEmpty else { return }
+        guard !damaged.isEmpty else { return false }
         context.errors.line("Warning: \(damaged.count) damaged session(s) left out of \(what):")
         for session in damaged {
             context.errors.line("  \(TerminalSafeText.neutralise(session.description))")
         }
         context.errors.line("Hint: \(hint(for: damaged[0].problem, database: store.location))")
+        return true
+    }
+
+    /// `--allow-partial`, for every command that may leave damaged sessions out.
+    static let allowPartial = Flag(
+        "--allow-partial",
+        help: "Exit 0 even when damaged sessions were left out (each is named on standard error; else exit 4).")
+
+    /// The exit code of a command that otherwise succeeded: `partial` when it left
+    /// sessions out, unless `--allow-partial` was given.
+    static func exitCode(leftOut: Bool, _ invocation: ParsedInvocation) -> Int32 {
+        leftOut && !invocation[allowPartial] ? ExitCode.partial : ExitCode.success
     }
 
     /// Whether the row is the lab store's (PostgreSQL) rather than a bench database's.
