@@ -34,11 +34,24 @@ final class CatalogServer {
         cacheHome = FileManager.default.temporaryDirectory.appendingPathComponent("cache-\(UUID().uuidString)").path
     }
 
+    /// Reaps the server itself with `waitpid`, bounded, instead of `Process.waitUntilExit`:
+    /// Foundation learns of a child's exit from a SIGCHLD dispatch source, which can miss
+    /// the signal when a thread has it unblocked, and then waits for ever, spinning the run
+    /// loop on a cooperative thread (seen: both of the pool's threads stuck so, every other
+    /// test of the pass waiting on them, the servers left as zombies).
     deinit {
-        process.terminate()
-        if !process.waitUntilExit(timeout: 3) {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        let pid = process.processIdentifier
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        let deadline = Date().addingTimeInterval(3)
+        var reaped = waitpid(pid, &status, WNOHANG)
+        while reaped == 0 && Date() < deadline {
+            usleep(10_000)
+            reaped = waitpid(pid, &status, WNOHANG)
+        }
+        if reaped == 0 {
+            kill(pid, SIGKILL)
+            _ = waitpid(pid, &status, 0)
         }
         try? FileManager.default.removeItem(atPath: cacheHome)
     }

@@ -12,7 +12,7 @@ struct OutputFailureCLITests {
     let scratch = try! TemporaryDirectory("full")
 
     /// `arguments` with standard output sent to `/dev/full`.
-    func runIntoFullDisk(_ arguments: [String]) throws -> (status: Int32, stderr: String) {
+    func runIntoFullDisk(_ arguments: [String]) async throws -> (status: Int32, stderr: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: BuiltBinary.path)
         process.arguments = arguments
@@ -24,8 +24,9 @@ struct OutputFailureCLITests {
         environment["XDG_CACHE_HOME"] = scratch.file("cache")
         process.environment = environment
         try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        // Off the cooperative pool, as every child of the tests is awaited (ChildProcess).
+        let text = String(decoding: await ChildProcess.drain(errors), as: UTF8.self)
+        await ChildProcess.exit(of: process)
         return (process.terminationStatus, text)
     }
 
@@ -44,7 +45,7 @@ struct OutputFailureCLITests {
             ["run", "--help"],
         ]
         for arguments in commands {
-            let r = try runIntoFullDisk(arguments)
+            let r = try await runIntoFullDisk(arguments)
             #expect(r.status == 1, "\(arguments) exited \(r.status): \(r.stderr)")
             #expect(r.stderr.contains("Could not write to standard output: "), "\(arguments): \(r.stderr)")
         }
