@@ -4,7 +4,9 @@ import Foundation
 /// holds and what was expected, never Swift type names or error dumps.
 public enum DecodingErrorWords {
     public static func describe(_ error: any Error) -> String {
-        guard let error = error as? DecodingError else { return "\(error)" }
+        // Foundation's own JSON errors (a syntax error from JSONSerialization) carry type
+        // names and positions in its terms: never shown raw (issue 49).
+        guard let error = error as? DecodingError else { return "the text is not valid JSON" }
         switch error {
         case .keyNotFound(let key, let context):
             return "field '\(path(context.codingPath + [key]))' is missing"

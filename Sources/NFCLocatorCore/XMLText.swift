@@ -1,6 +1,7 @@
 /// Text safe inside XML and HTML elements and attribute values. Characters XML 1.0 does
-/// not allow (control codes, lone surrogates cannot occur in a Swift String) are dropped,
-/// so a hostile name cannot make the document unparseable. Bidirectional controls
+/// not allow (control codes, lone surrogates cannot occur in a Swift String) are shown in
+/// caret notation (`ESC` as `^[`), so a hostile name cannot make the document unparseable
+/// and a reader still sees what it held. Bidirectional controls
 /// (U+202A-U+202E, U+2066-U+2069) are shown as `<U+202E>`, never applied: a browser would
 /// otherwise draw the text after them reversed.
 public enum XMLText {
@@ -27,7 +28,12 @@ public enum XMLText {
                     out += "&lt;U+\(String(v, radix: 16, uppercase: true))&gt;"
                     continue
                 }
-                if v < 0x20 || (0x7F...0x9F).contains(v) || v == 0xFFFE || v == 0xFFFF { continue }
+                // Shown, as a terminal shows them (caret notation), never dropped: a reader
+                // of the report sees that the name held an escape (issue 49).
+                if v < 0x20 { out += "^" + String(Unicode.Scalar(UInt8(v + 0x40))); continue }
+                if v == 0x7F { out += "^?"; continue }
+                if (0x80...0x9F).contains(v) { out += "^[" + String(Unicode.Scalar(UInt8(v - 0x40))); continue }
+                if v == 0xFFFE || v == 0xFFFF { out += "&lt;U+\(String(v, radix: 16, uppercase: true))&gt;"; continue }
                 out.unicodeScalars.append(scalar)
             }
         }

@@ -326,11 +326,12 @@ struct ExportAndSchemaTests {
         #expect(full.status == 1 && full.stderr.contains("No space left on device"), "\(full.stderr)")
         var device = stat()
         #expect(stat("/dev/full", &device) == 0 && device.st_mode & S_IFMT == S_IFCHR)
-        // A damaged tap row leaves its session out, whole, and says so; the export goes on.
+        // A damaged tap row leaves its session out, whole, and says so; the export goes on,
+        // and exits 4: partial (issue 49, F14).
         try SQLiteDatabase(path: db).execute("UPDATE tap SET probe_x = 1e20 WHERE step = (SELECT MAX(step) FROM tap)")
         let partial = try await BuiltBinary.run(["export", "--all", "-o", report, "--db", db])
         #expect(
-            partial.status == 0 && partial.stderr.contains("1 damaged session(s) left out") && partial.stderr.contains("probe_x"),
+            partial.status == 4 && partial.stderr.contains("1 damaged session(s) left out") && partial.stderr.contains("probe_x"),
             "\(partial.stderr)")
         #expect(try String(contentsOfFile: report, encoding: .utf8) == CSVFormat.header, "no row of the damaged session")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).filter { $0.hasPrefix(".report") }

@@ -4,7 +4,8 @@ import Testing
 @testable import NFCLocatorCore
 
 /// XML escaping: text with nothing to change comes back as it is (the fast path); anything
-/// else is escaped, controls dropped and bidirectional controls shown, exactly as before.
+/// else is escaped, controls shown in caret notation (issue 49: they were dropped) and
+/// bidirectional controls and noncharacters shown as `<U+...>`.
 @Suite("XML text")
 struct XMLTextTests {
     /// The rules spelled out a scalar at a time, to hold the fast path to.
@@ -19,9 +20,17 @@ struct XMLTextTests {
             case "'": out += "&#39;"
             case "\t", "\n", "\r": out.unicodeScalars.append(c)
             default:
-                if (0x202A...0x202E).contains(c.value) || (0x2066...0x2069).contains(c.value) {
+                if (0x202A...0x202E).contains(c.value) || (0x2066...0x2069).contains(c.value) || c.value == 0xFFFE
+                    || c.value == 0xFFFF
+                {
                     out += "&lt;U+\(String(c.value, radix: 16, uppercase: true))&gt;"
-                } else if !(c.value < 0x20 || (0x7F...0x9F).contains(c.value) || c.value == 0xFFFE || c.value == 0xFFFF) {
+                } else if c.value < 0x20 {
+                    out += "^" + String(UnicodeScalar(UInt8(c.value + 64)))
+                } else if c.value == 0x7F {
+                    out += "^?"
+                } else if (0x80...0x9F).contains(c.value) {
+                    out += "^[" + String(UnicodeScalar(UInt8(c.value - 64)))
+                } else {
                     out.unicodeScalars.append(c)
                 }
             }

@@ -4,8 +4,15 @@ writers (template -o, report -o, resolve --svg), then every writer against every
 destination (a table): a regular file, a character device made with mknod, a FIFO, the
 session database under four names, its WAL, /dev/full, a folder.
 Usage: soak_study.py NFCBENCH_BIN WORKDIR PCSC_READER PCSC_BENCH_DIR N
+
+Every command of the study runs with a lab store configured whose connection string holds
+a planted password, written the way a lab gets it wrong (an unencoded `@`), and the runs
+record an operator name full of escape sequences; every byte any command prints is
+searched for a piece of the password and for raw escapes (issue 49, F2, F3), and every
+exit code is tallied. Targets: 0 leaks, 0 raw escapes, exit codes only from the README's
+table.
 """
-import hashlib, os, random, signal, sqlite3, stat, subprocess, sys, time
+import collections, hashlib, os, random, signal, sqlite3, stat, subprocess, sys, tempfile, time
 
 binary, work, pcsc_reader, pcsc_bench, n = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
 rng = random.Random(2026)
@@ -14,6 +21,35 @@ stats = {"trials": 0, "runs killed": 0, "exports killed": 0, "refines killed": 0
          "reports killed": 0, "svgs killed": 0, "taps committed": 0, "lost": 0, "duplicated": 0, "corrupt": 0,
          "partial files": 0, "resume failures": 0, "destinations harmed": 0}
 problems = []
+PASSWORD = "SE@CRETPW"
+PIECES = [PASSWORD[i:i + 4] for i in range(len(PASSWORD) - 3) if "@" not in PASSWORD[i:i + 4]] + ["CRETPW"]
+HOSTILE = "ana\x1b]0;owned\x07\x1b[2J\x1b]52;c;ZWNobyBvd25lZA==\x07\u202e"
+# A lab store nothing listens on: every push fails, and says so, without the password.
+os.environ.update(NFCBENCH_LAB_STORE=f"postgresql://u:{PASSWORD}@127.0.0.1:1/lab", NFCBENCH_LAB_TIMEOUT="2",
+                  NFCBENCH_STATION="bench-soak")
+exit_codes = collections.Counter()
+stats.update({"outputs scanned": 0, "password leaks": 0, "raw escapes": 0, "partial exports": 0})
+KNOWN_EXITS = {0, 1, 2, 3, 4, 64, 65, 75, 130, -9}
+
+def scan(label, data, code=None):
+    """Counts a leak or a raw escape in what a command printed, and tallies its exit code."""
+    text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
+    stats["outputs scanned"] += 1
+    if code is not None:
+        exit_codes[code] += 1
+        if code not in KNOWN_EXITS:
+            problems.append(f"{label}: exit {code}, not in the README's table")
+    if any(piece in text for piece in PIECES):
+        stats["password leaks"] += 1
+        problems.append(f"{label}: printed a piece of the lab store's password")
+    if "\x1b" in text or "\x07" in text or any(c in text for c in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"):
+        stats["raw escapes"] += 1
+        problems.append(f"{label}: printed a raw escape or bidirectional control")
+
+def checked_run(label, cmd, **kwargs):
+    r = subprocess.run(cmd, capture_output=True, **kwargs)
+    scan(label, r.stdout + r.stderr, r.returncode)
+    return r
 
 def taps(session_id):
     con = sqlite3.connect(db)
@@ -23,18 +59,23 @@ def taps(session_id):
 
 def check_store(label):
     out = subprocess.run(["sqlite3", db, "PRAGMA integrity_check"], capture_output=True, text=True).stdout.strip()
-    exported = subprocess.run([binary, "export", "--all", "--db", db], capture_output=True)
+    exported = checked_run(f"{label} export", [binary, "export", "--all", "--db", db])
+    if exported.returncode == 4:
+        stats["partial exports"] += 1
     if out != "ok" or exported.returncode != 0:
         stats["corrupt"] += 1
         problems.append(f"{label}: integrity {out[:80]}, export exit {exported.returncode} {exported.stderr[:120]}")
     return exported.stdout
 
 def kill_after(cmd, delay, env=None):
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-    time.sleep(delay)
-    if p.poll() is None:
-        os.kill(p.pid, signal.SIGKILL)
-    p.wait()
+    with tempfile.TemporaryFile() as output:
+        p = subprocess.Popen(cmd, stdout=output, stderr=output, env=env)
+        time.sleep(delay)
+        if p.poll() is None:
+            os.kill(p.pid, signal.SIGKILL)
+        p.wait()
+        output.seek(0)
+        scan(" ".join(cmd[1:3]), output.read(), p.returncode)
     return p.returncode
 
 def run_trial(stack, trial):
@@ -54,19 +95,22 @@ def run_trial(stack, trial):
         before = {r[0] for r in con.execute("SELECT id FROM session")} if con else set()
         if con: con.close()
         kill_after([binary, "run", "--model", "SM-S921B", "--reader", reader, "--positioner", "sim", "--auto",
-                    "--plan", "grid", "--tap-timeout", "0.3", "--db", db], rng.uniform(0.3, 6.0))
+                    "--plan", "grid", "--tap-timeout", "0.3", "--operator", HOSTILE, "--db", db], rng.uniform(0.3, 6.0))
         stats["runs killed"] += 1
         con = sqlite3.connect(db)
         new = [r[0] for r in con.execute("SELECT id FROM session") if r[0] not in before]
         status = dict(con.execute("SELECT id, status FROM session"))
         con.close()
         check_store(f"run {trial}")
+        for listing in (["sessions"], ["sessions", "--json"]):
+            checked_run(f"run {trial} {' '.join(listing)}", [binary] + listing + ["--db", db])
         for sid in new:
+            checked_run(f"show {sid}", [binary, "show", sid, "--db", db])
             committed = taps(sid)
             stats["taps committed"] += len(committed)
             if status[sid] == "in_progress":
-                r = subprocess.run([binary, "run", "--resume", sid, "--reader", reader, "--positioner", "sim", "--auto",
-                                    "--db", db], capture_output=True, text=True)
+                r = checked_run(f"resume {sid}", [binary, "run", "--resume", sid, "--reader", reader, "--positioner", "sim",
+                                                  "--auto", "--db", db], text=True)
                 if r.returncode != 0:
                     stats["resume failures"] += 1
                     problems.append(f"resume {sid}: exit {r.returncode} {r.stderr[-160:]}")
@@ -105,12 +149,12 @@ def file_trial(kind, trial):
     target = os.path.join(work, {"export": "report.csv", "refine": "patch.json", "report": "report.html"}.get(kind, "out.svg"))
     cmd = writer(kind, target)
     env = dict(os.environ, NFCBENCH_DB=db)
-    subprocess.run(cmd, capture_output=True, env=env)  # a complete one first
+    checked_run(f"{kind} {trial}", cmd, env=env)  # a complete one first
     before = open(target, "rb").read() if os.path.exists(target) else None
     kill_after(cmd, rng.uniform(0.0, 0.4), env=env)
     stats[KILLED[kind]] += 1
     after = open(target, "rb").read() if os.path.exists(target) else None
-    subprocess.run(cmd, capture_output=True, env=env)  # what a complete write gives now
+    checked_run(f"{kind} {trial}", cmd, env=env)  # what a complete write gives now
     fresh = open(target, "rb").read() if os.path.exists(target) else None
     if not (after == before or after == fresh):
         complete = after is not None and (
@@ -154,7 +198,7 @@ def destination_table():
             elif case == "/dev/full": target = "/dev/full"
             elif case == "folder": os.makedirs(target, exist_ok=True)
             before = digest(db)
-            r = subprocess.run(writer(kind, target), capture_output=True, env=dict(os.environ, NFCBENCH_DB=db))
+            r = checked_run(f"{kind} -> {case}", writer(kind, target), env=dict(os.environ, NFCBENCH_DB=db))
             if reader: reader.wait()
             mode = os.lstat(target).st_mode if os.path.lexists(target) else 0
             # Lazily: opening the FIFO to check it would wait for a writer.
@@ -181,12 +225,17 @@ for trial in range(n):
     else: file_trial(KINDS[(trial // 2) % len(KINDS)], trial)
 destination_table()
 
+sync = checked_run("sync", [binary, "sync", "--db", db])
+doctor = checked_run("doctor", [binary, "doctor", "--db", db, "--json"])
 for key, value in stats.items():
     print(f"{key:<18} {value}")
+print("exit codes         " + ", ".join(f"{code}: {count}" for code, count in sorted(exit_codes.items())))
 for p in problems[:10]:
     print("  " + p)
 bad = (stats["lost"] + stats["duplicated"] + stats["corrupt"] + stats["partial files"] + stats["resume failures"]
-       + stats["destinations harmed"])
-print("target met: 0 lost, 0 duplicated, 0 corrupt, no partial file, every killed run resumed, no destination harmed"
+       + stats["destinations harmed"] + stats["password leaks"] + stats["raw escapes"]
+       + sum(count for code, count in exit_codes.items() if code not in KNOWN_EXITS))
+print("target met: 0 lost, 0 duplicated, 0 corrupt, no partial file, every killed run resumed, no destination harmed,"
+      " no password leaked, no raw escape printed, every exit code in the table"
       if bad == 0
       else "TARGET MISSED")

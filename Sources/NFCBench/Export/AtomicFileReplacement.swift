@@ -22,7 +22,7 @@ public final class AtomicFileReplacement {
     public init(target: URL) throws(ExportError) {
         self.target = target
         let folder = target.deletingLastPathComponent().path
-        var template = Array((folder + "/." + target.lastPathComponent + ".XXXXXX").utf8CString)
+        var template = Array((folder + "/" + Self.temporaryName(for: target.lastPathComponent)).utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw .writeFailed(target.path, Errno.current.description) }
         descriptor = fd
@@ -30,6 +30,16 @@ public final class AtomicFileReplacement {
         var existing = stat()
         let mode: mode_t = stat(target.path, &existing) == 0 ? existing.st_mode & 0o777 : 0o666 & ~FileCreationMask.current
         _ = fchmod(fd, mode)
+    }
+
+    /// `.NAME.XXXXXX`, with NAME cut (at a character's edge) so the whole stays within
+    /// NAME_MAX: a 250-byte file name, legal itself, was refused as too long because of
+    /// its temporary's 8 more bytes (issue 49).
+    static func temporaryName(for name: String) -> String {
+        let room = Int(NAME_MAX) - ".".utf8.count - ".XXXXXX".utf8.count
+        var kept = Substring(name)
+        while kept.utf8.count > room { kept = kept.dropLast() }
+        return "." + kept + ".XXXXXX"
     }
 
     /// Writes the new content through `body`, then commits it; any error (the body's or

@@ -56,7 +56,7 @@ public struct OutputDestination: Sendable {
             return OutputDestination(given: path, resolved: resolved, kind: .replaced)
         case S_IFDIR: throw .folder(path: path)
         // A socket cannot be opened for writing at all: said now, not after a whole session.
-        case S_IFSOCK: throw .cannotOpen(path: path, reason: "it is a socket")
+        case S_IFSOCK: throw .socket(path: path)
         default: return OutputDestination(given: path, resolved: resolved, kind: .inPlace)
         }
     }
@@ -110,6 +110,8 @@ public enum DestinationError: Error, Sendable, Equatable, CustomStringConvertibl
     /// An SQLite database or one of its journals (`SQLiteFileKind`): no writer makes one,
     /// so replacing it can only destroy someone's sessions (issue 49, F10, F11).
     case sqliteFile(path: String, what: String)
+    /// A socket cannot be opened for writing at all.
+    case socket(path: String)
 
     public var description: String {
         switch self {
@@ -119,6 +121,7 @@ public enum DestinationError: Error, Sendable, Equatable, CustomStringConvertibl
         case .cannotOpen(let path, let reason): "Cannot write \(path): \(reason)."
         case .cannotCreate(let path, let reason): "Cannot create \(path): \(reason)."
         case .sqliteFile(let path, let what): "Refusing to write \(path): it is \(what)."
+        case .socket(let path): "Cannot write \(path): it is a socket."
         }
     }
 
@@ -129,6 +132,7 @@ public enum DestinationError: Error, Sendable, Equatable, CustomStringConvertibl
         case .folder: "Name a file inside the folder."
         case .cannotOpen, .cannotCreate: "Check that the folder exists and is writable."
         case .sqliteFile: "Choose another path; writing there would destroy the sessions it holds."
+        case .socket: "Name a file, a device or a FIFO; a socket takes no file's content."
         }
     }
 }

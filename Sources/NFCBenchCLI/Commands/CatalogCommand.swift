@@ -46,7 +46,8 @@ enum CatalogCommand {
         if invocation[listJSON] {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            context.output.line(String(decoding: try encoder.encode(effective.document), as: UTF8.self))
+            context.output.line(
+                JSONValue.escapingHiddenCharacters(String(decoding: try encoder.encode(effective.document), as: UTF8.self)))
             return ExitCode.success
         }
         context.output.line("catalog \(TerminalSafeText.neutralise(effective.version)): \(effective.profiles.count) entries")
@@ -79,7 +80,7 @@ enum CatalogCommand {
             let zone = [p.zone.x, p.zone.y, p.zone.width, p.zone.height].map { String(format: "%.2f", $0) }
                 .joined(separator: ", ")
             context.output.line(
-                pad(TerminalSafeText.neutralise(p.modelIdentifier), 14) + pad(TerminalSafeText.neutralise(p.displayName), 28)
+                pad(TerminalSafeText.field(p.modelIdentifier), 14) + pad(TerminalSafeText.field(p.displayName), 28)
                     + pad(p.lookupKey, 14) + pad(confidence, 18) + zone)
         }
     }

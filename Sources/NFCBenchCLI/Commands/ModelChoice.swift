@@ -38,7 +38,7 @@ enum ModelChoice {
 
     /// "Galaxy S24 (SM-S921B)".
     static func describe(_ p: DeviceAntennaProfile) -> String {
-        "\(TerminalSafeText.neutralise(p.displayName)) (\(TerminalSafeText.neutralise(p.modelIdentifier)))"
+        "\(TerminalSafeText.field(p.displayName)) (\(TerminalSafeText.field(p.modelIdentifier)))"
     }
 
     static func why(_ match: ModelFinder.Match, typed: String) -> String {

@@ -8,7 +8,7 @@ struct ResolutionPrinter {
 
     func print(_ r: AntennaResolution, input: String, now: Date, to out: any TextOutput) {
         let badge = ConfidenceBadge(useColor: useColor).render(r.confidence, stale: r.isStale)
-        let safe = TerminalSafeText.neutralise
+        let safe = TerminalSafeText.field
         let title = r.profile.map { "\(safe($0.displayName)) (\(safe($0.modelIdentifier)))" } ?? safe(input)
         out.line("\(title)  \(badge)")
         out.line("  top of the back, viewed from the back")

@@ -77,7 +77,7 @@ enum SessionCommands {
         for s in sessions {
             guard let taps = try await store.intactTaps(of: s) else { continue }
             let hits = TapSummary(taps).hitsOfTaps
-            let safe = TerminalSafeText.neutralise
+            let safe = TerminalSafeText.field
             context.output.line(
                 pad(s.id, 22) + pad(safe(s.station ?? "-"), 12) + pad(s.status.rawValue, 11) + pad(safe(s.modelInput), 16)
                     + pad(safe(s.unit ?? "-"), 12)
@@ -139,7 +139,7 @@ enum SessionCommands {
             SilhouetteDrawing.Mark(
                 x: $0.probe.x, y: $0.probe.y, kind: $0.outcome.markKind)
         }
-        let safe = TerminalSafeText.neutralise
+        let safe = TerminalSafeText.field
         context.output.line(
             "\(safe(s.id))  \(safe(s.displayName ?? s.modelInput)) (\(safe(s.lookupKey)))  \(s.status.rawValue)  "
                 + (s.verdict?.rawValue ?? ""))

@@ -24,14 +24,21 @@ enum VoidCommand {
         let id = invocation.positionals[0]
         let why = invocation.required(reason).trimmingCharacters(in: .whitespacesAndNewlines)
         let described: String
+        var earlier: String?
         do {
             let session = try await StoreOptions.session(id, in: store, path: path)
             described = "\(session.modelInput), \(session.status.rawValue)"
+            earlier = session.voidReason
         } catch let damaged as RecordDecodingError {
             // A damaged session can still be voided, and stays marked damaged.
             described = "damaged: \(TerminalSafeText.neutralise(damaged.description))"
         }
         try await store.void(id, reason: why, at: Date())
+        // Never silently: the reason a session was void for is named as it is replaced.
+        if let earlier, earlier != why {
+            context.output.line(
+                "Session \(id) was void already (\(TerminalSafeText.field(earlier))); that reason is replaced.")
+        }
         context.output.line(
             "Session \(id) (\(described)) is void: \(TerminalSafeText.neutralise(why)). "
                 + "It is kept; refine, reports and exports leave it out (exports take it with --include-void).")

@@ -82,9 +82,16 @@ public struct CommandFailure: Error, Sendable {
     public let exitCode: Int32
 
     public init(_ message: String, hint: String? = nil, exitCode: Int32 = ExitCode.failure) {
-        self.message = message
-        self.hint = hint
+        self.message = Self.oneFullStop(message)
+        self.hint = hint.map(Self.oneFullStop)
         self.exitCode = exitCode
+    }
+
+    /// Messages end a sentence around a cause that may end one itself ("...: \(error)."):
+    /// `device..` becomes `device.`, an ellipsis stays.
+    static func oneFullStop(_ text: String) -> String {
+        guard text.hasSuffix(".."), !text.hasSuffix("...") else { return text }
+        return String(text.dropLast())
     }
 }
 

@@ -60,6 +60,28 @@ public indirect enum JSONValue: Sendable, Equatable {
         }
     }
 
+    /// JSON text from another encoder with C1 and bidirectional controls written as
+    /// `\uXXXX` (they can stand only inside strings), as `quote` writes them: the printed
+    /// JSON then passes the terminal backstop untouched and reads back to the same value.
+    static func escapingHiddenCharacters(_ json: String) -> String {
+        guard json.unicodeScalars.contains(where: isHidden) else { return json }
+        var out = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            if isHidden(scalar) {
+                let hex = String(scalar.value, radix: 16)
+                out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    private static func isHidden(_ c: Unicode.Scalar) -> Bool {
+        c.value == 0x7F || (0x80..<0xA0).contains(c.value) || (0x202A...0x202E).contains(c.value)
+            || (0x2066...0x2069).contains(c.value)
+    }
+
     private static func quote(_ s: String, into out: inout String) {
         out += "\""
         for scalar in s.unicodeScalars {
@@ -71,7 +93,9 @@ public indirect enum JSONValue: Sendable, Equatable {
             case "\t": out += "\\t"
             // C0, DEL and C1 escaped: valid JSON either way, and a terminal showing raw
             // JSON never acts on a control sequence hidden in a value.
-            case let c where c.value < 0x20 || (0x7F..<0xA0).contains(c.value):
+            // Bidirectional controls too: the process's terminal backstop would otherwise
+            // rewrite them as `<U+202E>`, and the printed JSON would no longer round-trip.
+            case let c where c.value < 0x20 || isHidden(c):
                 let hex = String(c.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: out.unicodeScalars.append(scalar)

@@ -13,6 +13,16 @@ enum TerminalSafeText {
     /// A field from outside: every control shown, none acted on.
     static func neutralise(_ text: String) -> String { shown(text, keepingOwnSequences: false) }
 
+    /// A one-line field from outside (a catalog's display name, a stored unit or operator):
+    /// as `neutralise`, and a line break or tab in it shown too (`^J`, `^M`, `^I`), so a name
+    /// cannot start a line of output that looks like nfcbench's own (issue 49).
+    static func field(_ text: String) -> String {
+        let shown = neutralise(text)
+        guard shown.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\t" }) else { return shown }
+        return shown.replacingOccurrences(of: "\r", with: "^M").replacingOccurrences(of: "\n", with: "^J")
+            .replacingOccurrences(of: "\t", with: "^I")
+    }
+
     /// A whole line as the CLI writes it: its own colour and erase sequences kept.
     static func output(_ text: String) -> String { shown(text, keepingOwnSequences: true) }
 

@@ -14,11 +14,24 @@ enum GlobalOptions {
 enum OptionValue {
     /// Seconds within `range`, written as a plain decimal number.
     static func seconds(in range: ClosedRange<Double>) -> @Sendable (String) -> Double? {
-        { text in Double(text).flatMap { $0.isFinite && range.contains($0) ? $0 : nil } }
+        { text in decimal(text).flatMap { range.contains($0) ? $0 : nil } }
     }
 
     static func number(in range: ClosedRange<Double>) -> @Sendable (String) -> Double? {
-        { text in Double(text).flatMap { $0.isFinite && range.contains($0) ? $0 : nil } }
+        { text in decimal(text).flatMap { range.contains($0) ? $0 : nil } }
+    }
+
+    /// A plain decimal number (`5`, `0.25`, `-3`, `.5`, `1e2`): what every number option
+    /// takes, as whole-number options do. `Double(_:)` alone also read `0x10` as 16, `inf`
+    /// and `nan`, so `--tap-timeout 0x10` was taken where `--repeats 0x10` was refused.
+    static func decimal(_ text: String) -> Double? {
+        guard
+            text.utf8.allSatisfy({
+                (0x30...0x39).contains($0) || $0 == 0x2E || $0 == 0x2D || $0 == 0x2B || $0 == 0x65 || $0 == 0x45
+            }),
+            text.utf8.contains(where: { (0x30...0x39).contains($0) }), let value = Double(text), value.isFinite
+        else { return nil }
+        return value
     }
 
     static func whole(in range: ClosedRange<Int>) -> @Sendable (String) -> Int? {
