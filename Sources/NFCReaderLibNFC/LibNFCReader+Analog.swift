@@ -46,10 +46,10 @@ extension LibNFCReader: AnalogProfiling {
 
     /// Puts back journalled settings, if any; on the libnfc queue.
     func restorePendingAnalogSettings() -> Result<Void, ReaderError> {
-        guard let status = device.restoreJournalledAnalogSettings(analogJournal, connstring: connstring) else {
-            return .success(())
+        switch device.restoreJournalledAnalogSettings(analogJournal, connstring: connstring) {
+        case .success: .success(())
+        case .failure(let status): .failure(failure(status))
         }
-        return .failure(failure(status))
     }
 
     /// A register read or an RFConfiguration takes a PN532 a few milliseconds each.
@@ -61,12 +61,13 @@ extension LibNFCDevice {
     func setAnalogSettings(_ settings: [UInt8]) -> LibNFCStatus? { send([0x32, 0x0A] + settings) }
 
     /// Puts back the settings `journal` holds for `connstring`, if any, and clears it once
-    /// they are back: at open (after a killed session) and at close alike.
-    func restoreJournalledAnalogSettings(_ journal: AnalogJournal, connstring: String) -> LibNFCStatus? {
-        guard let original = journal.original(for: connstring) else { return nil }
-        if let status = setAnalogSettings(original) { return status }
+    /// they are back: at open (after a killed session) and at close alike. The settings put
+    /// back, `nil` when none were pending.
+    func restoreJournalledAnalogSettings(_ journal: AnalogJournal, connstring: String) -> Result<[UInt8]?, LibNFCStatus> {
+        guard let original = journal.original(for: connstring) else { return .success(nil) }
+        if let status = setAnalogSettings(original) { return .failure(status) }
         journal.clear(for: connstring)
-        return nil
+        return .success(original)
     }
 
     /// Item 0x0A as the chip holds it now: each byte from its CIU register; the one the

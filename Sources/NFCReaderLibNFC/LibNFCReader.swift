@@ -95,9 +95,10 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
         }
         // Journalled under the reader's device, so a reader weakened under another of its
         // names is found here too (`ReaderDevice`).
-        let weakened = analogJournal.original(for: connstring)
-        if let status = device.restoreJournalledAnalogSettings(analogJournal, connstring: connstring) {
-            throw .garbage(connstring, underlying: "restoring the analog settings: \(status)")
+        let weakened: [UInt8]?
+        switch device.restoreJournalledAnalogSettings(analogJournal, connstring: connstring) {
+        case .success(let restored): weakened = restored
+        case .failure(let status): throw .garbage(connstring, underlying: "restoring the analog settings: \(status)")
         }
         return LibNFCReader(
             device: device, lock: lock, queue: queue, connstring: connstring, diagnosis: diagnosis,
