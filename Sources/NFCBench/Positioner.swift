@@ -70,6 +70,8 @@ public struct SimulatedPositioner: Positioner {
         bench.place(x: probe.x, y: probe.y, heightMm: probe.heightMm)
     }
     public func lift(index: Int) async throws(PositionerError) { bench.lift() }
+    /// Starts with the phone lifted, as the virtual bench's positioner does.
+    public func prepare() async throws(PositionerError) { bench.lift() }
 }
 
 /// Runs a lab's command for each move: `exec:TEMPLATE` with `{action}` (`place`/`lift`),

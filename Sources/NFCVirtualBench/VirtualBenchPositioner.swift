@@ -17,6 +17,11 @@ public struct VirtualBenchPositioner: Positioner {
 
     public func lift(index: Int) async throws(PositionerError) { try await send(.lift, action: "lift") }
 
+    /// A run starts with the phone lifted, as a machine starts at its safe height: a run
+    /// killed mid-tap leaves the phone on the reader, and its resume waited an hour for an
+    /// operator to lift it (the soak's PC/SC trials, once they ran at all, hung so).
+    public func prepare() async throws(PositionerError) { try await send(.lift, action: "lift") }
+
     private func send(_ command: BenchCommand, action: String) async throws(PositionerError) {
         let client = self.client
         let failure: String? = await BlockingWork.run("nfcbench.virtual-bench.positioner") {

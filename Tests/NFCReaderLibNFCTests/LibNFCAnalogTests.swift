@@ -109,4 +109,20 @@ struct LibNFCAnalogTests {
         #expect(journal.pending().isEmpty && journal.original(for: bench.connstring) == nil)
         await other.close()
     }
+
+    /// The port lock is the device's too: `flock` locks the node a name opens, so a reader
+    /// held under its link is busy under the node it points to (issue 49, L2).
+    @Test func aReaderHeldUnderOneNameIsBusyUnderAnother() async throws {
+        let bench = try TestBench()
+        let link = try #require(ReaderDevice.serialPath(of: bench.connstring))
+        let node = URL(fileURLWithPath: link).resolvingSymlinksInPath().path
+        let held = try await open(bench)
+        do {
+            _ = try await LibNFCReader.open(connstring: "pn532_uart:" + node, analogJournal: journal)
+            Issue.record("opened the reader twice, under two names")
+        } catch {
+            #expect(error.code == .busy, "\(error)")
+        }
+        await held.close()
+    }
 }
