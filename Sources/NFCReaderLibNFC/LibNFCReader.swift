@@ -44,7 +44,7 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
         self.diagnosis = diagnosis
         info = ReaderInfo(
             backend: .libnfc, name: device.name, spec: "libnfc:\(connstring)", firmware: device.firmware,
-            isSimulated: SerialPortLock.serialPath(of: connstring).map(Self.isPseudoTerminal) ?? false)
+            isSimulated: ReaderDevice.serialPath(of: connstring).map(Self.isPseudoTerminal) ?? false)
     }
 
     /// Opens and initialises the reader as an initiator, putting back analog settings an
@@ -83,7 +83,7 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
         // Lock a serial port before libnfc touches it, so a second user gets a clear
         // "busy" instead of interleaved frames.
         let lock: SerialPortLock?
-        if let path = SerialPortLock.serialPath(of: connstring) {
+        if let path = ReaderDevice.serialPath(of: connstring) {
             guard FileManager.default.fileExists(atPath: path) else { throw diagnosis.openFailure(connstring: connstring) }
             lock = try SerialPortLock.acquire(path: path, patience: .milliseconds(500))
         } else {
@@ -370,7 +370,7 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
     /// opened for another reason (permissions, a USB reader claimed by the kernel).
     public static func describe(connstring: String) -> (firmware: String?, inUse: Bool?) {
         var lock: SerialPortLock?
-        if let path = SerialPortLock.serialPath(of: connstring) {
+        if let path = ReaderDevice.serialPath(of: connstring) {
             do throws(ReaderError) {
                 lock = try SerialPortLock(path: path)
             } catch {
@@ -406,7 +406,7 @@ final class ResumeOnce<T: Sendable>: Sendable {
 extension LibNFCDiagnosis {
     /// Whether the device behind `connstring` is still attached.
     func deviceStillPresent(connstring: String) -> Bool {
-        if let path = SerialPortLock.serialPath(of: connstring) { return FileManager.default.fileExists(atPath: path) }
+        if let path = ReaderDevice.serialPath(of: connstring) { return FileManager.default.fileExists(atPath: path) }
         return !supportedDevices().isEmpty
     }
 }

@@ -41,7 +41,4 @@ final class SerialPortLock {
             }
         }
     }
-
-    /// The serial port a connstring names, for drivers that use one.
-    static func serialPath(of connstring: String) -> String? { ReaderDevice.serialPath(of: connstring) }
 }

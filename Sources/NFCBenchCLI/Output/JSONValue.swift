@@ -68,13 +68,18 @@ public indirect enum JSONValue: Sendable, Equatable {
         var out = String.UnicodeScalarView()
         for scalar in json.unicodeScalars {
             if isHidden(scalar) {
-                let hex = String(scalar.value, radix: 16)
-                out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+                out.append(contentsOf: unicodeEscape(scalar).unicodeScalars)
             } else {
                 out.append(scalar)
             }
         }
         return String(out)
+    }
+
+    /// `\u00XX` for a scalar of the Basic Multilingual Plane.
+    private static func unicodeEscape(_ c: Unicode.Scalar) -> String {
+        let hex = String(c.value, radix: 16)
+        return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
     }
 
     private static func isHidden(_ c: Unicode.Scalar) -> Bool {
@@ -95,9 +100,7 @@ public indirect enum JSONValue: Sendable, Equatable {
             // JSON never acts on a control sequence hidden in a value.
             // Bidirectional controls too: the process's terminal backstop would otherwise
             // rewrite them as `<U+202E>`, and the printed JSON would no longer round-trip.
-            case let c where c.value < 0x20 || isHidden(c):
-                let hex = String(c.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            case let c where c.value < 0x20 || isHidden(c): out += unicodeEscape(c)
             default: out.unicodeScalars.append(scalar)
             }
         }

@@ -11,22 +11,19 @@
 /// CLI's own colour and line-erase sequences (CSI parameters ending in `m` or `K`) through.
 enum TerminalSafeText {
     /// A field from outside: every control shown, none acted on.
-    static func neutralise(_ text: String) -> String { shown(text, keepingOwnSequences: false) }
+    static func neutralise(_ text: String) -> String { shown(text, keepingOwnSequences: false, keepingLayout: true) }
 
     /// A one-line field from outside (a catalog's display name, a stored unit or operator):
     /// as `neutralise`, and a line break or tab in it shown too (`^J`, `^M`, `^I`), so a name
     /// cannot start a line of output that looks like nfcbench's own (issue 49).
-    static func field(_ text: String) -> String {
-        let shown = neutralise(text)
-        guard shown.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\t" }) else { return shown }
-        return shown.replacingOccurrences(of: "\r", with: "^M").replacingOccurrences(of: "\n", with: "^J")
-            .replacingOccurrences(of: "\t", with: "^I")
-    }
+    static func field(_ text: String) -> String { shown(text, keepingOwnSequences: false, keepingLayout: false) }
 
     /// A whole line as the CLI writes it: its own colour and erase sequences kept.
-    static func output(_ text: String) -> String { shown(text, keepingOwnSequences: true) }
+    static func output(_ text: String) -> String { shown(text, keepingOwnSequences: true, keepingLayout: true) }
 
-    private static func shown(_ text: String, keepingOwnSequences: Bool) -> String {
+    /// `keepingLayout`: line feeds, carriage returns and tabs pass as they are.
+    private static func shown(_ text: String, keepingOwnSequences: Bool, keepingLayout: Bool) -> String {
+        func isControl(_ c: Unicode.Scalar) -> Bool { Self.isControl(c) || (!keepingLayout && isLayout(c)) }
         guard text.unicodeScalars.contains(where: { isControl($0) || isBidirectional($0) }) else { return text }
         var out = String.UnicodeScalarView()
         let scalars = Array(text.unicodeScalars)
@@ -54,6 +51,8 @@ enum TerminalSafeText {
     static func isBidirectional(_ c: Unicode.Scalar) -> Bool {
         (0x202A...0x202E).contains(c.value) || (0x2066...0x2069).contains(c.value)
     }
+
+    private static func isLayout(_ c: Unicode.Scalar) -> Bool { c == "\n" || c == "\r" || c == "\t" }
 
     private static func isControl(_ c: Unicode.Scalar) -> Bool {
         switch c.value {
