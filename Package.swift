@@ -13,7 +13,7 @@ import PackageDescription
 //   NFCBenchStoreSQLite / NFCBenchStorePostgres ──> NFCBenchRecords, NFCStore / NFCPostgres
 //   NFCStore ──> CSQLite    NFCPostgres ──> CLibPQ    NFCReaderLibNFC ──> CLibNFC    NFCReaderPCSC ──> CPCSCLite
 //   NFCReaders: the reader model and its backend registration; NFCSystem: the system calls ──> CMalloc
-//   NFCLocatorCore: Foundation only, portable
+//   NFCLocatorCore: Foundation only, portable    NFCPhysics: the bench's physics, Foundation only (NFCReaders uses it)
 //   CLibNFC, CPCSCLite, CSQLite, CLibPQ, CMalloc: module map and shim header each
 let package = Package(
     name: "nfcbench",
@@ -25,6 +25,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "NFCLocatorCore"),
+        // The bench's physics: loops, the gap, mutual inductance, the phone's threshold
+        // (Foundation only, no I/O; docs/physics.md).
+        .target(name: "NFCPhysics"),
         // One thin system-library target per C library: a module map and a shim header.
         .systemLibrary(name: "CLibNFC", pkgConfig: "libnfc", providers: [.apt(["libnfc-dev"])]),
         .systemLibrary(name: "CPCSCLite", pkgConfig: "libpcsclite", providers: [.apt(["libpcsclite-dev"])]),
@@ -50,7 +53,7 @@ let package = Package(
         .target(name: "NFCHost"),
         // Reader model and the in-process simulated phone; knows no C library (NFCSystem
         // names a reader's device, so every spelling of one reader shares its journals).
-        .target(name: "NFCReaders", dependencies: ["NFCSystem"]),
+        .target(name: "NFCReaders", dependencies: ["NFCSystem", "NFCPhysics"]),
         // The only importer of CLibNFC / CPCSCLite.
         .target(name: "NFCReaderLibNFC", dependencies: ["CLibNFC", "NFCReaders", "NFCHost", "NFCSystem"]),
         .target(name: "NFCReaderPCSC", dependencies: ["CPCSCLite", "NFCReaders"]),
@@ -71,7 +74,7 @@ let package = Package(
             name: "NFCBench",
             dependencies: [
                 "NFCBenchRecords", "NFCLocatorCore", "NFCReaders", "NFCReaderLibNFC", "NFCReaderPCSC", "NFCReaderReplay",
-                "NFCHost", "NFCSystem",
+                "NFCHost", "NFCSystem", "NFCPhysics",
             ]),
         // G-code machines (GRBL, Marlin) as positioners: the rig file, the serial
         // conversation, the mapping from the phone's back to machine coordinates.
@@ -86,13 +89,14 @@ let package = Package(
             dependencies: [
                 "NFCBench", "NFCBenchRecords", "NFCLocatorCore", "NFCReaders", "NFCVirtualBench", "NFCBenchStoreSQLite",
                 "NFCBenchStorePostgres", "NFCPostgres", "NFCStore", "NFCCatalogRemote", "NFCReaderLibNFC", "NFCMotion",
+                "NFCPhysics",
             ]),
         // Argument parsing, help and printing only; a library so tests call it.
         .target(
             name: "NFCBenchCLI",
             dependencies: [
                 "NFCBenchUseCases", "NFCBench", "NFCBenchRecords", "NFCLocatorCore", "NFCReaders", "NFCVirtualBench",
-                "NFCCatalogRemote", "NFCHost", "NFCSystem", "NFCMotion",
+                "NFCCatalogRemote", "NFCHost", "NFCSystem", "NFCMotion", "NFCPhysics",
             ],
             plugins: ["BuildInfoPlugin"]),
         // The commit and build date `--version` and every report name.
@@ -120,6 +124,9 @@ let package = Package(
         .executableTarget(
             name: "RefineStudy", dependencies: ["NFCBench", "NFCBenchRecords", "NFCLocatorCore", "NFCReaders"],
             path: "Benchmarks/RefineStudy"),
+        .executableTarget(
+            name: "PhysicsStudy", dependencies: ["NFCBench", "NFCLocatorCore", "NFCPhysics", "NFCReaders"],
+            path: "Benchmarks/PhysicsStudy"),
         .executableTarget(
             name: "VerdictStudy",
             dependencies: ["NFCBench", "NFCBenchRecords", "NFCBenchStoreSQLite", "NFCLocatorCore", "NFCReaders"],
@@ -160,6 +167,7 @@ let package = Package(
             path: "Tests/NFCLabTestSupport"),
         // One test target per module; EndToEndTests keeps what needs the built binary.
         .testTarget(name: "NFCLocatorCoreTests", dependencies: ["NFCLocatorCore"]),
+        .testTarget(name: "NFCPhysicsTests", dependencies: ["NFCPhysics"]),
         .testTarget(name: "NFCReadersTests", dependencies: ["NFCReaders", "NFCSystem", "NFCTestSupport"]),
         .testTarget(name: "NFCStoreTests", dependencies: ["NFCStore", "NFCTestSupport"]),
         .testTarget(name: "NFCSystemTests", dependencies: ["NFCSystem", "NFCTestSupport"]),

@@ -27,6 +27,10 @@ public struct SessionRecord: Sendable, Equatable {
     /// The reader's serial number, where its driver gave one: which of a lab's readers
     /// of one model took the session.
     public var readerSerial: String?
+    /// The reader's antenna and the gap, which the physical model needs (`ReaderGeometry`);
+    /// `nil`: unknown (a session from before migration 018, or a reader without a profile
+    /// whose operator gave none).
+    public var readerGeometry: ReaderGeometry?
     public var unit: String?
     public var operatorName: String?
     public var plan: PlanKind
@@ -78,7 +82,7 @@ public struct SessionRecord: Sendable, Equatable {
         measured: NormalizedRect? = nil, iou: Double? = nil, bodyHeightMm: Double? = nil, simulated: Bool = false,
         verdictReason: String? = nil, voidReason: String? = nil, voidedAt: Date? = nil, planFocus: PlanFocus? = nil,
         station: String? = nil, mode: TapMode = .card, modelTyped: String? = nil, phone: PhoneDetails = PhoneDetails(),
-        readerSerial: String? = nil
+        readerSerial: String? = nil, readerGeometry: ReaderGeometry? = nil
     ) {
         precondition(Self.repeatCounts.contains(repeats), "taps per position are within SessionRecord.repeatCounts")
         precondition(Self.storedTapTimeouts.contains(tapTimeout), "a tap window is within SessionRecord.storedTapTimeouts")
@@ -94,6 +98,7 @@ public struct SessionRecord: Sendable, Equatable {
         self.voidReason = voidReason; self.voidedAt = voidedAt; self.planFocus = planFocus; self.station = station
         self.mode = mode; self.modelTyped = modelTyped; self.phone = phone
         self.readerSerial = readerSerial
+        self.readerGeometry = readerGeometry
     }
 
     /// How a store is asked for this session: `station/id` when the session has a

@@ -20,19 +20,20 @@ enum DefinerFunctions {
     /// The path every definer function runs under.
     static let searchPath = "pg_catalog, \(schemaToken), pg_temp"
 
-    /// The definitions, each replaced in place (grants stay as they were).
-    static var definitions: [String] {
+    /// The definitions, each replaced in place (grants stay as they were), the push updating
+    /// `sessionColumns` (those that exist at the migration that replaces it).
+    static func definitions(sessionColumns: [String]) -> [String] {
         let lab = schemaToken + "."
         return [
-            PushFunctions.push(
-                updating: PushFunctions.sessionColumns(without: []), replacing: true, lab: lab, searchPath: searchPath),
+            PushFunctions.push(updating: sessionColumns, replacing: true, lab: lab, searchPath: searchPath),
             PushFunctions.eventsPush(replacing: true, lab: lab, searchPath: searchPath),
             PushFunctions.recordMachine(replacing: true, lab: lab, searchPath: searchPath),
         ]
     }
 
-    static var migration: String {
-        let statements = definitions.map {
+    /// The definitions replaced in the lab's schema, read inside the database.
+    static func replacement(sessionColumns: [String], then more: String = "") -> String {
+        let statements = definitions(sessionColumns: sessionColumns).map {
             "    EXECUTE replace($definition$\($0)$definition$, '\(schemaToken)', lab);\n"
         }
         return """
@@ -40,11 +41,18 @@ enum DefinerFunctions {
             DECLARE
                 lab text := quote_ident(current_schema());
             BEGIN
-            \(statements.joined())
-                -- Station roles had TEMPORARY only through PUBLIC; the database's owner keeps it.
-                EXECUTE format('REVOKE TEMPORARY ON DATABASE %I FROM PUBLIC', current_database());
-                EXECUTE format('REVOKE TEMPORARY ON DATABASE %I FROM nfcbench_bench, nfcbench_reader', current_database());
+            \(statements.joined())\(more)
             END $migration$;
             """
+    }
+
+    static var migration: String {
+        replacement(
+            sessionColumns: PushFunctions.sessionColumns(without: PushFunctions.readerGeometryColumns),
+            then: """
+                    -- Station roles had TEMPORARY only through PUBLIC; the database's owner keeps it.
+                    EXECUTE format('REVOKE TEMPORARY ON DATABASE %I FROM PUBLIC', current_database());
+                    EXECUTE format('REVOKE TEMPORARY ON DATABASE %I FROM nfcbench_bench, nfcbench_reader', current_database());
+                """)
     }
 }

@@ -13,7 +13,8 @@ enum LabRows {
         stale, catalog_version, aspect_ratio, reader_name, reader_firmware, unit, operator, plan_kind, plan_json, plan_pass,
         plan_focus, repeats, tap_timeout, status, started_at, ended_at, verdict, verdict_reason, measured_x, measured_y,
         measured_width, measured_height, iou, body_height_mm, simulated, void_reason, voided_at, mode, model_typed,
-        phone_os, phone_build, phone_case, reader_serial
+        phone_os, phone_build, phone_case, reader_serial, reader_antenna_width_mm, reader_antenna_height_mm, reader_gap_mm,
+        reader_geometry_source
         """
     static let sessionSelect = "SELECT \(sessionColumns) FROM lab_session"
 
@@ -55,7 +56,9 @@ enum LabRows {
             .optional(s.measured?.width), .optional(s.measured?.height), .optional(s.iou), .optional(s.bodyHeightMm),
             .bool(s.simulated), .optional(s.voidReason), .optional(s.voidedAt?.timeIntervalSince1970), .text(s.mode.rawValue),
             .optional(s.modelTyped), .optional(s.phone.os), .optional(s.phone.build), .optional(s.phone.phoneCase),
-            .optional(s.readerSerial), .integer(revision),
+            .optional(s.readerSerial), .optional(s.readerGeometry?.antennaWidthMm),
+            .optional(s.readerGeometry?.antennaHeightMm), .optional(s.readerGeometry?.gapMm),
+            .optional(s.readerGeometry?.source), .integer(revision),
         ]
     }
 
@@ -127,7 +130,16 @@ enum LabRows {
             verdictReason: v.optionalText(28), voidReason: v.optionalText(36), voidedAt: try v.optionalDate(37),
             planFocus: focus, station: station, mode: try v.name(38, as: TapMode.self), modelTyped: v.optionalText(39),
             phone: PhoneDetails(os: v.optionalText(40), build: v.optionalText(41), phoneCase: v.optionalText(42)),
-            readerSerial: v.optionalText(43))
+            readerSerial: v.optionalText(43), readerGeometry: try geometry(v))
+    }
+
+    /// Columns 44-47: all NULL (unknown) or a geometry within `ReaderGeometry`'s ranges.
+    static func geometry(_ v: LabValues) throws -> ReaderGeometry? {
+        if (44...47).allSatisfy({ v.optionalText($0) == nil }) { return nil }
+        return ReaderGeometry(
+            antennaWidthMm: try v.number(44, in: ReaderGeometry.antennaSides),
+            antennaHeightMm: try v.number(45, in: ReaderGeometry.antennaSides),
+            gapMm: try v.number(46, in: ReaderGeometry.gaps), source: try v.text(47))
     }
 
     /// A tap, its session id given as the session's reference (`station/id`): a lab

@@ -178,6 +178,9 @@ enum LabSchema {
                 + ["unit", "operator", "void_reason"].map { "length(\($0)) <= \(StoredText.maximumCharacters)" }
                 .joined(separator: " AND ") + ") NOT VALID;"
         ),
+        // The reader's antenna and gap (`ReaderGeometry`, docs/physics.md), and the push that
+        // stores them; NULL for sessions from before, whose reader's antenna is unknown.
+        ("014-reader-geometry", PushFunctions.readerGeometryMigration),
     ]
 
     /// Applies missing migrations under the advisory lock; refuses a store from a newer

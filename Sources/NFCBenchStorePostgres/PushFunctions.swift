@@ -19,12 +19,16 @@ enum PushFunctions {
     /// The session columns as migration 005 knew them: its push updates these on a
     /// conflict. Later migrations that add columns replace the push (`detailsMigration`,
     /// `readerSerialMigration`); each push names only the columns that exist by then.
-    static let sessionColumnsAt005 = sessionColumns(without: detailColumns + readerSerialColumns)
+    static let sessionColumnsAt005 = sessionColumns(without: detailColumns + readerSerialColumns + readerGeometryColumns)
 
     /// The session columns migration 007 adds.
     static let detailColumns = ["model_typed", "phone_os", "phone_build", "phone_case"]
     /// The session column migration 008 adds.
     static let readerSerialColumns = ["reader_serial"]
+    /// The session columns migration 014 adds (`ReaderGeometry`).
+    static let readerGeometryColumns = [
+        "reader_antenna_width_mm", "reader_antenna_height_mm", "reader_gap_mm", "reader_geometry_source",
+    ]
 
     static func sessionColumns(without later: [String]) -> [String] {
         LabRows.names(LabRows.sessionColumns).filter { !later.contains($0) }
@@ -69,12 +73,33 @@ enum PushFunctions {
     /// (bounded like every text a bench sends), and the push that updates them too. A
     /// bench from before sends none of them: they stay NULL.
     static var detailsMigration: String {
-        addTextColumns(detailColumns) + push(updating: sessionColumns(without: readerSerialColumns), replacing: true)
+        addTextColumns(detailColumns)
+            + push(updating: sessionColumns(without: readerSerialColumns + readerGeometryColumns), replacing: true)
     }
 
     /// Migration 008: the reader's serial number, and the push that updates it too.
     static var readerSerialMigration: String {
-        addTextColumns(readerSerialColumns) + push(updating: sessionColumns(without: []), replacing: true)
+        addTextColumns(readerSerialColumns) + push(updating: sessionColumns(without: readerGeometryColumns), replacing: true)
+    }
+
+    /// Migration 014: the reader's antenna and gap (`ReaderGeometry`), bounded as the bench
+    /// bounds them, all four NULL or none; and the push that updates them too, replaced as
+    /// migration 012 replaced it (schema-qualified, the temporary schema last).
+    static var readerGeometryMigration: String {
+        let sides = ReaderGeometry.antennaSides, gaps = ReaderGeometry.gaps
+        return """
+            ALTER TABLE lab_session ADD COLUMN reader_antenna_width_mm double precision
+                CHECK (reader_antenna_width_mm IS NULL OR \(RangeConstraints.between("reader_antenna_width_mm", sides)));
+            ALTER TABLE lab_session ADD COLUMN reader_antenna_height_mm double precision
+                CHECK (reader_antenna_height_mm IS NULL OR \(RangeConstraints.between("reader_antenna_height_mm", sides)));
+            ALTER TABLE lab_session ADD COLUMN reader_gap_mm double precision
+                CHECK (reader_gap_mm IS NULL OR \(RangeConstraints.between("reader_gap_mm", gaps)));
+            ALTER TABLE lab_session ADD COLUMN reader_geometry_source text
+                CHECK (reader_geometry_source IS NULL OR length(reader_geometry_source) <= \(StoredText.maximumCharacters));
+            ALTER TABLE lab_session ADD CONSTRAINT lab_session_reader_geometry_whole CHECK (
+                num_nulls(reader_antenna_width_mm, reader_antenna_height_mm, reader_gap_mm, reader_geometry_source) IN (0, 4));
+
+            """ + DefinerFunctions.replacement(sessionColumns: sessionColumns(without: []))
     }
 
     /// The three-argument push: a session and its taps, checked against the caller's

@@ -226,6 +226,18 @@ enum BenchSchema {
             );
             """
         ),
+        // The reader's antenna and the gap to the phone (`ReaderGeometry`), which the
+        // physical model needs to find the coil (docs/physics.md). NULL for a session from
+        // before: its reader's antenna is unknown. Older rows keep their checksums.
+        (
+            "018-reader-geometry",
+            """
+            ALTER TABLE session ADD COLUMN reader_antenna_width_mm REAL;
+            ALTER TABLE session ADD COLUMN reader_antenna_height_mm REAL;
+            ALTER TABLE session ADD COLUMN reader_gap_mm REAL;
+            ALTER TABLE session ADD COLUMN reader_geometry_source TEXT;
+            """
+        ),
     ]
 
     /// Migrations that only add an index: a reader may read a file without them as it is

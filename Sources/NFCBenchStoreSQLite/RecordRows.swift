@@ -12,7 +12,8 @@ enum RecordRows {
             stale, catalog_version, aspect_ratio, reader_backend, reader_name, reader_firmware, unit, operator, plan_kind,
             plan_json, repeats, tap_timeout, status, started_at, ended_at, verdict, measured_x, measured_y, measured_width,
             measured_height, iou, plan_pass, simulated, body_height_mm, verdict_reason, void_reason, voided_at,
-            plan_focus, checksum, station, mode, model_typed, phone_os, phone_build, phone_case, reader_serial FROM session
+            plan_focus, checksum, station, mode, model_typed, phone_os, phone_build, phone_case, reader_serial,
+            reader_antenna_width_mm, reader_antenna_height_mm, reader_gap_mm, reader_geometry_source FROM session
         """
 
     static let tapSelect = """
@@ -72,7 +73,7 @@ enum RecordRows {
             phone: PhoneDetails(
                 os: try v.optionalText((42, "phone_os")), build: try v.optionalText((43, "phone_build")),
                 phoneCase: try v.optionalText((44, "phone_case"))),
-            readerSerial: try v.optionalText((45, "reader_serial")))
+            readerSerial: try v.optionalText((45, "reader_serial")), readerGeometry: try geometry(v))
         // Values in range can still be altered ones.
         try verifySessionChecksum(s, id: id)
         return record
@@ -85,8 +86,20 @@ enum RecordRows {
     static let voidReasonColumn: Int32 = 35
     static let stationColumn: Int32 = 39
     static let modeColumn: Int32 = 40
-    /// model_typed, phone_os, phone_build, phone_case (migration 012), reader_serial (013).
-    static let detailColumns: [Int32] = [41, 42, 43, 44, 45]
+    /// model_typed, phone_os, phone_build, phone_case (migration 012), reader_serial (013),
+    /// the reader's geometry (018).
+    static let detailColumns: [Int32] = [41, 42, 43, 44, 45, 46, 47, 48, 49]
+
+    /// The four geometry columns: all NULL (unknown) or all within `ReaderGeometry`'s ranges.
+    static func geometry(_ v: StoredValues) throws(RecordDecodingError) -> ReaderGeometry? {
+        let names = ["reader_antenna_width_mm", "reader_antenna_height_mm", "reader_gap_mm", "reader_geometry_source"]
+        let columns = (0..<4).map { (Int32(46 + $0), names[$0]) }
+        if columns.allSatisfy({ v.statement.type($0.0) == .null }) { return nil }
+        return ReaderGeometry(
+            antennaWidthMm: try v.number(columns[0], in: ReaderGeometry.antennaSides),
+            antennaHeightMm: try v.number(columns[1], in: ReaderGeometry.antennaSides),
+            gapMm: try v.number(columns[2], in: ReaderGeometry.gaps), source: try v.text(columns[3]))
+    }
 
     /// Later columns join the checksum only when they hold a value, so rows written before
     /// them keep theirs (card mode is stored as NULL for the same reason).
@@ -145,6 +158,8 @@ enum RecordRows {
             .optionalReal(s.bodyHeightMm), .optionalText(s.planFocus?.stored), .optionalText(s.station),
             .optionalText(s.mode == .card ? nil : s.mode.rawValue), .optionalText(s.modelTyped), .optionalText(s.phone.os),
             .optionalText(s.phone.build), .optionalText(s.phone.phoneCase), .optionalText(s.readerSerial),
+            .optionalReal(s.readerGeometry?.antennaWidthMm), .optionalReal(s.readerGeometry?.antennaHeightMm),
+            .optionalReal(s.readerGeometry?.gapMm), .optionalText(s.readerGeometry?.source),
         ]
     }
 

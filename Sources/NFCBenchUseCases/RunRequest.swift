@@ -46,6 +46,10 @@ public struct RunRequest: Sendable {
     /// What was typed for the model, when it was a name or a spelling of the identifier.
     public var modelTyped: String?
     public var phone = PhoneDetails()
+    /// The reader's antenna (W x H mm) and the gap to the phone, where the operator gave
+    /// them; the reader's profile fills in the rest (`ReaderAntennaProfile`).
+    public var readerAntenna: (width: Double, height: Double)?
+    public var gapMm: Double?
     public var station: String?
     /// `nil`: card mode for a new session; a resumed one keeps its own.
     public var mode: TapMode?

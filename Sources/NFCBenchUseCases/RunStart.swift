@@ -2,6 +2,7 @@ import Foundation
 import NFCBench
 import NFCBenchRecords
 import NFCLocatorCore
+import NFCPhysics
 import NFCReaders
 
 /// A run ready to go: its session in the store, its reader open, its positioner built.
@@ -129,6 +130,9 @@ public enum RunStart {
         session.modelTyped = request.modelTyped
         session.phone = request.phone
         session.readerSerial = reader.info.serial
+        session.readerGeometry = ReaderAntennaProfile.geometry(
+            antenna: request.readerAntenna, gapMm: request.gapMm,
+            profile: ReaderAntennaProfile.matching(spec: spec, name: reader.info.name))
         return session
     }
 
@@ -141,6 +145,17 @@ public enum RunStart {
             request.simulatedPhone.antenna
             ?? predicted.map { ($0.x, $0.y, $0.width, $0.height) } ?? (0.1, 0.1, 0.8, 0.4)
         var phone = SimulatedPhone(antenna: antenna, aspectRatio: aspectRatio)
+        // With its reader's antenna known, the simulated phone couples as two loops do
+        // (docs/physics.md); without it, by the linear model, which has no reader to size.
+        let geometry =
+            saved?.readerGeometry
+            ?? ReaderAntennaProfile.geometry(antenna: request.readerAntenna, gapMm: request.gapMm, profile: nil)
+        if let geometry, let bodyHeight = saved?.bodyHeightMm ?? request.resolution?.profile?.bodyHeightMm {
+            phone.couplingModel = .mutualInductance(
+                PhysicalBench(
+                    reader: ReaderAntenna(widthMm: geometry.antennaWidthMm, heightMm: geometry.antennaHeightMm),
+                    bodyHeightMm: bodyHeight, gapMm: geometry.gapMm))
+        }
         // The simulated phone is of the model's platform: an iPhone's Wallet does not answer
         // Android's HCE SELECT.
         let key = saved?.lookupKey ?? request.resolution?.lookupKey ?? ""

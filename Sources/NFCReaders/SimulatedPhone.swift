@@ -1,3 +1,5 @@
+import Foundation
+
 /// A phone in card emulation, as the bench sees it: where its coil is, which RF
 /// technology it answers with, and how reliably.
 ///
@@ -28,6 +30,9 @@ public struct SimulatedPhone: Sendable, Hashable {
     /// over its coil while a weaker one reads. Some real boards do this with a phone too
     /// close (docs/coupling.md, "The measurement").
     public var saturation: Double?
+    /// The world the phone couples in: the linear model (the default, for comparison) or
+    /// two coupled loops (`SimulatedCoupling`).
+    public var couplingModel: SimulatedCoupling = .linear
 
     public init(
         antenna: (x: Double, y: Double, width: Double, height: Double), aspectRatio: Double = 0.48,
@@ -48,7 +53,7 @@ public struct SimulatedPhone: Sendable, Hashable {
         a.antenna == b.antenna && a.aspectRatio == b.aspectRatio && a.technology == b.technology
             && a.readerRadius == b.readerRadius && a.edgeFalloff == b.edgeFalloff && a.missRate == b.missRate
             && a.answersAndroidHCE == b.answersAndroidHCE && a.readHeightMm == b.readHeightMm
-            && a.saturation == b.saturation
+            && a.saturation == b.saturation && a.couplingModel == b.couplingModel
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -86,7 +91,13 @@ public struct SimulatedPhone: Sendable, Hashable {
     /// shrinks it) to 1 (on the coil's centre line, on the back): the depth inside that
     /// area as a fraction of the deepest point's. The emulated PN532 answers a weakened
     /// field only where this reaches the field's threshold (`AnalogProfile.threshold`).
+    /// In the physical world it is 1 - (1 / margin)^(1 / exponent): a rung of threshold t
+    /// gives the field (1 - t)^exponent, so the phone answers it exactly where this reaches t.
     public func coupling(x: Double, y: Double, heightMm: Double = 0) -> Double {
+        if case .mutualInductance(let bench) = couplingModel, let physics {
+            let margin = physicalMargin(bench, physics, x: x, y: y, heightMm: heightMm)
+            return margin <= 1 ? 0 : 1 - pow(1 / margin, 1 / bench.rungFieldExponent)
+        }
         let deepest = inradius + readerRadius
         let shrink = readHeightMm > 0 ? max(0, heightMm) / readHeightMm * deepest : 0
         return min(1, max(0, (signedDistance(x: x, y: y) + readerRadius - shrink) / deepest))
@@ -105,7 +116,15 @@ public struct SimulatedPhone: Sendable, Hashable {
 
     /// Probability that a tap with the reader at (x, y), `heightMm` above the back, is
     /// detected: the edge fall-off of the sensitive area, shrunk for the height (`readHeight`).
+    /// In the physical world, the chance that |M| clears a threshold that varies from one
+    /// placement to the next (`PhysicalBench.thresholdSpread`).
     public func detectionProbability(x: Double, y: Double, heightMm: Double = 0) -> Double {
+        if case .mutualInductance(let bench) = couplingModel, let physics {
+            let margin = physicalMargin(bench, physics, x: x, y: y, heightMm: heightMm)
+            guard margin > 0 else { return 0 }
+            let z = bench.thresholdSpread > 0 ? log(margin) / bench.thresholdSpread : (margin >= 1 ? .infinity : -.infinity)
+            return (1 - missRate) * 0.5 * erfc(-z / 2.squareRoot())
+        }
         let shrink = readHeightMm > 0 ? max(0, heightMm) / readHeightMm * (inradius + readerRadius) : 0
         let d = signedDistance(x: x, y: y) + readerRadius - shrink
         let sure = 1 - missRate

@@ -35,10 +35,12 @@ struct PhoneDetailsCLITests {
         let lines = csv.stdout.split(separator: "\r\n")
         // The new columns are appended, so older readers of the file see what they saw.
         #expect(
-            lines.first?.hasSuffix(",foreign_answers,model_typed,phone_os,phone_build,phone_case,reader_serial") == true,
+            lines.first?.hasSuffix(
+                ",foreign_answers,model_typed,phone_os,phone_build,phone_case,reader_serial,reader_antenna_width_mm,"
+                    + "reader_antenna_height_mm,reader_gap_mm,reader_geometry_source") == true,
             "\(csv.stdout)")
-        // The simulated reader has no serial number: the last cell is empty.
-        #expect(lines.last?.hasSuffix(",galaxy s24,Android 15,AP3A.240905.015,none,") == true, "\(csv.stdout)")
+        // The simulated reader has no serial number and no antenna profile: the last cells are empty.
+        #expect(lines.last?.hasSuffix(",galaxy s24,Android 15,AP3A.240905.015,none,,,,,") == true, "\(csv.stdout)")
         #expect(lines.last?.contains(",SM-S921B,sm_s921b,") == true)
 
         // An identifier typed as it is records no typed form.

@@ -23,7 +23,10 @@ enum ReportFixture {
             confidence: .approximate, source: .seedCatalog, stale: true, catalogVersion: "seed-2026-11",
             aspectRatio: 0.4803, reader: .sim, readerFirmware: "nfcbench-sim", unit: "unit-7", operatorName: "Ana",
             plan: .grid, repeats: 1, tapTimeout: 2, status: .inProgress, startedAt: start, bodyHeightMm: 147,
-            simulated: simulated, voidReason: void, readerSerial: "RR174-002117")
+            simulated: simulated, voidReason: void, readerSerial: "RR174-002117",
+            readerGeometry: ReaderGeometry(
+                antennaWidthMm: 46, antennaHeightMm: 64, gapMm: 3,
+                source: "acr122u: antenna from ACS's ACR122L specification (inferred for the ACR122U), gap inferred"))
     }
 
     /// Stores the session and its taps, finishes it with the score the taps give, and

@@ -56,4 +56,30 @@ struct LabStoreUpgradeTests {
         let updated = try #require(try await reader.session("S-20261202-100000-up01"))
         #expect(updated.readerSerial == "RR174-009999" && updated.readerFirmware == "nfcbench-sim")
     }
+
+    /// A lab store from before migration 014 keeps its sessions (their reader's antenna
+    /// unknown) and, upgraded, stores a bench's geometry and takes it back whole; a
+    /// half-geometry or one out of range is refused by the store itself.
+    @Test func aStoreFromBeforeTheReaderGeometryUpgradesAndCarriesIt() async throws {
+        let lab = try await LabFixture(stations: ["bench-a"], migrate: Self.migrated(through: "013-operator-text-bounds"))
+        let local = try await SQLiteBenchStore.open(path: scratch.database())
+        let before = try await LabFixture.session("S-20261206-100000-geo1", station: "bench-a", in: local)
+        _ = try await PostgresLabStore.open(lab.admin, migrate: true)
+        let store = try await PostgresLabStore.open(lab.benches["bench-a"]!)
+        let after = try await LabFixture.session(
+            "S-20261206-110000-geo2", station: "bench-a", in: local, start: Date(timeIntervalSince1970: 1_790_003_600),
+            geometry: ReaderGeometry(antennaWidthMm: 46, antennaHeightMm: 64, gapMm: 2.5, source: "operator"))
+        let sync = await LabSync.run(from: local, to: store, station: "bench-a")
+        #expect(sync.succeeded, "\(String(describing: sync.error))")
+        let reader = try await PostgresLabStore.open(lab.reader)
+        #expect(try await reader.session("S-20261206-100000-geo1")?.readerGeometry == nil)
+        #expect(try await reader.session("S-20261206-100000-geo1") == before)
+        #expect(try await reader.session("S-20261206-110000-geo2")?.readerGeometry == after.readerGeometry)
+        let admin = try PostgresConnection(lab.admin)
+        for change in ["reader_gap_mm = NULL", "reader_gap_mm = 1e300", "reader_antenna_width_mm = 'NaN'"] {
+            #expect(throws: PostgresError.self, "\(change)") {
+                try admin.execute("UPDATE lab_session SET \(change) WHERE id = 'S-20261206-110000-geo2'")
+            }
+        }
+    }
 }

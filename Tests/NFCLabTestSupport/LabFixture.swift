@@ -39,15 +39,16 @@ public struct LabFixture {
     /// A finished session of `taps` positions on `station`, stored in `store`.
     public static func session(
         _ id: String, station: String?, in store: SQLiteBenchStore, taps: Int = 6,
-        start: Date = Date(timeIntervalSince1970: 1_790_000_000)
+        start: Date = Date(timeIntervalSince1970: 1_790_000_000), geometry: ReaderGeometry? = nil
     ) async throws -> SessionRecord {
-        let session = SessionRecord(
+        var session = SessionRecord(
             id: id, modelInput: "SM-S921B", lookupKey: "sm_s921b", displayName: "Galaxy S24", predicted: predicted,
             confidence: .approximate, source: .seedCatalog, stale: true, catalogVersion: "seed-2026-11",
             aspectRatio: 0.4803, reader: .sim, readerFirmware: "nfcbench-sim", unit: "unit-7", operatorName: "Ana",
             plan: .grid, plannedProbes: [Probe(x: 0.5, y: 0.55)], repeats: 1, tapTimeout: 2, startedAt: start,
             bodyHeightMm: 147, simulated: false, station: station, modelTyped: "galaxy s24",
             phone: PhoneDetails(os: "Android 15", build: "AP3A.240905.015", phoneCase: "none"), readerSerial: "RR174-002117")
+        session.readerGeometry = geometry
         try await store.insert(session)
         for step in 0..<taps {
             // The sixth tap is a motion stage's, 7.5 mm above the back: its height goes to the lab too.

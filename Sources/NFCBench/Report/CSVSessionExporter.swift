@@ -18,6 +18,7 @@ public struct CSVSessionExporter: SessionExporter {
         "iou", "centre_offset", "centre_offset_mm", "taps", "hits", "skipped", "body_width_mm", "body_height_mm",
         "session_started_at", "session_ended_at", "station", "mode", "partial_positions", "foreign_answers",
         "model_typed", "phone_os", "phone_build", "phone_case", "reader_serial",
+        "reader_antenna_width_mm", "reader_antenna_height_mm", "reader_gap_mm", "reader_geometry_source",
     ]
 
     public func export(_ sessions: SessionSource, from store: any BenchReading, to sink: ExportSink) async throws {
@@ -57,6 +58,8 @@ public struct CSVSessionExporter: SessionExporter {
             String(r.partialPositions.count), String(r.positions.reduce(0) { $0 + $1.foreignAnswers }),
             CSVFormat.text(s.modelTyped), CSVFormat.text(s.phone.os), CSVFormat.text(s.phone.build),
             CSVFormat.text(s.phone.phoneCase), CSVFormat.text(s.readerSerial),
+            FixedPoint.format(s.readerGeometry?.antennaWidthMm, 1), FixedPoint.format(s.readerGeometry?.antennaHeightMm, 1),
+            FixedPoint.format(s.readerGeometry?.gapMm, 1), CSVFormat.text(s.readerGeometry?.source),
         ]
         return cells.map(CSVFormat.quote).joined(separator: ",") + "\r\n"
     }

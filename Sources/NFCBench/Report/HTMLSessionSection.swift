@@ -95,6 +95,7 @@ struct HTMLSessionSection {
                 h(s.reader.description) + (s.readerFirmware.map { ", firmware " + h($0) } ?? "")
                     + (s.readerSerial.map { ", serial " + h($0) } ?? "")
             ),
+            ("Reader antenna", h(s.readerGeometry?.description ?? "unknown, so no coil estimate (run --reader-antenna)")),
             ("Station", h(s.station ?? "not recorded")),
             (
                 "Mode",
@@ -110,6 +111,12 @@ struct HTMLSessionSection {
             ("Started", options.clock.local(s.startedAt)), ("Ended", s.endedAt.map(options.clock.local) ?? "not finished"),
             ("Status", s.status.rawValue), ("Report by", "nfcbench \(h(options.toolVersion))"),
         ]
+        if s.readerGeometry != nil {
+            switch report.coil() {
+            case .success(let coil): rows.append(("Coil (physical model)", h(coil.words + "; 95% intervals")))
+            case .failure(let why): rows.append(("Coil (physical model)", h("not estimated: " + why.words)))
+            }
+        }
         if let body = report.body {
             rows.append(("Body", "\(FixedPoint.format(body.width, 1)) × \(FixedPoint.format(body.height, 1)) mm"))
         }

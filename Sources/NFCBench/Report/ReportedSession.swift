@@ -68,9 +68,16 @@ public struct ReportedSession: Sendable {
     /// Graded taps whose grade is on another ladder than the standard one, per ladder
     /// name: counted as plain reads (`TapRecord.grade(on:)`), and said so in the report.
     public let gradesSetAside: [(ladder: String, taps: Int)]
+    /// Kept for the coil fit, which only the reports that show it pay for (`coil()`).
+    private let taps: [TapRecord]
+
+    /// The coil the session's taps say under the physical model (`SessionCoil`): a fit of
+    /// a tenth of a second or so, so computed when a report shows it, not for every export row.
+    public func coil() -> Result<SessionCoil, SessionCoil.Unavailable> { SessionCoil.estimate(session, taps: taps) }
 
     public init(_ session: SessionRecord, taps: [TapRecord], events: [SessionEvent] = [], eventsProblem: String? = nil) {
         self.session = session
+        self.taps = taps
         self.events = events
         self.eventsProblem = eventsProblem
         body = BodyMillimetres(session)

@@ -26,6 +26,20 @@ struct RunOptions {
         "--phone-build", value: "build", help: "The phone's build number, for the record.")
     static let phoneCase = Option<String>.storedText(
         "--case", value: "case", help: "The phone's case during the session, for the record (\"none\", or which case).")
+    static let readerAntenna = Option<(width: Double, height: Double)>(
+        "--reader-antenna", value: "WxH",
+        help: "The reader's antenna in mm, for the physical model (default: the reader's profile; docs/physics.md).",
+        expected: "width x height in mm, each \(OptionValue.describe(ReaderGeometry.antennaSides)), e.g. 46x64",
+        convert: { text in
+            let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false).map(String.init)
+            let sides = parts.compactMap(OptionValue.decimal).filter { ReaderGeometry.antennaSides.contains($0) }
+            return parts.count == 2 && sides.count == 2 ? (sides[0], sides[1]) : nil
+        })
+    static let gapMm = Option<Double>(
+        "--gap-mm", value: "mm",
+        help: "Between the reader's antenna and the phone's coil with the phone resting on it (default: the reader's profile).",
+        expected: "millimetres in \(OptionValue.describe(ReaderGeometry.gaps))",
+        convert: OptionValue.number(in: ReaderGeometry.gaps))
     static let tapTimeout = Option<Double>(
         "--tap-timeout", value: "seconds", help: "How long to wait for the phone at each position (default 5).",
         expected: "seconds in \(OptionValue.describe(SessionRecord.tapTimeouts))",
@@ -73,7 +87,7 @@ struct RunOptions {
 
     static let all: [OptionSpec] = [
         model.spec, allowUnknown.spec, reader.spec, plan.spec, RasterOptions.stepMm.spec, HeightOptions.heights.spec, unit.spec,
-        operatorName.spec, phoneOS.spec, phoneBuild.spec,
+        operatorName.spec, phoneOS.spec, phoneBuild.spec, readerAntenna.spec, gapMm.spec,
         phoneCase.spec,
         tapTimeout.spec, repeats.spec, coupling.spec,
         positioner.spec, RigOptions.rig.spec,

@@ -328,6 +328,7 @@ final class RunPrinter: Sendable {
             ("plan", .string(s.plan.rawValue)), ("planFocus", .optional(s.planFocus?.stored)),
             ("reader", .string(s.reader.description)), ("readerFirmware", .optional(s.readerFirmware)),
             ("readerSerial", .optional(s.readerSerial)),
+            ("readerGeometry", SessionJSON.geometry(s.readerGeometry)),
             ("confidence", .string(s.confidence.rawValue)), ("source", .string(s.source.rawValue)), ("stale", .bool(s.stale)),
             ("database", .string(databasePath)),
         ]

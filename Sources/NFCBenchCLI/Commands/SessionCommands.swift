@@ -119,6 +119,7 @@ enum SessionCommands {
             let summary = RunPrinter.summary(
                 s, score: nil, taps: TapSummary(taps), databasePath: path, openEdges: report.score.openEdges)
             guard case .object(var members) = summary else { return ExitCode.failure }
+            members.append(("coil", SessionJSON.coil(SessionCoil.estimate(s, taps: taps))))
             members.append(("tapList", .array(taps.map(SessionJSON.tap))))
             members.append(("events", .array(events.map(SessionJSON.event))))
             context.output.line(JSONValue.object(members).serialized(pretty: true))
@@ -147,6 +148,12 @@ enum SessionCommands {
         if let m = report.score.measured {
             context.output.line(
                 "  measured zone: \(report.zoneWords(m))" + (report.score.openEdgesWords.map { " (\($0))" } ?? ""))
+        }
+        context.output.line(
+            "  reader: " + (s.readerGeometry.map { TerminalSafeText.neutralise($0.description) } ?? "antenna unknown"))
+        switch SessionCoil.estimate(s, taps: taps) {
+        case .success(let coil): context.output.line("  coil (physical model, 95% intervals): " + coil.words)
+        case .failure(let why): context.output.line("  coil: not estimated, " + why.words)
         }
         let partial = report.partialPositions.count
         if let words = PartialReadWords.sentence(partial: partial, of: report.score.taps) {

@@ -1,6 +1,7 @@
 import Foundation
 import NFCBench
 import NFCBenchRecords
+import NFCPhysics
 import NFCReaders
 
 /// A tap and an event as every JSON output writes them (docs/json.md).
@@ -20,6 +21,44 @@ enum SessionJSON {
             ("couplingLadder", .optional(t.couplingLadderName)),
             ("at", .string(EventWords.instant(t.timestamp))),
         ])
+    }
+
+    /// The reader's antenna and gap a session recorded; `null`: unknown.
+    static func geometry(_ g: ReaderGeometry?) -> JSONValue {
+        guard let g else { return .null }
+        return .object([
+            ("antennaWidthMm", .number(g.antennaWidthMm)), ("antennaHeightMm", .number(g.antennaHeightMm)),
+            ("gapMm", .number(g.gapMm)), ("source", .string(g.source)),
+        ])
+    }
+
+    /// The coil a session's taps say (`SessionCoil`): each figure with its 95 % interval, in
+    /// mm; or why there is none.
+    static func coil(_ result: Result<SessionCoil, SessionCoil.Unavailable>) -> JSONValue {
+        switch result {
+        case .failure(let why):
+            return .object([("estimate", .null), ("unavailable", .string(why.words))])
+        case .success(let coil):
+            func interval(_ i: CoilEstimate.Interval) -> JSONValue {
+                func round(_ v: Double) -> JSONValue { .number((v * 10).rounded() / 10) }
+                return .object([
+                    ("value", round(i.value)), ("low", round(i.low)), ("high", round(i.high)), ("open", .bool(i.open)),
+                ])
+            }
+            let e = coil.estimate
+            return .object([
+                (
+                    "estimate",
+                    .object([
+                        ("centreXMm", interval(e.centreX)), ("centreYMm", interval(e.centreY)),
+                        ("widthMm", interval(e.width)), ("heightMm", interval(e.height)),
+                        ("rungFieldExponent", .number((e.rungFieldExponent * 100).rounded() / 100)),
+                        ("model", .string("mutual inductance of two rectangular loops (docs/physics.md)")),
+                    ])
+                ),
+                ("unavailable", .null),
+            ])
+        }
     }
 
     /// `{at, kind, step, ...details}`: the details' names are the event's own.

@@ -1,0 +1,191 @@
+import Foundation
+import NFCBench
+import NFCLocatorCore
+import NFCPhysics
+import NFCReaders
+
+// How well one hand-placed graded session finds a phone's coil when the world couples as
+// two loops do (`SimulatedCoupling.mutualInductance`), against the zone estimator the bench
+// used until now, in the same labs and sessions (docs/physics.md, "Measured").
+// Usage: PhysicsStudy [labs] [positions-per-side]
+//
+// Each lab: a Galaxy S24 body (70.6 x 147.0 mm); a coil of 20-60 mm per side somewhere on
+// its upper back; a gap of 2-10 mm; a phone that reads 15-30 mm above its coil; a chip
+// whose rungs map to field by (1 - t)^g with g in 0.7-1.6, unknown to the fit; a per-
+// placement threshold scatter of 10 %; and a hand whose placements land off by a normal of
+// 1.5 mm per axis. The session is a hand plan: a square grid 12 mm apart (STEP_MM) around
+// the predicted zone's centre, which is the coil's moved by up to 10 mm; positions off the
+// body are left out; every read is graded down the standard ladder. STUDY_EXPONENT fixes
+// the chip's rung law (1: the ladder's own), to show what not knowing it costs. Readers: 20, 40 and 60 mm squares, and one of 20-60 mm.
+
+let arguments = CommandLine.arguments
+let labs = arguments.count > 1 ? Int(arguments[1]) ?? 200 : 200
+let side = arguments.count > 2 ? Int(arguments[2]) ?? 4 : 4
+let body = (width: 70.6, height: 147.0)
+/// `STEP_MM`: the hand grid's spacing (12 mm unless given; "grown" spreads it over the
+/// predicted zone and the reader).
+let stepSetting = ProcessInfo.processInfo.environment["STEP_MM"] ?? "12"
+let stepMm: Double? = stepSetting == "grown" ? nil : Double(stepSetting).flatMap { $0 > 0 && $0 < 50 ? $0 : nil } ?? 12
+let ladder = CouplingLadder.standard
+let rungThresholds = ladder.profiles.reversed().map(\.threshold)  // the default's 0 first
+let coilFit = CoilFit(bodyWidthMm: body.width, bodyHeightMm: body.height, rungThresholds: rungThresholds)
+let zoneEstimator = ZoneEstimator(model: DetectionModel(reach: 2.94 / body.height), aspectRatio: body.width / body.height)
+
+struct Lab {
+    var coil: (x: Double, y: Double, width: Double, height: Double)  // mm, top-left corner
+    var gapMm: Double
+    var readHeightMm: Double
+    var exponent: Double
+    var predictedCentre: (x: Double, y: Double)
+    var predictedSize: (width: Double, height: Double)
+    var randomReaderMm: Double
+
+    init(_ rng: inout SeededGenerator) {
+        let w = Double.random(in: 20...60, using: &rng), h = Double.random(in: 20...60, using: &rng)
+        coil = (Double.random(in: 2...(body.width - w - 2), using: &rng), Double.random(in: 8...70, using: &rng), w, h)
+        gapMm = Double.random(in: 2...10, using: &rng)
+        readHeightMm = Double.random(in: 15...30, using: &rng)
+        exponent = Double.random(in: 0.7...1.6, using: &rng)
+        if let fixed = ProcessInfo.processInfo.environment["STUDY_EXPONENT"].flatMap(Double.init) { exponent = fixed }
+        let angle = Double.random(in: 0..<(2 * .pi), using: &rng), shift = 10 * Double.random(in: 0...1, using: &rng).squareRoot()
+        predictedCentre = (coil.x + w / 2 + shift * cos(angle), coil.y + h / 2 + shift * sin(angle))
+        predictedSize = (w * Double.random(in: 0.7...1.3, using: &rng), h * Double.random(in: 0.7...1.3, using: &rng))
+        randomReaderMm = Double.random(in: 20...60, using: &rng)
+    }
+
+    func phone(readerMm: Double) -> SimulatedPhone {
+        var phone = SimulatedPhone(
+            antenna: (coil.x / body.width, coil.y / body.height, coil.width / body.width, coil.height / body.height),
+            aspectRatio: body.width / body.height, missRate: 0.03)
+        phone.readHeightMm = readHeightMm
+        phone.couplingModel = .mutualInductance(
+            PhysicalBench(
+                reader: ReaderAntenna(widthMm: readerMm, heightMm: readerMm), bodyHeightMm: body.height, gapMm: gapMm,
+                thresholdSpread: 0.1, rungFieldExponent: exponent))
+        return phone
+    }
+}
+
+/// A normal deviate (Box-Muller).
+func normal(_ rng: inout SeededGenerator) -> Double {
+    let u = Double.random(in: Double.ulpOfOne..<1, using: &rng), v = Double.random(in: 0..<1, using: &rng)
+    return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
+}
+
+/// One graded session by hand: the taps as the bench records them (the position asked
+/// for), the phone answering where the hand really put the reader.
+func session(_ lab: Lab, readerMm: Double, _ rng: inout SeededGenerator) -> (coil: [CoilTap], tallies: [PositionTally]) {
+    let phone = lab.phone(readerMm: readerMm)
+    let bench = CoilTap.Bench(reader: ReaderAntenna(widthMm: readerMm, heightMm: readerMm), gapMm: lab.gapMm)
+    var coilTaps: [CoilTap] = [], observations: [(x: Double, y: Double, hit: Bool)] = []
+    var grades: [(x: Double, y: Double, grade: Double)] = []
+    for i in 0..<side {
+        for j in 0..<side {
+            // STEP_MM=grown: the grid spans the predicted zone and half the reader beyond it
+            // each way (worse: its positions grow too sparse to grade the edges).
+            let stepX = stepMm ?? (lab.predictedSize.width + readerMm) / Double(side - 1)
+            let stepY = stepMm ?? (lab.predictedSize.height + readerMm) / Double(side - 1)
+            let x = lab.predictedCentre.x + (Double(i) - Double(side - 1) / 2) * stepX
+            let y = lab.predictedCentre.y + (Double(j) - Double(side - 1) / 2) * stepY
+            guard (1...(body.width - 1)).contains(x), (1...(body.height - 1)).contains(y) else { continue }
+            let landedX = (x + 1.5 * normal(&rng)) / body.width, landedY = (y + 1.5 * normal(&rng)) / body.height
+            let hit = Double.random(in: 0..<1, using: &rng) < phone.detectionProbability(x: landedX, y: landedY)
+            var rungsRead: Int? = nil
+            if hit {
+                let weakest = ladder.profiles.firstIndex { phone.answers(fieldThreshold: $0.threshold, x: landedX, y: landedY) }
+                rungsRead = weakest.map { ladder.profiles.count - 1 - $0 } ?? 0
+                grades.append(
+                    (x / body.width, y / body.height, ladder.coupling(weakestRead: ladder.profiles.count - 1 - rungsRead!)))
+            }
+            coilTaps.append(CoilTap(x: x, y: y, hit: hit, rungsRead: rungsRead, bench: bench))
+            observations.append((x / body.width, y / body.height, hit))
+        }
+    }
+    return (coilTaps, PositionTally.pool(observations, grades: grades))
+}
+
+typealias Rect = (x: Double, y: Double, width: Double, height: Double)
+func iou(_ a: Rect, _ b: Rect) -> Double {
+    let ix = max(0, min(a.x + a.width, b.x + b.width) - max(a.x, b.x))
+    let iy = max(0, min(a.y + a.height, b.y + b.height) - max(a.y, b.y))
+    return ix * iy / (a.width * a.height + b.width * b.height - ix * iy)
+}
+func centreOffset(_ a: Rect, _ b: Rect) -> Double {
+    hypot(a.x + a.width / 2 - b.x - b.width / 2, a.y + a.height / 2 - b.y - b.height / 2)
+}
+
+struct Tally {
+    var offsets: [Double] = [], ious: [Double] = [], covered = 0, none = 0
+    mutating func add(_ estimate: Rect?, truth: Rect) {
+        guard let estimate else { none += 1; offsets.append(.infinity); ious.append(0); return }
+        offsets.append(centreOffset(estimate, truth))
+        ious.append(iou(estimate, truth))
+    }
+    static func quantile(_ values: [Double], _ q: Double) -> Double {
+        let sorted = values.sorted()
+        return sorted[min(sorted.count - 1, max(0, Int((q * Double(sorted.count - 1)).rounded())))]
+    }
+    var line: String {
+        let finite = offsets.filter(\.isFinite)
+        return String(
+            format: "centre %5.1f mean %5.1f p95 %6.1f worst | IoU %.2f mean %.2f p5 %.2f worst | none %d",
+            finite.reduce(0, +) / Double(max(finite.count, 1)), Self.quantile(offsets, 0.95), offsets.max() ?? 0,
+            ious.reduce(0, +) / Double(ious.count), Self.quantile(ious, 0.05), ious.min() ?? 0, none)
+    }
+}
+
+let readers: [(String, (Lab) -> Double)] = [
+    ("20 mm", { _ in 20 }), ("40 mm", { _ in 40 }), ("60 mm", { _ in 60 }), ("20-60 mm", { $0.randomReaderMm }),
+]
+var zone = Array(repeating: Tally(), count: readers.count), coil = Array(repeating: Tally(), count: readers.count)
+var coverage = Array(repeating: 0, count: readers.count)
+var agreement = (zone: [Double](), coil: [Double]())
+var seconds = 0.0
+for index in 0..<labs {
+    var rng = SeededGenerator(seed: UInt64(index + 1))
+    let lab = Lab(&rng)
+    var centres: [Int: (zone: Rect?, coil: Rect?)] = [:]
+    for (k, reader) in readers.enumerated() {
+        let readerMm = reader.1(lab)
+        var tapRng = SeededGenerator(seed: UInt64(index + 1) &* 1_000_003 &+ UInt64(k))
+        let (taps, tallies) = session(lab, readerMm: readerMm, &tapRng)
+        let zoneRect = zoneEstimator.estimate(tallies).map {
+            Rect($0.zone.x * body.width, $0.zone.y * body.height, $0.zone.width * body.width, $0.zone.height * body.height)
+        }
+        let started = Date()
+        let estimate = coilFit.estimate(taps)
+        seconds += Date().timeIntervalSince(started)
+        zone[k].add(zoneRect, truth: lab.coil)
+        coil[k].add(estimate?.rectangle, truth: lab.coil)
+        if let e = estimate, (e.centreX.low...e.centreX.high).contains(lab.coil.x + lab.coil.width / 2),
+            (e.centreY.low...e.centreY.high).contains(lab.coil.y + lab.coil.height / 2)
+        {
+            coverage[k] += 1
+        }
+        centres[k] = (zoneRect, estimate?.rectangle)
+    }
+    if let a = centres[0], let b = centres[2] {
+        agreement.zone.append(a.zone.flatMap { z in b.zone.map { centreOffset(z, $0) } } ?? .infinity)
+        agreement.coil.append(a.coil.flatMap { c in b.coil.map { centreOffset(c, $0) } } ?? .infinity)
+    }
+}
+
+print(
+    "\(labs) labs, one graded hand session of \(side)x\(side) positions (\(stepSetting) mm apart) per reader; mm; coil 20-60 mm,")
+print("gap 2-10 mm, hand spread 1.5 mm, chip's rung law unknown to the fit")
+for (k, reader) in readers.enumerated() {
+    print("reader \(reader.0)")
+    print("  zone estimator (the bench until now): " + zone[k].line)
+    print("  coil fit (physical model):            " + coil[k].line)
+    print(
+        String(
+            format: "  coil fit: 95%% centre intervals hold the true centre in %.0f%% of labs",
+            100 * Double(coverage[k]) / Double(labs)))
+}
+func within3(_ values: [Double]) -> Double { 100 * Double(values.filter { $0 <= 3 }.count) / Double(values.count) }
+print(
+    String(
+        format:
+            "same phone, 20 mm and 60 mm readers: centres within 3 mm of each other in %.0f%% of labs (zone estimator %.0f%%)",
+        within3(agreement.coil), within3(agreement.zone)))
+print(String(format: "coil fit: %.2f s per session on average", seconds / Double(labs * readers.count)))

@@ -1,0 +1,69 @@
+import Foundation
+import NFCBenchRecords
+import NFCPhysics
+import NFCReaders
+
+/// The phone's coil as one session's taps say it, under the physics of two loops
+/// (`CoilFit`, docs/physics.md): in millimetres, each figure with its 95 % interval. What
+/// `show` and the reports give beside the measured read region, which is not the coil.
+public struct SessionCoil: Sendable {
+    public let estimate: CoilEstimate
+    public let geometry: ReaderGeometry
+
+    /// Why a session has no coil estimate.
+    public enum Unavailable: Error, Sendable, Equatable {
+        /// The session does not record its reader's antenna (it predates migration 018, or
+        /// its reader has no profile and the operator gave none).
+        case readerAntennaUnknown
+        /// The catalog gave no body size, so positions have no millimetres.
+        case bodyUnknown
+        /// Nothing read.
+        case noReads
+
+        public var words: String {
+            switch self {
+            case .readerAntennaUnknown:
+                "reader's antenna unknown (a session from before it was recorded, or a reader without a profile: "
+                    + "run --reader-antenna WxH)"
+            case .bodyUnknown: "the catalog publishes no body size for this model"
+            case .noReads: "no tap read"
+            }
+        }
+    }
+
+    /// Fits the coil to `taps` of `session`: hits and misses on the back and above it, and
+    /// the grades of reads graded on the standard ladder.
+    public static func estimate(_ session: SessionRecord, taps: [TapRecord]) -> Result<SessionCoil, Unavailable> {
+        guard let geometry = session.readerGeometry else { return .failure(.readerAntennaUnknown) }
+        guard let bodyHeight = session.bodyHeightMm else { return .failure(.bodyUnknown) }
+        let bodyWidth = bodyHeight * session.aspectRatio
+        let ladder = CouplingLadder.standard
+        let bench = CoilTap.Bench(
+            reader: ReaderAntenna(widthMm: geometry.antennaWidthMm, heightMm: geometry.antennaHeightMm),
+            gapMm: geometry.gapMm)
+        let coilTaps = taps.compactMap { t -> CoilTap? in
+            guard t.result == .hit || t.result == .miss else { return nil }
+            let graded = t.result == .hit && t.couplingLadder == ladder.name ? t.coupling : nil
+            return CoilTap(
+                x: t.probe.x * bodyWidth, y: t.probe.y * bodyHeight, heightMm: max(0, t.probe.heightMm),
+                hit: t.result == .hit, rungsRead: graded.map { ladder.rungsRead(coupling: $0) }, bench: bench)
+        }
+        let fit = CoilFit(
+            bodyWidthMm: bodyWidth, bodyHeightMm: bodyHeight, rungThresholds: ladder.profiles.reversed().map(\.threshold))
+        guard let estimate = fit.estimate(coilTaps) else { return .failure(.noReads) }
+        return .success(SessionCoil(estimate: estimate, geometry: geometry))
+    }
+
+    /// "centre 35.3 mm from the left (33.1-37.0), 40.2 mm from the top (39.0-41.5); 40 x 30 mm
+    /// (width 35-44, height 26-33); open: width".
+    public var words: String {
+        let e = estimate
+        func mm(_ v: Double) -> String { String(format: "%.1f", v) }
+        func range(_ i: CoilEstimate.Interval) -> String { mm(i.low) + "-" + mm(i.high) }
+        let open = [("centre x", e.centreX), ("centre y", e.centreY), ("width", e.width), ("height", e.height)]
+            .filter { $0.1.open }.map(\.0)
+        return "centre \(mm(e.centreX.value)) mm from the left (\(range(e.centreX))), \(mm(e.centreY.value)) mm from the top "
+            + "(\(range(e.centreY))); \(mm(e.width.value)) x \(mm(e.height.value)) mm (width \(range(e.width)), "
+            + "height \(range(e.height)))" + (open.isEmpty ? "" : "; open: " + open.joined(separator: ", "))
+    }
+}

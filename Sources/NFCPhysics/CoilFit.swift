@@ -1,0 +1,352 @@
+import Foundation
+
+/// One tap as the coil fit reads it, in millimetres on the phone's back.
+public struct CoilTap: Sendable, Hashable {
+    /// The reader antenna's centre, from the back's top-left corner, seen from the back.
+    public var x: Double
+    public var y: Double
+    /// How far above the back the reader was (a rig's height layer), mm.
+    public var heightMm: Double
+    /// Whether the default field read.
+    public var hit: Bool
+    /// A graded read (`run --coupling`): how many rungs below the default still read, 0
+    /// for the default alone. `nil` for a tap that was not graded.
+    public var rungsRead: Int?
+    /// The bench that tapped: its reader's antenna and the gap with the phone resting on
+    /// it. Taps of several benches pool; each bench gets a threshold of its own, since
+    /// each reader drives its antenna with its own current.
+    public var bench: Bench
+
+    public struct Bench: Sendable, Hashable {
+        public var reader: ReaderAntenna
+        public var gapMm: Double
+        public init(reader: ReaderAntenna, gapMm: Double) {
+            precondition(gapMm > 0 && gapMm.isFinite, "the antennas are a positive, finite distance apart")
+            self.reader = reader
+            self.gapMm = gapMm
+        }
+    }
+
+    public init(x: Double, y: Double, heightMm: Double = 0, hit: Bool, rungsRead: Int? = nil, bench: Bench) {
+        precondition(x.isFinite && y.isFinite && heightMm.isFinite && heightMm >= 0, "a tap lies somewhere finite")
+        precondition(rungsRead.map { $0 >= 0 && hit } ?? true, "only a read is graded, by a count of rungs")
+        self.x = x
+        self.y = y
+        self.heightMm = heightMm
+        self.hit = hit
+        self.rungsRead = rungsRead
+        self.bench = bench
+    }
+}
+
+/// The coil a session's taps say, in millimetres, each figure with its 95 % interval.
+public struct CoilEstimate: Sendable, Hashable {
+    public struct Interval: Sendable, Hashable {
+        public let value: Double
+        /// The 95 % profile-likelihood interval: the values this figure may take, the others
+        /// refitted at each, before the fit gets worse by chi-square(1)/2.
+        public let low: Double
+        public let high: Double
+        /// The interval reached the body's border or the largest coil: the taps did not bound it.
+        public let open: Bool
+    }
+
+    public let centreX: Interval
+    public let centreY: Interval
+    public let width: Interval
+    public let height: Interval
+    /// The fitted exponent of the ladder's rung-to-field mapping (1: as the ladder assumes).
+    public let rungFieldExponent: Double
+    public let logLikelihood: Double
+    /// How many benches' taps were pooled.
+    public let benches: Int
+
+    /// The coil's rectangle: left, top, width and height, mm.
+    public var rectangle: (x: Double, y: Double, width: Double, height: Double) {
+        (centreX.value - width.value / 2, centreY.value - height.value / 2, width.value, height.value)
+    }
+}
+
+/// Fits the phone's coil to taps by maximum likelihood under the physics of two loops.
+///
+/// Each tap's reader antenna and gap are known; the coil (centre and size) is sought; the
+/// phone's threshold on each bench is a nuisance, fitted with it, and so is the exponent that maps the
+/// ladder's rungs to field strengths, which no datasheet gives. A tap reads where
+/// log|M| - log θ, plus a per-placement scatter of `spread`, is at least 0; a graded read
+/// says where between two rungs' log strengths it fell. So the fit is of the coil, not of
+/// the read region: a bigger reader reads farther out, and the model knows by how much
+/// (docs/physics.md).
+public struct CoilFit: Sendable {
+    public let bodyWidthMm: Double
+    public let bodyHeightMm: Double
+    /// Each rung's nominal threshold, the default's (0) first, then weaker fields.
+    public let rungThresholds: [Double]
+    /// Assumed of every coil: its turns and their pitch (typical phone coils have 3 to 5
+    /// turns about half a millimetre apart). The figures reported are the outer turn's.
+    public var coilTurns = 4
+    public var coilPitchMm = 0.6
+    /// The standard deviation of log|M| at which the phone wakes, placement to placement,
+    /// including a hand's placement error.
+    public var spread = 0.25
+    public var sureRate = 0.97
+    public var strayRate = 0.01
+    /// Where the exponent of the rung-to-field mapping is sought.
+    public var exponentRange = 0.5...2.0
+    static let smallestCoilMm = 12.0
+    /// chi-square(1) 95 % quantile / 2.
+    static let profileDrop = 1.920729
+
+    public init(bodyWidthMm: Double, bodyHeightMm: Double, rungThresholds: [Double]) {
+        precondition(bodyWidthMm > 0 && bodyHeightMm > 0, "a bench and a body")
+        precondition(
+            rungThresholds.first == 0 && zip(rungThresholds, rungThresholds.dropFirst()).allSatisfy { $0 < $1 },
+            "rung thresholds start at the default's 0 and rise")
+        self.bodyWidthMm = bodyWidthMm
+        self.bodyHeightMm = bodyHeightMm
+        self.rungThresholds = rungThresholds
+    }
+
+    /// Taps with the index of their bench: the parameters are the coil's four, then one
+    /// log threshold per bench.
+    struct Pooled {
+        let taps: [CoilTap]
+        let bench: [Int]
+        let benchCount: Int
+        init(_ taps: [CoilTap]) {
+            var seen: [CoilTap.Bench: Int] = [:]
+            bench = taps.map { tap in
+                if let i = seen[tap.bench] { return i }
+                seen[tap.bench] = seen.count
+                return seen.count - 1
+            }
+            benchCount = seen.count
+            self.taps = taps
+        }
+        var parameterCount: Int { 4 + benchCount }
+        func steps(_ coil: [Double], _ threshold: Double) -> [Double] {
+            coil + Array(repeating: threshold, count: benchCount)
+        }
+    }
+
+    /// The best coil for `taps`, with intervals; `nil` without a single read.
+    public func estimate(_ tapsGiven: [CoilTap]) -> CoilEstimate? {
+        let taps = Pooled(tapsGiven)
+        let reads = tapsGiven.filter(\.hit)
+        guard !reads.isEmpty else { return nil }
+        let graded = tapsGiven.contains { $0.rungsRead != nil }
+        let cx = reads.map(\.x).reduce(0, +) / Double(reads.count)
+        let cy = reads.map(\.y).reduce(0, +) / Double(reads.count)
+        let spanX = max(10, (reads.map(\.x).max()! - reads.map(\.x).min()!))
+        let spanY = max(10, (reads.map(\.y).max()! - reads.map(\.y).min()!))
+        var best: (point: [Double], value: Double, exponent: Double) = ([], -.infinity, 1)
+        // Starts from the reads' box, shrunk, and from squares of typical coil sides: the
+        // likelihood of a few taps has more than one hill, and a tiny coil with a low
+        // threshold can explain a cluster of reads nearly as well as the real one.
+        var starts: [(Double, Double)] = [0.4, 0.7, 1.0].map { (spanX * $0, spanY * $0) }
+        starts += [15.0, 25, 40].map { ($0, $0) }
+        for (w, h) in starts {
+            var start = clampedIntoBody([cx, cy, min(w, bodyWidthMm), min(h, bodyHeightMm)])
+            start += startingThresholds(start, taps)
+            let found = NelderMead.maximise(
+                { logLikelihood($0, exponent: 1, taps) }, from: start, steps: taps.steps([3, 3, 4, 4], 0.4))
+            if found.value > best.value { best = (found.point, found.value, 1) }
+        }
+        if graded {
+            // The exponent by golden-section search over [0.5, 2] on a log scale, the coil and
+            // thresholds refitted at each: a grid of five exponents left the size off by the
+            // exponent's error (bench/physics).
+            let from = best.point
+            func fitted(_ logExponent: Double) -> (point: [Double], value: Double) {
+                NelderMead.maximise(
+                    { logLikelihood($0, exponent: exp(logExponent), taps) }, from: from, steps: taps.steps([2, 2, 3, 3], 0.3))
+            }
+            let ratio = (5.0.squareRoot() - 1) / 2
+            var (a, b) = (log(exponentRange.lowerBound), log(exponentRange.upperBound))
+            var c = b - ratio * (b - a), d = a + ratio * (b - a)
+            var fc = fitted(c), fd = fitted(d)
+            for _ in 0..<10 {
+                if fc.value >= fd.value {
+                    (b, d, fd) = (d, c, fc)
+                    c = b - ratio * (b - a)
+                    fc = fitted(c)
+                } else {
+                    (a, c, fc) = (c, d, fd)
+                    d = a + ratio * (b - a)
+                    fd = fitted(d)
+                }
+            }
+            for (logExponent, found) in [(c, fc), (d, fd)] where found.value > best.value {
+                best = (found.point, found.value, exp(logExponent))
+            }
+        }
+        // Polish: a restart from the best simplex's point escapes a collapsed simplex.
+        let polished = NelderMead.maximise(
+            { logLikelihood($0, exponent: best.exponent, taps) }, from: best.point, steps: taps.steps([1, 1, 1.5, 1.5], 0.2))
+        if polished.value > best.value { best = (polished.point, polished.value, best.exponent) }
+        let intervals = (0..<4).map { profileInterval(of: $0, best.point, best.value, exponent: best.exponent, taps) }
+        return CoilEstimate(
+            centreX: intervals[0], centreY: intervals[1], width: intervals[2], height: intervals[3],
+            rungFieldExponent: best.exponent, logLikelihood: best.value, benches: taps.benchCount)
+    }
+
+    /// The 95 % interval of parameter `index`, walking out each way from the estimate
+    /// in doubling steps, the other parameters refitted at every value, then bisecting
+    /// the last step.
+    func profileInterval(of index: Int, _ point: [Double], _ best: Double, exponent: Double, _ taps: Pooled)
+        -> CoilEstimate.Interval
+    {
+        let limits = range(of: index, point)
+        var ends: [Double] = []
+        var open = false
+        for direction in [-1.0, 1.0] {
+            var inside = point[index], outside: Double? = nil
+            var warm = point
+            var step = 0.5
+            while outside == nil {
+                let candidate = direction < 0 ? max(limits.lowerBound, inside - step) : min(limits.upperBound, inside + step)
+                let (ll, fitted) = profile(index, at: candidate, from: warm, exponent: exponent, taps)
+                if best - ll > Self.profileDrop {
+                    outside = candidate
+                } else {
+                    inside = candidate
+                    warm = fitted
+                    if candidate == limits.lowerBound || candidate == limits.upperBound { break }
+                    step *= 2
+                }
+            }
+            if let far = outside {
+                var (near, out) = (inside, far)
+                for _ in 0..<5 {
+                    let middle = (near + out) / 2
+                    let (ll, fitted) = profile(index, at: middle, from: warm, exponent: exponent, taps)
+                    if best - ll > Self.profileDrop { out = middle } else { near = middle; warm = fitted }
+                }
+                ends.append((near + out) / 2)
+            } else {
+                ends.append(inside)
+                open = true
+            }
+        }
+        return CoilEstimate.Interval(
+            value: point[index], low: min(ends[0], point[index]), high: max(ends[1], point[index]), open: open)
+    }
+
+    /// The most likely fit with parameter `index` held at `value`.
+    func profile(_ index: Int, at value: Double, from start: [Double], exponent: Double, _ taps: Pooled)
+        -> (Double, [Double])
+    {
+        var held = start
+        held[index] = value
+        held = fittedAround(held, index)
+        let free = (0..<taps.parameterCount).filter { $0 != index }
+        let steps = taps.steps([1, 1, 1.5, 1.5], 0.2)
+        let found = NelderMead.maximise(
+            { v in
+                var p = held
+                for (k, i) in free.enumerated() { p[i] = v[k] }
+                return logLikelihood(p, exponent: exponent, taps)
+            }, from: free.map { held[$0] }, steps: free.map { steps[$0] }, maxEvaluations: 600)
+        var fitted = held
+        for (k, i) in free.enumerated() { fitted[i] = found.point[k] }
+        return (found.value, fitted)
+    }
+
+    /// Where parameter `index` may go: anywhere a coil of the smallest size still fits (the
+    /// other figures give way, `fittedAround`).
+    func range(of index: Int, _ p: [Double]) -> ClosedRange<Double> {
+        let half = Self.smallestCoilMm / 2
+        switch index {
+        case 0: return half...bodyWidthMm - half
+        case 1: return half...bodyHeightMm - half
+        case 2: return Self.smallestCoilMm...bodyWidthMm
+        default: return Self.smallestCoilMm...bodyHeightMm
+        }
+    }
+
+    /// The coil with parameter `index` held, the others moved just enough to keep it inside
+    /// the body: a centre held near the border narrows the coil; a size held wide moves its
+    /// centre in. Without this, a coil as wide as the body would pin its centre's interval
+    /// to a point.
+    func fittedAround(_ p: [Double], _ index: Int) -> [Double] {
+        var q = p
+        switch index {
+        case 0: q[2] = min(q[2], 2 * min(q[0], bodyWidthMm - q[0]))
+        case 1: q[3] = min(q[3], 2 * min(q[1], bodyHeightMm - q[1]))
+        case 2: q[0] = min(max(q[0], q[2] / 2), bodyWidthMm - q[2] / 2)
+        case 3: q[1] = min(max(q[1], q[3] / 2), bodyHeightMm - q[3] / 2)
+        default: break
+        }
+        return q
+    }
+
+    /// Clamps the coil's four parameters into the body.
+    func clampedIntoBody(_ p: [Double]) -> [Double] {
+        var q = p
+        q[2] = min(max(q[2], Self.smallestCoilMm), bodyWidthMm)
+        q[3] = min(max(q[3], Self.smallestCoilMm), bodyHeightMm)
+        q[0] = min(max(q[0], q[2] / 2), bodyWidthMm - q[2] / 2)
+        q[1] = min(max(q[1], q[3] / 2), bodyHeightMm - q[3] / 2)
+        return q
+    }
+
+    /// For each bench, a threshold at which its read farthest from the start's centre just
+    /// reads (a bench without a read: its closest miss just fails).
+    func startingThresholds(_ p: [Double], _ pooled: Pooled) -> [Double] {
+        (0..<pooled.benchCount).map { b in
+            let own = pooled.taps.indices.filter { pooled.bench[$0] == b }.map { pooled.taps[$0] }
+            let distance = { (t: CoilTap) in hypot(t.x - p[0], t.y - p[1]) }
+            if let far = own.filter(\.hit).max(by: { distance($0) < distance($1) }) { return logCoupling(p, far) - 0.1 }
+            let near = own.min { distance($0) < distance($1) }!
+            return logCoupling(p, near) + 0.1
+        }
+    }
+
+    /// log |M| in nanohenries per turn pair, for the coil `p` and a tap. The coil's turns
+    /// are one filament at their mean inset: against the nested turns themselves this moved
+    /// no fitted edge by more than 0.1 mm on the tests' sessions, at a quarter of the cost.
+    func logCoupling(_ p: [Double], _ tap: CoilTap) -> Double {
+        let inset = coilPitchMm * Double(coilTurns - 1) / 2
+        let w = max(p[2] - 2 * inset, 1), h = max(p[3] - 2 * inset, 1)
+        let reader = tap.bench.reader
+        let m = RectangularLoop.filamentNeumann(
+            left: p[0] - w / 2, right: p[0] + w / 2, top: p[1] - h / 2, bottom: p[1] + h / 2,
+            left: tap.x - reader.widthMm / 2, right: tap.x + reader.widthMm / 2,
+            top: tap.y - reader.heightMm / 2, bottom: tap.y + reader.heightMm / 2,
+            separation: tap.bench.gapMm + tap.heightMm)
+        return log(max(abs(m) * LoopConstants.neumannPerMm * 1e9, 1e-12))
+    }
+
+    /// How well the coil and threshold in `p` explain `taps` (higher is better); -1e18
+    /// outside the body.
+    func logLikelihood(_ p: [Double], exponent: Double, _ pooled: Pooled) -> Double {
+        guard p[2] >= Self.smallestCoilMm, p[3] >= Self.smallestCoilMm, p[0] - p[2] / 2 >= -1e-9,
+            p[0] + p[2] / 2 <= bodyWidthMm + 1e-9, p[1] - p[3] / 2 >= -1e-9, p[1] + p[3] / 2 <= bodyHeightMm + 1e-9,
+            p.allSatisfy(\.isFinite)
+        else { return -1e18 }
+        var sum = 0.0
+        for (tap, bench) in zip(pooled.taps, pooled.bench) {
+            let u = logCoupling(p, tap) - p[4 + bench]
+            let reads = Self.normalBelow(u / spread)
+            if !tap.hit {
+                sum += log(1 - strayRate - (sureRate - strayRate) * reads)
+            } else if let n = tap.rungsRead {
+                let low = rungLog(n, exponent), high = rungLog(n + 1, exponent)
+                let between = Self.normalBelow((u - low) / spread) - Self.normalBelow((u - high) / spread)
+                sum += log(strayRate / Double(rungThresholds.count) + (sureRate - strayRate) * max(between, 0))
+            } else {
+                sum += log(strayRate + (sureRate - strayRate) * reads)
+            }
+        }
+        return sum
+    }
+
+    /// -log of rung `n`'s relative field (the default's 0); infinite past the weakest.
+    func rungLog(_ n: Int, _ exponent: Double) -> Double {
+        guard n < rungThresholds.count else { return .infinity }
+        return -exponent * log(max(1 - rungThresholds[n], 1e-9))
+    }
+
+    static func normalBelow(_ z: Double) -> Double {
+        z == .infinity ? 1 : z == -.infinity ? 0 : 0.5 * erfc(-z / 2.squareRoot())
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import NFCBenchRecords
+import NFCStore
+import NFCTestSupport
+import Testing
+
+@testable import NFCBenchStoreSQLite
+
+/// The reader's antenna and gap in the bench store (migration 018): kept whole inside the
+/// session's checksum; unknown, and said so, for a session stored before it.
+@Suite("A reader's geometry in the bench store")
+struct ReaderGeometryStoreTests {
+    let scratch: TemporaryDirectory
+    init() throws { scratch = try TemporaryDirectory("geometry") }
+
+    @Test func aSessionKeepsItsReadersGeometry() async throws {
+        let store = try await SQLiteBenchStore.open(path: scratch.file("bench.sqlite"))
+        var session = try sampleSession()
+        session.readerGeometry = ReaderGeometry(
+            antennaWidthMm: 46, antennaHeightMm: 64, gapMm: 3.25, source: "acr122u: antenna from ACS (inferred)")
+        try await store.insert(session)
+        #expect(try await store.session("S-1") == session)
+    }
+
+    /// A store from before migration 018: its session, with its checksum, reads as it was,
+    /// its reader's antenna unknown; the store takes new sessions with a geometry.
+    @Test func aSessionFromBeforeTheMigrationReadsWithItsAntennaUnknown() async throws {
+        let path = scratch.file("old.sqlite")
+        let old = try sampleSession("S-old")
+        do {
+            let store = try await SQLiteBenchStore.open(path: path)
+            try await store.insert(old)
+        }
+        do {
+            let db = try SQLiteDatabase(path: path)
+            for column in ["reader_antenna_width_mm", "reader_antenna_height_mm", "reader_gap_mm", "reader_geometry_source"] {
+                try db.execute("ALTER TABLE session DROP COLUMN \(column)")
+            }
+            try db.execute("DELETE FROM schema_migration WHERE id = '018-reader-geometry'")
+        }
+        let store = try await SQLiteBenchStore.open(path: path)
+        #expect(try await store.appliedMigrations().contains("018-reader-geometry"))
+        let read = try #require(try await store.session("S-old"))
+        #expect(read == old && read.readerGeometry == nil)
+        var new = try sampleSession("S-new")
+        new.readerGeometry = ReaderGeometry(antennaWidthMm: 40, antennaHeightMm: 40, gapMm: 2, source: "operator")
+        try await store.insert(new)
+        #expect(try await store.session("S-new")?.readerGeometry == new.readerGeometry)
+    }
+
+    /// A geometry altered in the file is refused by name: half of one, or a gap past its range.
+    @Test(arguments: [
+        "UPDATE session SET reader_gap_mm = NULL", "UPDATE session SET reader_gap_mm = 1e308",
+        "UPDATE session SET reader_antenna_width_mm = -4",
+    ])
+    func anAlteredGeometryIsRefusedByName(change: String) async throws {
+        let path = scratch.file("altered.sqlite")
+        do {
+            let store = try await SQLiteBenchStore.open(path: path)
+            var session = try sampleSession()
+            session.readerGeometry = ReaderGeometry(antennaWidthMm: 46, antennaHeightMm: 64, gapMm: 3, source: "operator")
+            try await store.insert(session)
+        }
+        try SQLiteDatabase(path: path).execute(change)
+        let store = try await SQLiteBenchStore.open(path: path)
+        do {
+            _ = try await store.session("S-1")
+            Issue.record("an altered geometry was read")
+        } catch let error as RecordDecodingError {
+            #expect(error.column.hasPrefix("reader_"), "\(error)")
+        }
+    }
+}
