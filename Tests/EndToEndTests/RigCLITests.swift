@@ -109,7 +109,10 @@ struct RigCLITests {
     @Test func anAlarmMidRunStopsItAndTheSessionResumesAfterUnlock() async throws {
         let bench = try await served("grbl")
         defer { bench.discard() }
-        let run = try BuiltBinary.start(runArguments(bench), environment: bench.environment)
+        // Two-second windows: the run cannot end before the alarm lands, however long
+        // `sim ctl` takes to start on a loaded machine (with 0.3 s windows it sometimes did).
+        let run = try BuiltBinary.start(
+            runArguments(bench).map { $0 == "0.3" ? "2" : $0 }, environment: bench.environment)
         try await Self.waitFor("barrier", count: 8, in: bench)
         _ = try await BuiltBinary.run(
             ["sim", "ctl", "--dir", bench.directory, "gantry", "alarm", "1"], environment: bench.environment)
@@ -143,20 +146,21 @@ struct RigCLITests {
     /// again. Before, the window committed a clean MISS and the run stopped only after it.
     @Test(arguments: [("grbl", ["alarm", "1"]), ("grbl", ["alarm", "2"]), ("grbl", ["reset"]), ("marlin", ["alarm", "1"])])
     func aMachineFaultInsideTheWindowVoidsItsTap(_ dialect: String, _ fault: [String]) async throws {
-        // The phone never answers: every window runs its full ten seconds, so the fault lands
-        // inside the first one however slowly `sim ctl` starts on a loaded machine.
+        // The phone never answers: every window runs its full thirty seconds, so the fault
+        // lands inside the first one however slowly `sim ctl` starts on a loaded machine (with
+        // ten, a reset sometimes landed after the window, among a dozen tests on two cores).
         let bench = try await ServedBench.start(
             registryIn: scratch,
             arguments: ["--gantry", dialect, "--gantry-speed", "50", "--miss-rate", "1", "--antenna", "0.2,0.5,0.6,0.3"])
         defer { bench.discard() }
-        let arguments = runArguments(bench).map { $0 == "0.3" ? "10" : $0 }
+        let arguments = runArguments(bench).map { $0 == "0.3" ? "30" : $0 }
         let run = try BuiltBinary.start(arguments, environment: bench.environment)
         let output = OutputWatcher(run.standardOutput as! Pipe)
-        #expect(await output.wait(for: "waiting up to 10 s for the phone", timeout: .seconds(60)), "\(output.output)")
+        #expect(await output.wait(for: "waiting up to 30 s for the phone", timeout: .seconds(60)), "\(output.output)")
         let injected = try await BuiltBinary.run(
             ["sim", "ctl", "--dir", bench.directory, "gantry"] + fault, environment: bench.environment)
         #expect(injected.status == 0, "\(injected.stderr)")
-        #expect(run.waitUntilExit(timeout: 60))
+        #expect(run.waitUntilExit(timeout: 90))
         let errors = String(decoding: (run.standardError as! Pipe).fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(run.terminationStatus == 1, "\(output.output)\n\(errors)")
         #expect(errors.contains("the tap at position 1 was not recorded"), "\(errors)")
@@ -173,7 +177,9 @@ struct RigCLITests {
     @Test func ctrlCMidMoveHoldsAndResetsTheMachineAndSavesTheSession() async throws {
         let bench = try await served("grbl")
         defer { bench.discard() }
-        let run = try BuiltBinary.start(runArguments(bench), environment: bench.environment)
+        // Two-second windows, so the run is still going when the machine is slowed.
+        let run = try BuiltBinary.start(
+            runArguments(bench).map { $0 == "0.3" ? "2" : $0 }, environment: bench.environment)
         try await Self.waitFor("barrier", count: 6, in: bench)
         _ = try await BuiltBinary.run(
             ["sim", "ctl", "--dir", bench.directory, "gantry", "slow", "100"], environment: bench.environment)

@@ -27,8 +27,13 @@ enum GantryOptions {
 
     static func configuration(_ invocation: ParsedInvocation) throws -> GantryConfiguration? {
         guard let dialect = invocation[gantry] else {
-            for option in [speed.spec, body.spec] where invocation.values[option.name] != nil {
-                throw UsageError("\(option.name) needs --gantry grbl|marlin.", path: invocation.path)
+            if invocation.values[speed.spec.name] != nil {
+                throw UsageError("\(speed.spec.name) needs --gantry grbl|marlin.", path: invocation.path)
+            }
+            let physical = [SimCommand.readerAntenna.spec, SimCommand.coil.spec].contains { invocation.values[$0.name] != nil }
+            if invocation.values[body.spec.name] != nil, !physical {
+                throw UsageError(
+                    "\(body.spec.name) needs --gantry grbl|marlin, --coil or --reader-antenna.", path: invocation.path)
             }
             return nil
         }

@@ -1,4 +1,5 @@
 import Foundation
+import NFCPhysics
 import NFCReaders
 import NFCVirtualBench
 
@@ -19,11 +20,15 @@ enum SimCommand {
             <dir>/rig.conf, the rig file that describes it (--positioner gcode --rig <dir>/rig.conf). Every line
             it reads and every move it makes go to <dir>/gantry.log. The phone's reach shrinks with the
             reader's height (docs/rig.md states the model).
+            With --reader-antenna, the phone couples as two loops do (docs/physics.md): the mutual inductance of
+            the reader's antenna and its coil (--coil, in mm on a --body, or --antenna in fractions), --gap-mm
+            apart, against the threshold --read-height sets; without it, by the linear model.
             When ready it writes <dir>/ready (JSON) and prints the same line.
             """,
         options: [
             serveDirectory.spec, vpcdPort.spec, noPN532.spec, antenna.spec, aspectRatio.spec, technology.spec,
-            missRate.spec, saturation.spec, seed.spec, GantryOptions.gantry.spec, GantryOptions.speed.spec,
+            missRate.spec, saturation.spec, seed.spec, readerAntenna.spec, gapMm.spec, coil.spec, rungFieldExponent.spec,
+            GantryOptions.gantry.spec, GantryOptions.speed.spec,
             GantryOptions.body.spec,
             GantryOptions.readHeight.spec,
         ],
@@ -53,6 +58,21 @@ enum SimCommand {
     static let seed = Option<UInt64>(
         "--seed", value: "n", help: "Seed for reproducible taps (default 1).",
         expected: "a whole number >= 0", convert: { UInt64($0) })
+    static let readerAntenna = Option<(width: Double, height: Double)>(
+        "--reader-antenna", value: "WxH",
+        help: "Couple as two loops (docs/physics.md), the reader's antenna this size in mm (default: the linear model).",
+        expected: RunOptions.readerAntenna.spec.expected ?? "width x height in mm", convert: RunOptions.readerAntenna.convert)
+    static let gapMm = Option<Double>(
+        "--gap-mm", value: "mm", help: "With --reader-antenna: the gap between antenna and coil (default 3).",
+        expected: RunOptions.gapMm.spec.expected ?? "millimetres", convert: RunOptions.gapMm.convert)
+    static let coil = Option<(x: Double, y: Double, width: Double, height: Double)>(
+        "--coil", value: "x,y,w,h",
+        help: "The phone's coil in mm from the back's top-left corner, seen from the back, on the --body (default Galaxy S24).",
+        expected: "x,y,w,h in mm, inside the body, e.g. 15,20,40,30", convert: SimOptions.millimetreRect)
+    static let rungFieldExponent = Option<Double>(
+        "--rung-law", value: "exponent",
+        help: "With --reader-antenna: a ladder rung of nominal threshold t gives the field (1 - t)^exponent (default 1).",
+        expected: "an exponent in 0.25...4", convert: OptionValue.number(in: 0.25...4))
     static let controlDirectory = Option<String>(
         "--dir", value: "dir", help: "The bench's folder (as given to 'sim serve').", required: true)
 
@@ -77,7 +97,25 @@ enum SimCommand {
 
     static func serve(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
         let directory = context.url(forPath: invocation.required(serveDirectory)).path
-        let antenna = invocation[Self.antenna] ?? (0.1, 0.3, 0.8, 0.4)
+        if invocation[Self.antenna] != nil, invocation[coil] != nil {
+            throw UsageError(
+                "--antenna and --coil cannot be given together: one coil, in fractions or in mm.", path: invocation.path)
+        }
+        for option in [gapMm.spec, rungFieldExponent.spec]
+        where invocation.values[option.name] != nil && invocation[readerAntenna] == nil {
+            throw UsageError("\(option.name) needs --reader-antenna WxH (the physical model).", path: invocation.path)
+        }
+        let body = invocation[GantryOptions.body] ?? GantryOptions.defaultBody
+        var antenna = invocation[Self.antenna] ?? (0.1, 0.3, 0.8, 0.4)
+        if let c = invocation[coil] {
+            guard c.x + c.width <= body.width + 1e-9, c.y + c.height <= body.height + 1e-9 else {
+                throw UsageError(
+                    "--coil \(OptionValue.format(c.x)),\(OptionValue.format(c.y)),\(OptionValue.format(c.width)),"
+                        + "\(OptionValue.format(c.height)) does not fit a body of \(OptionValue.format(body.width)) x "
+                        + "\(OptionValue.format(body.height)) mm; give --body WxH or a coil inside it.", path: invocation.path)
+            }
+            antenna = (c.x / body.width, c.y / body.height, c.width / body.width, c.height / body.height)
+        }
         let aspect = invocation[aspectRatio]
         let tech = invocation[technology]
         let miss = invocation[missRate]
@@ -89,10 +127,24 @@ enum SimCommand {
                 "--aspect-ratio and --gantry cannot be given together: with a gantry the phone's --body size sets it.",
                 path: invocation.path)
         }
+        let physical = invocation[readerAntenna] != nil || invocation[coil] != nil
+        if physical, aspect != nil {
+            throw UsageError(
+                "--aspect-ratio cannot be given with --coil or --reader-antenna: the --body size sets it.", path: invocation.path)
+        }
         var phone = SimulatedPhone(
-            antenna: antenna, aspectRatio: gantry.map { $0.bodyWidthMm / $0.bodyHeightMm } ?? aspect ?? 0.48,
+            antenna: antenna,
+            aspectRatio: gantry.map { $0.bodyWidthMm / $0.bodyHeightMm } ?? (physical ? body.width / body.height : nil)
+                ?? aspect ?? 0.48,
             technology: tech ?? .iso14443A, missRate: miss ?? 0.03)
         if let height = invocation[GantryOptions.readHeight] { phone.readHeightMm = height }
+        if let reader = invocation[readerAntenna] {
+            phone.couplingModel = .mutualInductance(
+                PhysicalBench(
+                    reader: ReaderAntenna(widthMm: reader.width, heightMm: reader.height),
+                    bodyHeightMm: gantry?.bodyHeightMm ?? body.height, gapMm: invocation[gapMm] ?? 3,
+                    rungFieldExponent: invocation[rungFieldExponent] ?? 1))
+        }
         phone.saturation = invocation[saturation]
         let bench = VirtualBench(
             .init(
@@ -158,6 +210,16 @@ enum SimOptions {
 
     static func antenna(name: String = "--antenna", help: String) -> Option<Rect> {
         Option<Rect>(name, value: "x,y,w,h", help: help, expected: "x,y,w,h fractions of the back, inside it", convert: rect)
+    }
+
+    /// `x,y,w,h` in mm -> a rectangle with a positive size at or right of and below the corner.
+    static func millimetreRect(_ text: String) -> (x: Double, y: Double, width: Double, height: Double)? {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        let v = parts.compactMap { OptionValue.decimal($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 4, v.count == 4, v[0] >= 0, v[1] >= 0, v[2] >= 5, v[3] >= 5, v.allSatisfy({ $0 <= 400 }) else {
+            return nil
+        }
+        return (v[0], v[1], v[2], v[3])
     }
 
     /// `x,y,w,h` -> a rectangle inside the unit square.
