@@ -95,7 +95,9 @@ public enum BenchCommand: Codable, Sendable, Equatable {
         return StrayCard(kind: kind, region: (v[0], v[1], v[2], v[3]), uid: uid)
     }
 
-    static let gantryUsage = "gantry alarm N (1...9) | gantry reset | gantry stall | gantry slow F (1...100) | gantry none"
+    static let gantryUsage =
+        "gantry alarm N (1...9) [during-move M (1...10000): the M-th move across from now] | gantry reset | gantry stall"
+        + " | gantry slow F (1...100) | gantry none"
 
     private static func gantryFault(_ words: [String]) throws(BenchControlError) -> GantryFault {
         switch (words.first, words.count) {
@@ -105,6 +107,11 @@ public enum BenchCommand: Codable, Sendable, Equatable {
         case ("alarm", 2):
             guard let code = Int(words[1]), (1...9).contains(code) else { throw .usage(gantryUsage) }
             return .alarm(code)
+        case ("alarm", 4):
+            guard let code = Int(words[1]), (1...9).contains(code), words[2] == "during-move", let moves = Int(words[3]),
+                (1...10000).contains(moves)
+            else { throw .usage(gantryUsage) }
+            return .alarmDuringMove(code: code, moves: moves)
         case ("slow", 2):
             guard let factor = Double(words[1]), factor.isFinite, (1...100).contains(factor) else { throw .usage(gantryUsage) }
             return .slow(factor)

@@ -62,15 +62,19 @@ struct AuditTrailCLITests {
         let bench = try TestBench(antenna: (0.1, 0.36, 0.8, 0.38))
         let db = scratch.database()
         let ctl = "\(BuiltBinary.path) sim ctl --dir \(bench.directory)"
-        // Position 3's move unplugs the reader and plugs it back a moment later.
+        // Position 3's move unplugs the reader and plugs it back a moment later. Position 7's
+        // move outlasts the test's wait (sleep 120 under --positioner-timeout 300): the Ctrl-C
+        // below lands at the latest in it, however slowly the test watches on a loaded
+        // machine (it once watched so slowly that the run ended first).
         let unplugging =
             "exec:if [ {index} -eq 2 ] && [ {action} = place ] && [ ! -e \(scratch.path)/unplugged ]; then touch \(scratch.path)/unplugged;"
-            + " \(ctl) fault unplug > /dev/null; (sleep 1; \(ctl) fault none > /dev/null) & fi; \(ctl) {action} {x} {y} > /dev/null"
+            + " \(ctl) fault unplug > /dev/null; (sleep 1; \(ctl) fault none > /dev/null) & fi;"
+            + " if [ {index} -eq 6 ] && [ {action} = place ]; then sleep 120; fi; \(ctl) {action} {x} {y} > /dev/null"
         let first = try BuiltBinary.start([
             "run", "--plan", "grid", "--model", "SM-S921B", "--reader", bench.spec, "--positioner", unplugging, "--auto",
-            "--tap-timeout", "0.5", "--fault-timeout", "30", "--db", db, "--no-report",
+            "--tap-timeout", "0.5", "--fault-timeout", "30", "--positioner-timeout", "300", "--db", db, "--no-report",
         ])
-        // Interrupted (Ctrl-C) once five taps are in.
+        // Interrupted (Ctrl-C) once five taps are in, at the latest in position 7's move.
         let store = try await SQLiteBenchStore.open(path: db)
         try await waitUntil(seconds: 60) {
             guard let session = try await store.sessions().first else { return false }

@@ -65,20 +65,51 @@ final class CatalogServer {
         return try JSONSerialization.jsonObject(with: data) as! [String: [String: Int]]
     }
 
-    /// `nfcbench resolve --json` with this server's cache; the decoded object and stderr.
+    /// `nfcbench resolve --json` with this server's cache; the decoded object, stderr, and
+    /// the seconds from the fetch helper's start to resolve's exit (from the launch when no
+    /// helper ran): what resolve spent on the network, not how long a loaded machine took
+    /// to start the process (28 s seen on CI while forty tests started theirs).
     func resolve(_ mode: String?, model: String = "SM-S921B", extra: [String] = [], environment: [String: String] = [:])
         async throws -> (json: [String: Any], stderr: String, seconds: Double)
     {
         var args = ["resolve", "--model", model, "--json"] + extra
         if let mode { args += ["--catalog-url", url(mode)] }
-        let start = Date()
-        let r = try await BuiltBinary.run(args, environment: self.environment.merging(environment) { $1 })
-        let elapsed = Date().timeIntervalSince(start)
+        let scratch = try TemporaryDirectory("resolve")
+        let stamp = scratch.file("helper-started")
+        var merged = self.environment.merging(environment) { $1 }
+        if merged["NFCBENCH_FETCH_HELPER"] == nil {
+            merged["NFCBENCH_FETCH_HELPER"] = try Self.timestamping(
+                then: "'\(Self.realHelper)' \"$@\"", stamp: stamp, in: scratch)
+        }
+        let launched = Date()
+        let r = try await BuiltBinary.run(args, environment: merged)
+        let exited = Date()
+        let started = Self.stamped(stamp).map { Date(timeIntervalSince1970: $0) } ?? launched
         guard r.status == 0, let object = try? JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any] else {
             throw CocoaError(
                 .fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "resolve failed: \(r.status) \(r.stderr)"])
         }
-        return (object, r.stderr, elapsed)
+        return (object, r.stderr, exited.timeIntervalSince(started))
+    }
+
+    /// The fetch helper beside the binary under test, as nfcbench finds it.
+    static var realHelper: String {
+        URL(fileURLWithPath: BuiltBinary.path).deletingLastPathComponent().appendingPathComponent("nfcbench-fetch").path
+    }
+
+    /// A helper that writes the time it started (seconds since 1970) to `stamp`, then
+    /// becomes `command` (a shell line) with the same input.
+    static func timestamping(then command: String, stamp: String, in scratch: TemporaryDirectory) throws -> String {
+        let wrapper = scratch.file("fetch")
+        try Data("#!/bin/sh\ndate +%s.%N > '\(stamp)'\nexec \(command)\n".utf8).write(to: URL(fileURLWithPath: wrapper))
+        chmod(wrapper, 0o755)
+        return wrapper
+    }
+
+    static func stamped(_ stamp: String) -> Double? {
+        (try? String(contentsOfFile: stamp, encoding: .utf8)).flatMap {
+            Double($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
     }
 }
 

@@ -109,13 +109,12 @@ struct RigCLITests {
     @Test func anAlarmMidRunStopsItAndTheSessionResumesAfterUnlock() async throws {
         let bench = try await served("grbl")
         defer { bench.discard() }
-        // Two-second windows: the run cannot end before the alarm lands, however long
-        // `sim ctl` takes to start on a loaded machine (with 0.3 s windows it sometimes did).
-        let run = try BuiltBinary.start(
-            runArguments(bench).map { $0 == "0.3" ? "2" : $0 }, environment: bench.environment)
-        try await Self.waitFor("barrier", count: 8, in: bench)
-        _ = try await BuiltBinary.run(
-            ["sim", "ctl", "--dir", bench.directory, "gantry", "alarm", "1"], environment: bench.environment)
+        // Armed before the run for its eighth move across, so it lands mid-run however
+        // loaded the machine is (a command sent while the run went on sometimes came after its end).
+        let armed = try await BuiltBinary.run(
+            ["sim", "ctl", "--dir", bench.directory, "gantry", "alarm", "1", "during-move", "8"], environment: bench.environment)
+        #expect(armed.status == 0, "\(armed.stdout)\(armed.stderr)")
+        let run = try BuiltBinary.start(runArguments(bench), environment: bench.environment)
         #expect(run.waitUntilExit(timeout: 60))
         let output = String(decoding: (run.standardOutput as! Pipe).fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let errors = String(decoding: (run.standardError as! Pipe).fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

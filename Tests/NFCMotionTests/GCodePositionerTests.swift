@@ -135,6 +135,28 @@ struct GCodePositionerTests {
         try await positioner.place(Probe(x: 0.5, y: 0.5), index: 5)
     }
 
+    /// An alarm armed for the second move across fires partway through it: the first
+    /// placement lands, the second fails in words with the head short of its target.
+    @Test(arguments: GantryDialect.allCases)
+    func anArmedAlarmFiresPartwayThroughItsMove(_ dialect: GantryDialect) async throws {
+        let (bench, positioner, _) = try await Self.rigged(dialect)
+        try await positioner.prepare()
+        bench.bench.gantry?.inject(.alarmDuringMove(code: 1, moves: 2))
+        try await positioner.place(Probe(x: 0.2, y: 0.2), index: 0)
+        try await positioner.lift(index: 0)
+        let placing = Task { try await positioner.place(Probe(x: 0.8, y: 0.8), index: 1) }
+        guard let error = await Self.failure(of: placing, "an armed alarm") else { return }
+        #expect(error.message.contains("could not place position 2"), "\(error)")
+        #expect(error.message.contains(dialect == .grbl ? "ALARM:1, hard limit" : "M999"), "\(error)")
+        let log = GantryLog(directory: bench.directory).events
+        #expect(log.filter { $0 == "alarm 1" }.count == 1, "\(log)")
+        // Disarmed once fired: after the unlock the machine places again.
+        let unlocked = try await positioner.machine.unlock()
+        #expect(unlocked.state == "Idle")
+        try await positioner.prepare()
+        try await positioner.place(Probe(x: 0.5, y: 0.5), index: 2)
+    }
+
     @Test(arguments: GantryDialect.allCases)
     func ctrlCMidMoveHaltsTheMachineAtOnce(_ dialect: GantryDialect) async throws {
         let (bench, positioner, _) = try await Self.rigged(dialect)

@@ -47,6 +47,7 @@ struct BenchControlTests {
             .card(StrayCard(kind: .mifareClassic, region: (0, 0.6, 1, 0.4), uid: [0x04, 0xA1, 0xB2, 0xC3]))
         ),
         ("card none", .card(nil)), ("phone iphone", .phone(android: false)), ("phone android", .phone(android: true)),
+        ("gantry alarm 2", .gantry(.alarm(2))), ("gantry alarm 1 during-move 8", .gantry(.alarmDuringMove(code: 1, moves: 8))),
     ])
     func theOperatorsWordsBecomeCommands(text: String, command: BenchCommand) throws {
         #expect(try BenchCommand(parsing: text) == command)
@@ -58,6 +59,8 @@ struct BenchControlTests {
         "place 2 0", "place nan 0.5", "place inf 0", "antenna 0 0 0 1", "fault loud", "technology C", "jump", "",
         "card mifare-classic 0 0 1", "card mifare-classic 0 0 0 1", "card mifare-classic 0 0 1 1 08A1B2C3",
         "card mifare-classic 0 0 1 1 1e309", "card badge 0 0 1 1", "phone nokia",
+        "gantry alarm 1 during-move 0", "gantry alarm 1 during-move 1e309", "gantry alarm 1 after 3",
+        "gantry alarm 0 during-move 2",
     ])
     func wordsThatAreNoCommandAreRefused(text: String) {
         #expect(throws: BenchControlError.self) { try BenchCommand(parsing: text) }

@@ -81,14 +81,15 @@ enum SimCommand {
         discussion: """
             Commands: place X Y | lift | fault none|slow|garbage|mute|unplug | antenna X Y W H | technology A|B |
             reader complete|abort N|leave N | card mifare-classic|dual-interface X Y W H [UID] | card none |
-            phone android|iphone | gantry alarm N|reset|stall|slow F|none | power-cycle | status
+            phone android|iphone | gantry alarm N [during-move M]|reset|stall|slow F|none | power-cycle | status
             X and Y are fractions of the phone's back from its top-left corner, seen from the back (0 to 1);
             W and H a width and height in the same fractions. 'card' puts a card in the phone's case over
             that part of the back: it answers wherever the reader meets it, as a stray card would. 'phone'
             says which phone is emulated: an Android phone (the default) answers Android's HCE SELECT, an
             iPhone does not; run an iPhone model's session with 'phone iphone'. 'gantry' injects a fault into the
-            emulated machine: an alarm (GRBL ALARM:N, Marlin's error stop), a firmware reset, a board that
-            stops answering, moves F times slower; 'gantry none' clears the stall and the slowness.
+            emulated machine: an alarm (GRBL ALARM:N, Marlin's error stop) now or partway through the M-th move
+            across from now, a firmware reset, a board that stops answering, moves F times slower; 'gantry none'
+            clears the stall, the slowness and an alarm not yet raised.
             'power-cycle' puts the reader's firmware back to its power-on defaults, as unplugging it would.
             """,
         arguments: [ArgumentSpec("command", help: "The command words.", repeating: true)],

@@ -49,6 +49,9 @@ public enum GantryFault: Codable, Sendable, Equatable {
     case none
     /// GRBL pushes `ALARM:N` and locks out G-code; Marlin stops with an error until `M999`.
     case alarm(Int)
+    /// The same alarm, raised partway through the `moves`-th move across that starts from
+    /// now: a limit switch hit mid-travel, at a point a test can name without racing the run.
+    case alarmDuringMove(code: Int, moves: Int)
     /// The firmware restarts: GRBL's banner, Marlin's `start`, the planner emptied.
     case reset
     /// The board hangs: it answers nothing and moves nowhere until the fault is cleared.
@@ -62,15 +65,31 @@ final class GantryControls: Sendable {
     private let pending = Mutex<[GantryFault]>([])
     private let slowness = Mutex<Double>(1)
     private let stalled = Mutex(false)
+    private let armed = Mutex<(code: Int, movesLeft: Int)?>(nil)
 
     func inject(_ fault: GantryFault) {
         switch fault {
         case .none:
             slowness.withLock { $0 = 1 }
             stalled.withLock { $0 = false }
+            armed.withLock { $0 = nil }
+        case .alarmDuringMove(let code, let moves): armed.withLock { $0 = (code, moves) }
         case .slow(let factor): slowness.withLock { $0 = factor }
         case .stall: stalled.withLock { $0 = true }
         case .alarm, .reset: pending.withLock { $0.append(fault) }
+        }
+    }
+
+    /// A move across has started: the armed alarm's code when this is its move (disarmed then).
+    func moveAcrossStarted() -> Int? {
+        armed.withLock { armed in
+            guard let current = armed else { return nil }
+            guard current.movesLeft <= 1 else {
+                armed = (current.code, current.movesLeft - 1)
+                return nil
+            }
+            armed = nil
+            return current.code
         }
     }
 

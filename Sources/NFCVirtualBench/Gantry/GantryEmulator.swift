@@ -106,6 +106,7 @@ public final class GantryEmulator: Sendable {
             let machineSeconds = seconds * configuration.speed / controls.slowFactor
             firmware.sinceKeepalive += seconds
             if let dwell = firmware.dwellLeft, firmware.motion.isIdle { firmware.dwellLeft = dwell - machineSeconds }
+            var limitHit: Int?
             for step in firmware.motion.advance(by: machineSeconds) {
                 switch step {
                 case .started(let move):
@@ -114,6 +115,7 @@ public final class GantryEmulator: Sendable {
                     // judges the same placement at the end height.
                     if move.movesXY {
                         bench.lift()
+                        if let code = controls.moveAcrossStarted() { limitHit = code }
                     } else if bench.isPlaced {
                         bench.changeHeight(to: max(0, move.end[2] - configuration.tapZ))
                     }
@@ -125,6 +127,8 @@ public final class GantryEmulator: Sendable {
                     if move.isHoming { firmware.alarm = nil }
                 }
             }
+            // Raised once this tick's motion is told: the move stops where it got to.
+            if let code = limitHit { firmware.raise(alarm: code) }
             if firmware.motion.isIdle, bench.carriedByMovingMachine {
                 bench.setCarriedByMovingMachine(false)
                 if !bench.isPlaced { rest(at: firmware.motion.position) }
