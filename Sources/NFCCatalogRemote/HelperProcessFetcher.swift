@@ -49,20 +49,42 @@ public struct HelperProcessFetcher: CatalogFetching {
         // A few hundred bytes: far below a pipe's buffer, so this write never blocks.
         try? input.fileHandleForWriting.write(contentsOf: request.line())
         try? input.fileHandleForWriting.close()
-        // SIGKILL, not terminate(): Foundation's Process on Linux spawns from a thread that
-        // blocks most signals, and the helper inherits that mask, so a SIGTERM would wait
-        // unseen while a hung helper held `resolve` past its bound.
-        let watchdog = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + limits.totalTimeout + 0.2, execute: watchdog)
-        // Reading to the end and reaping both block, so both happen on a queue of their
-        // own; the awaiting task holds no cooperative thread meanwhile.
+        // The deadline is kept by the reading loop itself, on a queue of its own: a watchdog
+        // on Dispatch's global queue waits for a free worker, and a loaded machine kept it
+        // waiting for half a minute. SIGKILL, not terminate(): Foundation's Process on Linux
+        // spawns from a thread that blocks most signals, and the helper inherits that mask,
+        // so a SIGTERM would wait unseen while a hung helper held `resolve` past its bound.
+        let deadline = ContinuousClock.now + .milliseconds(Int((limits.totalTimeout + 0.2) * 1000))
+        let pid = process.processIdentifier
         let data = await BlockingWork.run("nfcbench.fetch-helper") {
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return data
+            Self.readToEnd(output.fileHandleForReading.fileDescriptor, until: deadline) { kill(pid, SIGKILL) }
         }
-        watchdog.cancel()
         return try Self.decode(data, limits: limits)
+    }
+
+    /// Everything `fd` gives until its writer closes it; at `deadline`, `expire` runs once
+    /// (killing the writer, which closes it), and a second later the reading stops whatever
+    /// holds the pipe. Not waiting for the helper's exit: the end of its output is all
+    /// resolve needs, and Foundation reaps the helper by itself.
+    static func readToEnd(_ fd: Int32, until deadline: ContinuousClock.Instant, expire: () -> Void) -> Data {
+        let descriptor = FileDescriptor(rawValue: fd)
+        var data = Data()
+        var expired = false
+        while true {
+            let left = deadline - ContinuousClock.now
+            if !expired, left <= .zero {
+                expire()
+                expired = true
+            }
+            if expired, left < .seconds(-1) { return data }
+            let wait = (expired ? left + .seconds(1) : left).components
+            let milliseconds = (Double(wait.seconds) * 1000 + Double(wait.attoseconds) / 1e15).rounded(.up)
+            guard let readable = try? descriptor.waitUntilReadable(timeoutMs: Int32(max(1, min(1000, milliseconds))))
+            else { return data }
+            guard readable else { continue }  // the deadline comes round again
+            guard let chunk = try? descriptor.read(upTo: 65_536), !chunk.isEmpty else { return data }
+            data.append(contentsOf: chunk)
+        }
     }
 
     static func decode(_ data: Data, limits: FetchLimits) throws(RemoteCatalogError) -> FetchOutcome {

@@ -66,9 +66,9 @@ final class CatalogServer {
     }
 
     /// `nfcbench resolve --json` with this server's cache; the decoded object, stderr, and
-    /// the seconds from the fetch helper's start to resolve's exit (from the launch when no
-    /// helper ran): what resolve spent on the network, not how long a loaded machine took
-    /// to start the process (28 s seen on CI while forty tests started theirs).
+    /// the seconds from the fetch helper's start to the end of resolve's output (from the
+    /// launch when no helper ran): what resolve spent on the network, not how long a loaded
+    /// machine took to start the process or to tell the test it was reaped.
     func resolve(_ mode: String?, model: String = "SM-S921B", extra: [String] = [], environment: [String: String] = [:])
         async throws -> (json: [String: Any], stderr: String, seconds: Double)
     {
@@ -83,7 +83,7 @@ final class CatalogServer {
         }
         let launched = Date()
         let r = try await BuiltBinary.run(args, environment: merged)
-        let exited = Date()
+        let exited = r.outputEnded
         let started = Self.stamped(stamp).map { Date(timeIntervalSince1970: $0) } ?? launched
         guard r.status == 0, let object = try? JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any] else {
             throw CocoaError(

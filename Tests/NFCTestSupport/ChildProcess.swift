@@ -14,6 +14,10 @@ public struct BuiltBinary {
         public let status: Int32
         public let stdout: String
         public let stderr: String
+        /// When the child closed both its outputs (at its exit, unless it handed them on):
+        /// a test timing the child reads this, not when the reaping was noticed, which on a
+        /// loaded machine came half a minute late.
+        public let outputEnded: Date
     }
 
     /// Runs to completion without holding a cooperative thread: Swift Testing runs many
@@ -26,10 +30,10 @@ public struct BuiltBinary {
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "NFCBENCH_RESOURCES")
         env.merge(environment) { $1 }
-        let (status, stdout, stderr) = try await ChildProcess.run(
+        let (status, stdout, stderr, ended) = try await ChildProcess.runTimed(
             binary, arguments, environment: env,
             currentDirectory: currentDirectory)
-        return Result(status: status, stdout: stdout, stderr: stderr)
+        return Result(status: status, stdout: stdout, stderr: stderr, outputEnded: ended)
     }
 }
 
@@ -40,6 +44,19 @@ public enum ChildProcess {
         currentDirectory: URL? = nil, mergeErrors: Bool = false, timeout: TimeInterval? = nil
     )
         async throws -> (status: Int32, stdout: String, stderr: String)
+    {
+        let (status, stdout, stderr, _) = try await runTimed(
+            executable, arguments, environment: environment, currentDirectory: currentDirectory, mergeErrors: mergeErrors,
+            timeout: timeout)
+        return (status, stdout, stderr)
+    }
+
+    /// `run`, also telling when the child's outputs ended.
+    public static func runTimed(
+        _ executable: String, _ arguments: [String], environment: [String: String],
+        currentDirectory: URL? = nil, mergeErrors: Bool = false, timeout: TimeInterval? = nil
+    )
+        async throws -> (status: Int32, stdout: String, stderr: String, outputEnded: Date)
     {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -56,8 +73,9 @@ public enum ChildProcess {
         async let stdout = drain(out)
         async let stderr = mergeErrors ? Data() : drain(err)
         let (o, e) = await (stdout, stderr)
+        let ended = Date()
         await exit(of: process)
-        return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self), ended)
     }
 
     public static func drain(_ pipe: Pipe) async -> Data {

@@ -1,0 +1,67 @@
+import Foundation
+import Glibc
+import NFCTestSupport
+import Testing
+
+@testable import NFCCatalogRemote
+
+/// The fetch helper as a process: its answer read to the end however it trickles, and
+/// its time bound kept by the reading itself (a helper that hangs, and one whose child
+/// keeps the pipe open after it is killed).
+@Suite("The fetch helper's process and its bound")
+struct HelperProcessFetcherTests {
+    let scratch: TemporaryDirectory
+    init() throws { scratch = try TemporaryDirectory("helper") }
+
+    func helper(_ script: String) throws -> URL {
+        let path = scratch.file("helper-\(UUID().uuidString.prefix(8))")
+        try Data("#!/bin/sh\n\(script)\n".utf8).write(to: URL(fileURLWithPath: path))
+        chmod(path, 0o755)
+        return URL(fileURLWithPath: path)
+    }
+
+    static let endpoint = try! CatalogEndpoint("http://127.0.0.1:9/catalog")
+
+    @Test func anAnswerInPiecesIsReadWhole() async throws {
+        let body = String(repeating: "x", count: 100_000)
+        try Data(body.utf8).write(to: URL(fileURLWithPath: scratch.file("body")))
+        let fetcher = HelperProcessFetcher(
+            helper: try helper(
+                "cat > /dev/null; printf '{\"status\":\"fetched\",\"etag\":\"e\"}\\n'; sleep 0.2; cat '\(scratch.file("body"))'"),
+            limits: FetchLimits(totalTimeout: 10))
+        #expect(try await fetcher.fetch(Self.endpoint, etag: nil) == .fetched(body: Data(body.utf8), etag: "e"))
+    }
+
+    @Test func aHungHelperIsKilledAtTheBound() async throws {
+        let pidFile = scratch.file("pid")
+        let fetcher = HelperProcessFetcher(
+            helper: try helper("echo $$ > '\(pidFile)'; exec sleep 60"), limits: FetchLimits(totalTimeout: 0.5))
+        let started = ContinuousClock.now
+        await #expect(throws: RemoteCatalogError.timedOut(seconds: 0.5)) { try await fetcher.fetch(Self.endpoint, etag: nil) }
+        #expect(ContinuousClock.now - started < .seconds(5))
+        let pid = try #require(
+            Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        // Killed: gone, or a zombie until Foundation reaps it.
+        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        let state = stat.split(separator: ")").last?.split(separator: " ").first.map(String.init)
+        #expect(stat.isEmpty || state == "Z", "the helper still runs: \(stat)")
+    }
+
+    /// A helper whose own child holds its output open: killed at the bound, the pipe stays
+    /// open, and the reading stops a second later instead of waiting for the child.
+    @Test func aPipeHeldOpenByTheHelpersChildStopsTheReadingAnyway() async throws {
+        let childFile = scratch.file("child")
+        let fetcher = HelperProcessFetcher(
+            helper: try helper("sleep 60 & echo $! > '\(childFile)'; exec sleep 60"), limits: FetchLimits(totalTimeout: 0.5))
+        defer {
+            if let text = try? String(contentsOfFile: childFile, encoding: .utf8),
+                let child = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            {
+                kill(child, SIGKILL)
+            }
+        }
+        let started = ContinuousClock.now
+        await #expect(throws: RemoteCatalogError.timedOut(seconds: 0.5)) { try await fetcher.fetch(Self.endpoint, etag: nil) }
+        #expect(ContinuousClock.now - started < .seconds(5))
+    }
+}
