@@ -19,8 +19,32 @@ public protocol LabSyncSource: Sendable {
     /// Records that lab store `lab` refused `revision` of session `id`, and why: the session
     /// stays pending (it is offered again at every sync) and is named until it is taken.
     func markRefused(_ id: String, lab: String, revision: Int64, reason: String, at: Date) async throws
-    /// Sessions lab store `lab` refused and has not taken since, oldest first.
+    /// Sessions lab store `lab` refused and has not taken since, oldest first (held ones not).
     func refusedSync(lab: String) async throws -> [RefusedSync]
+    /// Keeps session `id` off lab store `lab` by the operator's decision, for `reason`: only
+    /// a session that store refused, whose refusal moves into the hold. `false` when `id`
+    /// is not refused there (so nothing a lab store took can be held back from it).
+    func hold(_ id: String, lab: String, reason: String, at: Date) async throws -> Bool
+    /// Ends a hold: the session is pending for lab store `lab` again. `false` when none.
+    func release(_ id: String, lab: String) async throws -> Bool
+    /// Sessions held back from lab store `lab`, oldest first.
+    func heldSync(lab: String) async throws -> [HeldSync]
+}
+
+/// A session the operator keeps off a lab store that refused it: the store's refusal and
+/// the operator's reason, both kept, and when.
+public struct HeldSync: Sendable, Equatable {
+    public let id: String
+    public let reason: String
+    public let refusal: String
+    public let heldAt: Date
+
+    public init(id: String, reason: String, refusal: String, heldAt: Date) {
+        self.id = id
+        self.reason = reason
+        self.refusal = refusal
+        self.heldAt = heldAt
+    }
 }
 
 /// A session a lab store refused, and its reason as the store gave it.

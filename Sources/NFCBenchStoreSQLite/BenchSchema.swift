@@ -238,6 +238,23 @@ enum BenchSchema {
             ALTER TABLE session ADD COLUMN reader_geometry_source TEXT;
             """
         ),
+        // Sessions a lab store refused that the bench's operator decided to keep off it (the
+        // value will never be taken: a serial a broken reader gave, stored before the
+        // bounds): the refusal moves here with the decision's reason and time, sync stops
+        // offering the session and names it as held, and a release offers it again.
+        (
+            "019-lab-sync-holds",
+            """
+            CREATE TABLE lab_sync_hold (
+                session_id TEXT NOT NULL REFERENCES session(id) ON DELETE CASCADE,
+                lab TEXT NOT NULL,
+                reason TEXT NOT NULL,
+                refusal TEXT NOT NULL,
+                held_at REAL NOT NULL,
+                PRIMARY KEY (session_id, lab)
+            );
+            """
+        ),
     ]
 
     /// Migrations that only add an index: a reader may read a file without them as it is

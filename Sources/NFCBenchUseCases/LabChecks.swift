@@ -79,7 +79,16 @@ public struct LabChecks: DoctorCheckProvider {
                     id: "lab-refused", verdict: .fail,
                     detail: "the lab store refused \(refused.count) session(s) of \(databasePath): "
                         + refused.map { "\($0.id) (\($0.reason))" }.joined(separator: "; "),
-                    fix: "read each reason; ask the lab's administrator; 'nfcbench sync' offers them again"))
+                    fix: "read each reason; ask the lab's administrator; 'nfcbench sync' offers them again, and "
+                        + "'nfcbench sync --hold ID --reason TEXT' keeps one the lab will never take here by decision"))
+        }
+        if let held = try? await local.heldSync(lab: lab), !held.isEmpty {
+            checks.append(
+                DoctorCheck(
+                    id: "lab-held", verdict: .ok,
+                    detail: "\(held.count) session(s) of \(databasePath) held back from the lab store by decision: "
+                        + held.map { "\($0.id) (\($0.reason); refused: \($0.refusal))" }.joined(separator: "; "),
+                    fix: "'nfcbench sync --release ID' offers one again"))
         }
         checks.append(
             pending.isEmpty

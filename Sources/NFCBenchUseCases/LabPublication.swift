@@ -20,9 +20,11 @@ public enum LabPublication {
         return .synced(await LabSync.run(from: local, to: store, station: station, machine: machine), location: store.location)
     }
 
-    /// `sync`: everything pending from the bench database at `path`.
+    /// `sync`: everything pending from the bench database at `path`, after the operator's
+    /// `decisions`.
     public static func sync(
         databaseAt path: String, to url: String, station: String, machine: String, timeoutSeconds: Int,
+        decisions: SyncDecisions = SyncDecisions(),
         progress: @escaping @Sendable (_ done: Int, _ total: Int, _ destination: String) -> Void
     ) async throws(StoreOpeningFailure) -> (report: LabSync.Report, location: String) {
         // A damaged bench file is named as such before the lab store is asked anything.
@@ -30,7 +32,7 @@ public enum LabPublication {
         let store = try await BenchStores.openLab(url, timeoutSeconds: timeoutSeconds)
         let destination = store.location
         let report = await LabSync.run(
-            from: local, to: store, station: station, machine: machine,
+            from: local, to: store, station: station, machine: machine, decisions: decisions,
             progress: { done, total in progress(done, total, destination) })
         return (report, destination)
     }

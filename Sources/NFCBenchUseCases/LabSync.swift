@@ -23,6 +23,11 @@ public enum LabSync {
         /// Sessions the lab store refused this time (a value its checks would not take,
         /// another session under the id), with its reason: set aside, the rest pushed.
         public var setAside: [RefusedSync] = []
+        /// Sessions the operator keeps off this lab store (`sync --hold`), named at every sync.
+        public var held: [HeldSync] = []
+        /// What this sync's `--hold` and `--release` did.
+        public var newlyHeld: [String] = []
+        public var released: [String] = []
         public var error: Error?
 
         /// Nothing stopped the sync and nothing was refused.
@@ -33,9 +38,12 @@ public enum LabSync {
     /// is still pending: the bench's database keeps everything, and a later sync resumes.
     /// `progress` hears (sessions handled, sessions pending): (0, n) before the first push,
     /// then after each. `machine` names the computer pushing (`MachineName.current`, NFCHost).
+    /// `decisions` (`--hold`, `--release`) are applied once the lab store is known, before
+    /// anything is pushed; one that cannot be carried out stops the sync with nothing pushed.
     public static func run(
         from source: any LabSyncSource, to store: any LabSyncDestination, station: String, machine: String? = nil,
-        now: @Sendable () -> Date = Date.init, progress: @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }
+        decisions: SyncDecisions = SyncDecisions(), now: @Sendable () -> Date = Date.init,
+        progress: @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }
     ) async -> Report {
         var report = Report()
         let pending: [PendingSync]
@@ -47,6 +55,7 @@ public enum LabSync {
                 report.sharedWith = try await store.otherMachines(of: station, than: machine)
             }
             lab = try await store.identity()
+            try await apply(decisions, to: source, lab: lab, at: now(), in: &report)
             pending = try await source.pendingSync(lab: lab)
         } catch {
             report.error = error
@@ -93,6 +102,47 @@ public enum LabSync {
                 return report
             }
         }
+        do { report.held = try await source.heldSync(lab: lab) } catch { report.error = error }
         return report
+    }
+
+    private static func apply(
+        _ decisions: SyncDecisions, to source: any LabSyncSource, lab: String, at: Date, in report: inout Report
+    ) async throws {
+        for id in decisions.release {
+            guard try await source.release(id, lab: lab) else { throw SyncDecisionRefusal.notHeld(id) }
+            report.released.append(id)
+        }
+        for (id, reason) in decisions.hold {
+            guard try await source.hold(id, lab: lab, reason: reason, at: at) else { throw SyncDecisionRefusal.notRefused(id) }
+            report.newlyHeld.append(id)
+        }
+    }
+}
+
+/// The operator's decisions a sync carries out before it pushes: sessions to keep off the
+/// lab store for good (each with the reason, for the record), and holds to end.
+public struct SyncDecisions: Sendable {
+    public var hold: [(id: String, reason: String)]
+    public var release: [String]
+
+    public init(hold: [(id: String, reason: String)] = [], release: [String] = []) {
+        self.hold = hold
+        self.release = release
+    }
+}
+
+/// A `--hold` or `--release` that names the wrong session: nothing was pushed.
+public enum SyncDecisionRefusal: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Only a session this lab store refused can be held back from it.
+    case notRefused(String)
+    case notHeld(String)
+
+    public var description: String {
+        switch self {
+        case .notRefused(let id):
+            "session \(id) is not one this lab store refused, so it cannot be held back from it (only a refused session can)"
+        case .notHeld(let id): "session \(id) is not held back from this lab store"
+        }
     }
 }

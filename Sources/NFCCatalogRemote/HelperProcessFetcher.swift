@@ -49,15 +49,20 @@ public struct HelperProcessFetcher: CatalogFetching {
         // A few hundred bytes: far below a pipe's buffer, so this write never blocks.
         try? input.fileHandleForWriting.write(contentsOf: request.line())
         try? input.fileHandleForWriting.close()
-        // The deadline is kept by the reading loop itself, on a queue of its own: a watchdog
-        // on Dispatch's global queue waits for a free worker, and a loaded machine kept it
-        // waiting for half a minute. SIGKILL, not terminate(): Foundation's Process on Linux
+        // The deadline is kept by the reading loop itself, on a thread of its own: a watchdog
+        // on Dispatch's global queue, or a read on a queue, waits for a free worker, and a
+        // loaded machine kept it waiting for half a minute. SIGKILL, not terminate(): Foundation's Process on Linux
         // spawns from a thread that blocks most signals, and the helper inherits that mask,
         // so a SIGTERM would wait unseen while a hung helper held `resolve` past its bound.
         let deadline = ContinuousClock.now + .milliseconds(Int((limits.totalTimeout + 0.2) * 1000))
         let pid = process.processIdentifier
-        let data = await BlockingWork.run("nfcbench.fetch-helper") {
-            Self.readToEnd(output.fileHandleForReading.fileDescriptor, until: deadline) { kill(pid, SIGKILL) }
+        let fd = output.fileHandleForReading.fileDescriptor
+        let data: Data
+        do {
+            data = try await DetachedThread.run { Self.readToEnd(fd, until: deadline) { kill(pid, SIGKILL) } }
+        } catch {
+            kill(pid, SIGKILL)
+            throw .transport("cannot start a thread to read \(helper.path): \(error)")
         }
         return try Self.decode(data, limits: limits)
     }

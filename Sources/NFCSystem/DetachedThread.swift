@@ -24,6 +24,19 @@ public enum DetachedThread {
         }
     }
 
+    /// `body`'s result, computed on a thread of its own: blocking work that must start at
+    /// once, which a queue on Dispatch's pool does not when the pool's workers all block.
+    public static func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async throws(Errno) -> T {
+        let started: Result<T, Errno> = await withCheckedContinuation { continuation in
+            do throws(Errno) {
+                try start { continuation.resume(returning: .success(body())) }
+            } catch {
+                continuation.resume(returning: .failure(error))
+            }
+        }
+        return try started.get()
+    }
+
     private final class Work: Sendable {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }

@@ -53,5 +53,25 @@ struct StoredTextCLITests {
         let doctor = try await BuiltBinary.run(
             ["doctor", "--db", db, "--lab-store", lab.benches["bench-r"]!, "--station", "bench-r", "--json"])
         #expect(doctor.stdout.contains("lab-refused") && doctor.stdout.contains(refused.id), "\(doctor.stdout)")
+
+        // The lab will never take it: held back by decision, the sync succeeds and names it.
+        let halfGiven = try await BuiltBinary.run(sync + ["--hold", refused.id])
+        #expect(halfGiven.status == 64 && halfGiven.stderr.contains("--hold needs --reason"), "\(halfGiven.stderr)")
+        let notRefused = try await BuiltBinary.run(sync + ["--hold", fine.id, "--reason", "tidy"])
+        #expect(notRefused.status == 1 && notRefused.stderr.contains("not one this lab store refused"), "\(notRefused.stderr)")
+        let held = try await BuiltBinary.run(sync + ["--hold", refused.id, "--reason", "serial garbled by the reader"])
+        #expect(held.status == 0, "\(held.stdout)\(held.stderr)")
+        #expect(
+            held.stderr.contains("Held back from") && held.stderr.contains("\(refused.id) since")
+                && held.stderr.contains("serial garbled by the reader") && held.stderr.contains("reader_serial"),
+            "\(held.stderr)")
+        let heldJSON = try await BuiltBinary.run(sync + ["--json"])
+        #expect(heldJSON.status == 0 && heldJSON.stdout.contains("\"held\"") && heldJSON.stdout.contains(refused.id))
+        let heldDoctor = try await BuiltBinary.run(
+            ["doctor", "--db", db, "--lab-store", lab.benches["bench-r"]!, "--station", "bench-r", "--json"])
+        #expect(heldDoctor.stdout.contains("lab-held") && !heldDoctor.stdout.contains("lab-refused"), "\(heldDoctor.stdout)")
+        // Released, it is refused again and the sync fails again.
+        let released = try await BuiltBinary.run(sync + ["--release", refused.id])
+        #expect(released.status == 1 && released.stderr.contains("Released \(refused.id)"), "\(released.stderr)")
     }
 }

@@ -249,12 +249,12 @@ struct LabStoreTests {
                         "001-lab-sessions", "002-tag-mode", "003-station-machines", "004-stored-ranges", "005-push-functions",
                         "006-placement-and-events", "007-phone-details", "008-reader-serial", "009-tap-height",
                         "010-tap-coupling", "011-tap-coupling-ladder", "012-definer-search-path",
-                        "013-operator-text-bounds",
+                        "013-operator-text-bounds", "014-reader-geometry",
                     ])
             }
         }
         let c = try PostgresConnection(url)
-        #expect(try c.execute("SELECT count(*) FROM lab_schema_migration").integer(0, 0) == 13)
+        #expect(try c.execute("SELECT count(*) FROM lab_schema_migration").integer(0, 0) == 14)
         #expect(try c.execute("SELECT count(*) FROM lab_identity").integer(0, 0) == 1)
     }
 
@@ -316,5 +316,43 @@ struct LabStoreTests {
         let third = await LabSync.run(from: local, to: store, station: "bench-f")
         #expect(third.succeeded && third.pushed == ["bench-f/\(refused.id)"], "\(third.setAside)")
         #expect(try await local.refusedSync(lab: identity).isEmpty)
+    }
+
+    /// A refused session the lab will never take is held back by decision: the sync then
+    /// succeeds and names it, only a refused session can be held, and a release offers it again.
+    @Test func aRefusedSessionHeldBackByDecisionNoLongerFailsTheSync() async throws {
+        let lab = try await LabFixture(stations: ["bench-h"])
+        let local = try await SQLiteBenchStore.open(path: scratch.database())
+        let refused = try await LabFixture.session(
+            "S-20261206-090000-hold", station: "bench-h", in: local, start: Date(timeIntervalSince1970: 1_790_000_000))
+        try await local.setReaderDetails(refused.id, firmware: String?.none, serial: String(repeating: "9", count: 1500))
+        let fine = try await LabFixture.session(
+            "S-20261206-100000-hold", station: "bench-h", in: local, start: Date(timeIntervalSince1970: 1_790_000_100))
+        let store = try await PostgresLabStore.open(lab.benches["bench-h"]!)
+        let first = await LabSync.run(from: local, to: store, station: "bench-h")
+        #expect(first.setAside.map(\.id) == [refused.id] && first.pushed == ["bench-h/\(fine.id)"])
+        // A session the lab store took cannot be held back from it; nothing is pushed then.
+        try await local.setTapTimeout(fine.id, seconds: 4)
+        let wrong = await LabSync.run(
+            from: local, to: store, station: "bench-h", decisions: SyncDecisions(hold: [(fine.id, "tidy")]))
+        #expect(wrong.error as? SyncDecisionRefusal == .notRefused(fine.id) && wrong.pushed.isEmpty)
+        let at = Date(timeIntervalSince1970: 1_790_000_500)
+        let held = await LabSync.run(
+            from: local, to: store, station: "bench-h", decisions: SyncDecisions(hold: [(refused.id, "serial garbled")]),
+            now: { at })
+        #expect(held.succeeded && held.newlyHeld == [refused.id] && held.pushed == ["bench-h/\(fine.id)"], "\(held)")
+        let identity = try await store.identity()
+        #expect(
+            held.held == [HeldSync(id: refused.id, reason: "serial garbled", refusal: first.setAside[0].reason, heldAt: at)])
+        #expect(try await local.refusedSync(lab: identity).isEmpty)
+        let again = await LabSync.run(from: local, to: store, station: "bench-h")
+        #expect(again.succeeded && again.setAside.isEmpty && again.held.map(\.id) == [refused.id])
+        // Released, it is offered again and refused again.
+        let released = await LabSync.run(
+            from: local, to: store, station: "bench-h", decisions: SyncDecisions(release: [refused.id]))
+        #expect(released.released == [refused.id] && released.held.isEmpty && released.setAside.map(\.id) == [refused.id])
+        let twice = await LabSync.run(
+            from: local, to: store, station: "bench-h", decisions: SyncDecisions(release: [refused.id]))
+        #expect(twice.error as? SyncDecisionRefusal == .notHeld(refused.id))
     }
 }

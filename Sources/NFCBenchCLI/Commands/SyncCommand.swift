@@ -12,12 +12,44 @@ enum SyncCommand {
             session when it ends, and this pushes whatever is still pending (after the lab store was down, or
             for sessions recorded before it was configured). Pushing again gives one copy: a session is
             replaced whole, with its taps, in one transaction. Exit 75 when the lab store cannot be reached
-            (everything stays in the bench database; run sync again later).
+            (everything stays in the bench database; run sync again later). A session the lab store refuses
+            is set aside and named, the rest pushed, and sync exits 1 while any is; when the lab will never
+            take it, --hold ID --reason TEXT keeps it on this bench by decision (named at every sync, the
+            store's refusal and the reason kept), and --release ID offers it again.
             """,
-        options: [StoreOptions.database.spec, LabOptions.labStore.spec, LabOptions.station.spec, json.spec],
+        options: [
+            StoreOptions.database.spec, LabOptions.labStore.spec, LabOptions.station.spec, hold.spec, reason.spec,
+            release.spec, json.spec,
+        ],
         handler: run)
 
     static let json = Flag("--json", help: "Print what was pushed as JSON.")
+    static let hold = Option<String>(
+        "--hold", value: "session",
+        help: "Keep a session the lab store refused on this bench for good (with --reason); named at every sync.")
+    static let reason = Option<String>(
+        "--reason", value: "text", help: "Why --hold keeps the session off the lab store (for the record).",
+        expected: "some words",
+        convert: { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty || StoredText.problem($0) != nil ? nil : $0 },
+        explain: { StoredText.problem($0).map { "\($0)." } })
+    static let release = Option<String>(
+        "--release", value: "session", help: "End a --hold: the session is offered to the lab store again.")
+
+    /// `--hold` and `--release` as the sync carries them out; a half-given decision is a usage error.
+    static func decisions(_ invocation: ParsedInvocation) throws -> SyncDecisions {
+        let held = invocation[hold].map { SessionReference(parsing: $0).id }
+        let released = invocation[release].map { SessionReference(parsing: $0).id }
+        let why = invocation[reason]?.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (held == nil) == (why == nil) else {
+            throw CommandFailure(
+                held == nil ? "--reason says why a session is held; it needs --hold ID." : "--hold needs --reason TEXT.",
+                hint: "nfcbench sync --hold ID --reason \"why the lab will never take it\"", exitCode: ExitCode.usage)
+        }
+        if let held, held == released {
+            throw CommandFailure("--hold and --release name the same session, \(held).", exitCode: ExitCode.usage)
+        }
+        return SyncDecisions(hold: held.map { [($0, why!)] } ?? [], release: released.map { [$0] } ?? [])
+    }
 
     static func run(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
         var lab = LabOptions.Settings(invocation, context)
@@ -29,12 +61,13 @@ enum SyncCommand {
         }
         let path = StoreOptions.path(invocation, context)
         let station = try lab.station()
+        let decisions = try decisions(invocation)
         let progress = SyncProgress(output: context.errors, interactive: context.errors.isTerminal)
         let synced: (report: LabSync.Report, location: String)
         do {
             synced = try await LabPublication.sync(
                 databaseAt: path, to: url, station: station, machine: MachineName.current(environment: context.environment),
-                timeoutSeconds: try LabOptions.timeoutSeconds(context),
+                timeoutSeconds: try LabOptions.timeoutSeconds(context), decisions: decisions,
                 progress: { done, total, destination in progress.update(done: done, total: total, destination: destination) })
         } catch let failure as StoreOpeningFailure {
             throw StoreOptions.words(failure)
@@ -44,6 +77,7 @@ enum SyncCommand {
         LabPush.warnIfShared(report, station: station, context)
         LabPush.warnIfDamaged(report, context)
         LabPush.warnIfSetAside(report, context)
+        sayDecisions(report, location: location, context)
         if invocation[json] {
             context.output.line(summary(report, server: location, station: station).serialized(pretty: true))
         } else {
@@ -54,6 +88,11 @@ enum SyncCommand {
                     + (report.alreadyCurrent > 0 ? "; \(report.alreadyCurrent) already there" : "")
                     + ".")
         }
+        if let refusal = report.error as? SyncDecisionRefusal {
+            throw CommandFailure(
+                "Nothing was pushed: \(refusal).",
+                hint: "'nfcbench sync' names the sessions the lab store refused, and those held back; 'nfcbench doctor' too.")
+        }
         guard let error = report.error else {
             guard report.setAside.isEmpty else {
                 throw CommandFailure(
@@ -61,7 +100,8 @@ enum SyncCommand {
                         + "they are set aside in \(path) and offered again at every sync.",
                     hint: "A refused value does not change by itself: read the reason (a text longer than "
                         + "\(StoredText.maximumCharacters) characters, another session under the same id), and ask the lab's "
-                        + "administrator; 'nfcbench export --session ID' gives the lab the taps meanwhile.")
+                        + "administrator; 'nfcbench export --session ID' gives the lab the taps meanwhile. When the lab will "
+                        + "never take it, 'nfcbench sync --hold ID --reason TEXT' keeps it here by decision.")
             }
             return ExitCode.success
         }
@@ -72,6 +112,19 @@ enum SyncCommand {
                 ? "Everything is kept in \(path); run 'nfcbench sync' again when the lab store is back."
                 : "Everything is kept in \(path); fix the cause above, then run 'nfcbench sync' again.",
             exitCode: transient ? ExitCode.unfinished : ExitCode.failure)
+    }
+
+    /// What this sync's decisions did, and every session held back, on standard error:
+    /// a hold is a decision the operator sees at every sync, never a silence.
+    static func sayDecisions(_ report: LabSync.Report, location: String, _ context: CommandContext) {
+        for id in report.released { context.errors.line("Released \(id): it is offered to \(location) again.") }
+        guard !report.held.isEmpty else { return }
+        context.errors.line("Held back from \(location) by decision (not pushed; 'nfcbench sync --release ID' offers one again):")
+        for held in report.held {
+            context.errors.line(
+                "  \(held.id) since \(held.heldAt.formatted(.iso8601)): \(TerminalSafeText.neutralise(held.reason))"
+                    + " (refused: \(TerminalSafeText.neutralise(held.refusal)))")
+        }
     }
 
     static func summary(_ report: LabSync.Report, server: String, station: String) -> JSONValue {
@@ -94,6 +147,17 @@ enum SyncCommand {
                     })
             ),
             ("setAside", .array(report.setAside.map { .object([("id", .string($0.id)), ("reason", .string($0.reason))]) })),
+            (
+                "held",
+                .array(
+                    report.held.map {
+                        .object([
+                            ("id", .string($0.id)), ("reason", .string($0.reason)), ("refusal", .string($0.refusal)),
+                            ("heldAt", .string($0.heldAt.formatted(.iso8601))),
+                        ])
+                    })
+            ),
+            ("released", .array(report.released.map(JSONValue.string))),
             ("error", .optional(report.error.map { "\($0)" })),
         ])
     }
