@@ -48,22 +48,36 @@ struct RemoteCatalogTests {
         #expect(!argv.contains("127.0.0.1"))
     }
 
-    /// A helper that hangs is killed at the total timeout and resolve falls back at once:
-    /// the helper inherits Foundation's blocked signal mask, so only SIGKILL reaches it.
+    /// A helper that hangs is killed, not waited out, and resolve falls back to the seed
+    /// catalog saying why: the helper inherits Foundation's blocked signal mask, so only
+    /// SIGKILL reaches it. The bound itself (0.5 s from the helper's start, and a second's
+    /// grace) is timed in process by `HelperProcessFetcherTests`; here, in the loaded pass,
+    /// the clock only tells a killed helper from one waited out for its 60 s (the pass has
+    /// shown 28-30 s between this helper's start and resolve's end, with every tap and
+    /// catalog test of the pass starting at once).
     @Test func aHungHelperIsKilledAtItsBound() async throws {
         let server = try await CatalogServer.start()
         let scratch = try TemporaryDirectory("hung")
-        let stamp = scratch.file("helper-started")
-        let helper = try CatalogServer.timestamping(then: "sleep 60", stamp: stamp, in: scratch)
+        let stamp = scratch.file("helper-started"), pidFile = scratch.file("helper-pid")
+        let helper = try CatalogServer.timestamping(
+            then: "sh -c 'echo $$ > \"\(pidFile)\"; exec sleep 60'", stamp: stamp, in: scratch)
         let r = try await BuiltBinary.run(
             ["resolve", "--model", "SM-S921B", "--catalog-url", server.url("ok"), "--json"],
             environment: server.environment.merging(["NFCBENCH_FETCH_HELPER": helper]) { $1 })
         #expect(r.status == 0, "\(r.stderr)")
-        // From the helper's start to the end of resolve's output: neither the loaded machine's
-        // process start-up nor its late word of the reaping is what resolve bounds.
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r.stdout)")
+        #expect(json["source"] as? String == "seedCatalog")
+        #expect(
+            (json[path: "remote", "error"] as? String)?.contains("no complete answer within") == true, "\(r.stdout)")
         let started = try #require(CatalogServer.stamped(stamp), "the helper never ran")
         let took = r.outputEnded.timeIntervalSince1970 - started
-        #expect(took < 15, "resolve waited \(took) s for a hung helper")
+        #expect(took < 50, "resolve waited \(took) s for a hung helper: it was waited out, not killed")
+        // The helper's sleep is gone: killed, not left running once resolve had ended.
+        let pid = try #require(
+            Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?
+            .split(separator: ")").last?.split(separator: " ").first
+        #expect(state == nil || state == "Z", "the hung helper still runs (state \(String(describing: state)))")
     }
 
     @Test func syncReportsAddedChangedRemoved() async throws {
