@@ -51,9 +51,10 @@ public struct HelperProcessFetcher: CatalogFetching {
         try? input.fileHandleForWriting.close()
         // The deadline is kept by the reading loop itself, on a thread of its own: a watchdog
         // on Dispatch's global queue, or a read on a queue, waits for a free worker, and a
-        // loaded machine kept it waiting for half a minute. SIGKILL, not terminate(): Foundation's Process on Linux
-        // spawns from a thread that blocks most signals, and the helper inherits that mask,
-        // so a SIGTERM would wait unseen while a hung helper held `resolve` past its bound.
+        // loaded machine kept it waiting for half a minute. SIGKILL, not terminate():
+        // Foundation's Process on Linux spawns from a thread that blocks most signals, and the
+        // helper inherits that mask, so a SIGTERM would wait unseen while a hung helper held
+        // `resolve` past its bound.
         let deadline = ContinuousClock.now + .milliseconds(Int((limits.totalTimeout + 0.2) * 1000))
         let pid = process.processIdentifier
         let fd = output.fileHandleForReading.fileDescriptor
@@ -64,6 +65,8 @@ public struct HelperProcessFetcher: CatalogFetching {
             kill(pid, SIGKILL)
             throw .transport("cannot start a thread to read \(helper.path): \(error)")
         }
+        // The pipe's handle closes its descriptor when freed: kept until the reading is done.
+        withExtendedLifetime((process, output)) {}
         return try Self.decode(data, limits: limits)
     }
 

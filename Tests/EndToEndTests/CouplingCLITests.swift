@@ -168,14 +168,18 @@ struct CouplingCLITests {
     }
 
     /// A graded run started and caught in the middle of a walk, the emulated chip weakened.
-    func startUntilWeakened() throws -> (TestBench, Process) {
+    /// The chip is watched every half millisecond to catch the weakened moment, on a thread
+    /// of its own: a cooperative thread held so for up to a minute stalls the pass.
+    func startUntilWeakened() async throws -> (TestBench, Process) {
         let c = Self.coil
         let bench = try TestBench(antenna: (c.x, c.y, c.width, c.height))
         let run = try BuiltBinary.start(runArguments(bench), environment: environment)
-        let deadline = ContinuousClock.now + .seconds(60)
-        while bench.bench.pn532AnalogSettings == AnalogProfile.pn532Default.settings, run.isRunning {
-            guard ContinuousClock.now < deadline else { throw CancellationError() }
-            usleep(500)
+        try await offThePool { [virtual = bench.bench, run] in
+            let deadline = ContinuousClock.now + .seconds(60)
+            while virtual.pn532AnalogSettings == AnalogProfile.pn532Default.settings, run.isRunning {
+                guard ContinuousClock.now < deadline else { throw CancellationError() }
+                usleep(500)
+            }
         }
         return (bench, run)
     }
@@ -183,9 +187,9 @@ struct CouplingCLITests {
     /// A run killed while the chip is weakened leaves it weakened, with the journal that
     /// says so; `doctor` puts it back.
     @Test func aRunKilledMidLadderIsPutBackByDoctor() async throws {
-        let (bench, run) = try startUntilWeakened()
+        let (bench, run) = try await startUntilWeakened()
         kill(run.processIdentifier, SIGKILL)
-        #expect(run.waitUntilExit(timeout: 10))
+        #expect(await run.exits(within: 10))
         #expect(bench.bench.pn532AnalogSettings != AnalogProfile.pn532Default.settings, "killed while weakened")
         let journal = AnalogJournal(directory: URL(fileURLWithPath: scratch.file("state/analog")))
         #expect(journal.pending() == [bench.connstring])
@@ -202,9 +206,9 @@ struct CouplingCLITests {
     /// told, and the session's trail says so. Before, the chip stayed weakened and the run
     /// recorded its taps as ordinary evidence.
     @Test func aReaderKilledWeakenedIsPutBackUnderAnotherName() async throws {
-        let (bench, run) = try startUntilWeakened()
+        let (bench, run) = try await startUntilWeakened()
         kill(run.processIdentifier, SIGKILL)
-        #expect(run.waitUntilExit(timeout: 10))
+        #expect(await run.exits(within: 10))
         let weakened = bench.bench.pn532AnalogSettings
         #expect(weakened != AnalogProfile.pn532Default.settings, "killed while weakened")
         let link = try #require(ReaderDevice.serialPath(of: bench.connstring))
@@ -236,9 +240,9 @@ struct CouplingCLITests {
     /// Ctrl-C while the chip is weakened: the run stops, saved, and the reader's close puts
     /// the default settings back and clears the journal.
     @Test func ctrlCMidLadderPutsTheSettingsBack() async throws {
-        let (bench, run) = try startUntilWeakened()
+        let (bench, run) = try await startUntilWeakened()
         run.interrupt()
-        #expect(run.waitUntilExit(timeout: 30))
+        #expect(await run.exits(within: 30))
         let output = String(decoding: (run.standardOutput as! Pipe).fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(run.terminationStatus == 130, "\(output.suffix(400))")
         #expect(bench.bench.pn532AnalogSettings == AnalogProfile.pn532Default.settings)

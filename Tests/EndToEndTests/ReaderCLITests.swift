@@ -138,11 +138,13 @@ extension BuiltBinary {
 }
 
 extension Process {
-    /// Waits up to `timeout` seconds; whether it exited.
-    func waitUntilExit(timeout: TimeInterval) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while isRunning && Date() < deadline { usleep(10_000) }
-        if !isRunning { waitUntilExit() }
+    /// Waits up to `timeout` seconds; whether it exited. It sleeps, never blocks: a test
+    /// that held one of the cooperative pool's two threads here for a minute delayed every
+    /// other test of the pass by as much (a 20 s wait for output seen to time out so).
+    func exits(within timeout: TimeInterval) async -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        while isRunning && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
+        if !isRunning { await ChildProcess.exit(of: self) }
         return !isRunning
     }
 

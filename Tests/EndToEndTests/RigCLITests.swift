@@ -115,7 +115,7 @@ struct RigCLITests {
             ["sim", "ctl", "--dir", bench.directory, "gantry", "alarm", "1", "during-move", "8"], environment: bench.environment)
         #expect(armed.status == 0, "\(armed.stdout)\(armed.stderr)")
         let run = try BuiltBinary.start(runArguments(bench), environment: bench.environment)
-        #expect(run.waitUntilExit(timeout: 60))
+        #expect(await run.exits(within: 60))
         let output = String(decoding: (run.standardOutput as! Pipe).fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let errors = String(decoding: (run.standardError as! Pipe).fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(run.terminationStatus == 1, "\(output)\n\(errors)")
@@ -159,7 +159,7 @@ struct RigCLITests {
         let injected = try await BuiltBinary.run(
             ["sim", "ctl", "--dir", bench.directory, "gantry"] + fault, environment: bench.environment)
         #expect(injected.status == 0, "\(injected.stderr)")
-        #expect(run.waitUntilExit(timeout: 90))
+        #expect(await run.exits(within: 90))
         let errors = String(decoding: (run.standardError as! Pipe).fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(run.terminationStatus == 1, "\(output.output)\n\(errors)")
         #expect(errors.contains("the tap at position 1 was not recorded"), "\(errors)")
@@ -188,7 +188,7 @@ struct RigCLITests {
             try await Task.sleep(for: .milliseconds(10))
         }
         run.interrupt()
-        #expect(run.waitUntilExit(timeout: 30))
+        #expect(await run.exits(within: 30))
         let output = String(decoding: (run.standardOutput as! Pipe).fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(run.terminationStatus == 130, "\(output)")
         let log = Self.log(bench)

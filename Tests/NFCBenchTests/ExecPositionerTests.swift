@@ -83,6 +83,6 @@ struct ExecPositionerTests {
             if kill(pid, 0) != 0 && errno == ESRCH { return true }
             try await Task.sleep(for: .milliseconds(20))
         }
-        return false
+        return kill(pid, 0) != 0 && errno == ESRCH
     }
 }

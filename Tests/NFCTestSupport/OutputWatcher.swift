@@ -26,11 +26,14 @@ public final class OutputWatcher: Sendable {
     /// `timeout` passes; returns whether it appeared.
     public func wait(for needle: String, count: Int = 1, timeout: Duration = .seconds(20)) async -> Bool {
         let deadline = ContinuousClock.now + timeout
+        func seen() -> Bool { output.components(separatedBy: needle).count - 1 >= count }
+        // Looked at once more after the deadline: a task resumed late by a busy pool must
+        // not call text that arrived while it slept missing.
         while ContinuousClock.now < deadline {
-            if output.components(separatedBy: needle).count - 1 >= count { return true }
-            if closed.load(ordering: .acquiring) { return output.components(separatedBy: needle).count - 1 >= count }
+            if seen() { return true }
+            if closed.load(ordering: .acquiring) { return seen() }
             try? await Task.sleep(for: .milliseconds(10))
         }
-        return false
+        return seen()
     }
 }
