@@ -167,10 +167,12 @@ struct CouplingCLITests {
         #expect(try String(contentsOfFile: junit, encoding: .utf8).contains("session verdict: \(verdict)"), "\(verdict)")
     }
 
-    /// A graded run started and caught in the middle of a walk, the emulated chip weakened.
-    /// The chip is watched every half millisecond to catch the weakened moment, on a thread
-    /// of its own: a cooperative thread held so for up to a minute stalls the pass.
-    func startUntilWeakened() async throws -> (TestBench, Process) {
+    /// A graded run started and sent `signal` the moment the emulated chip is weakened. The
+    /// chip is watched every half millisecond on a thread of its own, and the signal is sent
+    /// from that thread: a cooperative thread held so for up to a minute stalled the pass,
+    /// and a task resumed after the sighting came too late (the ladder had already put the
+    /// chip back).
+    func startUntilWeakened(thenSignal signal: Int32) async throws -> (TestBench, Process) {
         let c = Self.coil
         let bench = try TestBench(antenna: (c.x, c.y, c.width, c.height))
         let run = try BuiltBinary.start(runArguments(bench), environment: environment)
@@ -180,6 +182,7 @@ struct CouplingCLITests {
                 guard ContinuousClock.now < deadline else { throw CancellationError() }
                 usleep(500)
             }
+            kill(run.processIdentifier, signal)
         }
         return (bench, run)
     }
@@ -187,8 +190,7 @@ struct CouplingCLITests {
     /// A run killed while the chip is weakened leaves it weakened, with the journal that
     /// says so; `doctor` puts it back.
     @Test func aRunKilledMidLadderIsPutBackByDoctor() async throws {
-        let (bench, run) = try await startUntilWeakened()
-        kill(run.processIdentifier, SIGKILL)
+        let (bench, run) = try await startUntilWeakened(thenSignal: SIGKILL)
         #expect(await run.exits(within: 10))
         #expect(bench.bench.pn532AnalogSettings != AnalogProfile.pn532Default.settings, "killed while weakened")
         let journal = AnalogJournal(directory: URL(fileURLWithPath: scratch.file("state/analog")))
@@ -206,8 +208,7 @@ struct CouplingCLITests {
     /// told, and the session's trail says so. Before, the chip stayed weakened and the run
     /// recorded its taps as ordinary evidence.
     @Test func aReaderKilledWeakenedIsPutBackUnderAnotherName() async throws {
-        let (bench, run) = try await startUntilWeakened()
-        kill(run.processIdentifier, SIGKILL)
+        let (bench, run) = try await startUntilWeakened(thenSignal: SIGKILL)
         #expect(await run.exits(within: 10))
         let weakened = bench.bench.pn532AnalogSettings
         #expect(weakened != AnalogProfile.pn532Default.settings, "killed while weakened")
@@ -240,8 +241,7 @@ struct CouplingCLITests {
     /// Ctrl-C while the chip is weakened: the run stops, saved, and the reader's close puts
     /// the default settings back and clears the journal.
     @Test func ctrlCMidLadderPutsTheSettingsBack() async throws {
-        let (bench, run) = try await startUntilWeakened()
-        run.interrupt()
+        let (bench, run) = try await startUntilWeakened(thenSignal: SIGINT)
         #expect(await run.exits(within: 30))
         let output = String(decoding: (run.standardOutput as! Pipe).fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(run.terminationStatus == 130, "\(output.suffix(400))")
