@@ -235,7 +235,13 @@ let package = Package(
 // type checked its generic requirements by scanning every protocol conformance in the
 // program (5,849 of them, ~80 µs a scan), and `poll` met four of those scans between
 // exec and the reader's first answer (docs/performance.md). Code size grows by 0.1 %.
-for target in package.targets where [.regular, .executable].contains(target.type) {
+//
+// Never on a target a library product publishes: SwiftPM refuses a versioned dependency
+// whose product carries unsafe flags, and NFCLocatorCore exists to be one (an app's
+// `.package(url:from:)`; ConsumerPackageTests builds such a consumer).
+let publishedTargets = Set(package.products.compactMap { $0 as? Product.Library }.flatMap(\.targets))
+for target in package.targets
+where [.regular, .executable].contains(target.type) && !publishedTargets.contains(target.name) {
     target.swiftSettings =
         (target.swiftSettings ?? []) + [
             .unsafeFlags(

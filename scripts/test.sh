@@ -47,7 +47,9 @@ export NFCBENCH_TEST_PCSC_READER="nfcbench virtual 00 00"
 # real chip needs, which the parallel pass's load exceeded (seen: ETIMEDOUT opening the pty).
 # And the fetch helper's bound: a killed helper's fetch came back 16 s (in process) and
 # 28-30 s (through resolve) after the helper started while the parallel passes ran.
-TIMED='HelperProcessFetcherTests|aHungHelperIsKilledAtItsBound|TagEmulationTests|NFCPYClientTests|ctrlCMidMoveHaltsTheMachineAtOnce|Within300ms|aStalledPollIsCleanASlowLinkIsNot|aHungCommandIsStoppedAtItsTimeout|cancellationStopsTheCommandAndSaysSo|promptsSkipUndoRetryAndQuit|ctrlCDuringTheTapWaitInATerminal|liftPromptSingleKeysAndTheLiveMapInATerminal'
+# And the consumer package: it runs SwiftPM (a clone, a manifest, a debug build of
+# NFCLocatorCore), two cores' worth of work the parallel passes' timings would feel.
+TIMED='ConsumerPackageTests|HelperProcessFetcherTests|aHungHelperIsKilledAtItsBound|TagEmulationTests|NFCPYClientTests|ctrlCMidMoveHaltsTheMachineAtOnce|Within300ms|aStalledPollIsCleanASlowLinkIsNot|aHungCommandIsStoppedAtItsTimeout|cancellationStopsTheCommandAndSaysSo|promptsSkipUndoRetryAndQuit|ctrlCDuringTheTapWaitInATerminal|liftPromptSingleKeysAndTheLiveMapInATerminal'
 # A pass of its own for the lab store's end-to-end suite: it fills bench databases with a
 # thousand sessions (an fsync per tap) and drives PostgreSQL, which on 2 cores starves the
 # emulated readers' threads in the parallel pass (seen: libnfc's initialisation timing out

@@ -166,7 +166,11 @@ public struct GuidedRun: Sendable {
             // A reader an earlier session left weakened was put back at open: the record says so.
             let restored = readers.current.restoredAtOpen
             if let restored { details["readerRestored"] = restored }
-            try await journal(taps.isEmpty ? .started : .resumed, details: details)
+            // Resumed when the trail already holds a start, taps or not: a session quit or
+            // killed before its first tap is still resumed, never started twice.
+            let trail = taps.isEmpty ? try await store.events(session.id) : []
+            let startedBefore = !taps.isEmpty || trail.contains { $0.kind == .started }
+            try await journal(startedBefore ? .resumed : .started, details: details)
             events(.started(session, resumedTaps: taps.count))
             if let restored { events(.readerRestored(restored)) }
             if let announcement = positioner.announcement { events(.machineAnnounced(announcement)) }

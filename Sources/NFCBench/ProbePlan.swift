@@ -118,18 +118,41 @@ public struct GridPlan: ProbeStrategy {
         history.count < order.count ? order[history.count] : nil
     }
 
-    /// The bounding box of the cells that hit.
+    /// The cells that hit, bounded by the misses beside them (`ProbePlans.measuredBox`).
     public func measuredZone(from history: [(probe: Probe, hit: Bool)]) -> NormalizedRect? {
-        let hits = history.filter(\.hit).map(\.probe)
-        guard !hits.isEmpty else { return nil }
-        let w = 1 / Double(columns), h = 1 / Double(rows)
-        let x0 = hits.map { $0.x - w / 2 }.min()!, x1 = hits.map { $0.x + w / 2 }.max()!
-        let y0 = hits.map { $0.y - h / 2 }.min()!, y1 = hits.map { $0.y + h / 2 }.max()!
-        return try? NormalizedRect(x: max(0, x0), y: max(0, y0), width: min(1, x1) - max(0, x0), height: min(1, y1) - max(0, y0))
+        ProbePlans.measuredBox(history, cellWidth: 1 / Double(columns), cellHeight: 1 / Double(rows))
     }
 }
 
 public enum ProbePlans {
+    /// The box the reads span, each edge half a cell beyond the outermost read, but never
+    /// past the midpoint to the nearest miss beyond it within the box's span: the edge lies
+    /// between the last read and the first silence. A later grid pass or the predicted
+    /// zone's own probes sit off the cell centres, and half a cell from a read once put
+    /// the edge beyond a miss (issue 52: misses at 2.1 and 68.5 mm, reads at 8.3 and 62.2
+    /// mm, reported as 0-71 mm and open at both sides). On a grid of cell centres a miss in
+    /// the next cell is a cell away, so the two rules agree there.
+    static func measuredBox(_ history: [(probe: Probe, hit: Bool)], cellWidth w: Double, cellHeight h: Double)
+        -> NormalizedRect?
+    {
+        let hits = history.filter(\.hit).map(\.probe)
+        guard let first = hits.first else { return nil }
+        var (hx0, hx1, hy0, hy1) = (first.x, first.x, first.y, first.y)
+        for p in hits {
+            hx0 = min(hx0, p.x); hx1 = max(hx1, p.x); hy0 = min(hy0, p.y); hy1 = max(hy1, p.y)
+        }
+        let misses = history.filter { !$0.hit }.map(\.probe)
+        let inRows = misses.filter { $0.y >= hy0 - h / 2 && $0.y <= hy1 + h / 2 }
+        let inColumns = misses.filter { $0.x >= hx0 - w / 2 && $0.x <= hx1 + w / 2 }
+        var x0 = hx0 - w / 2, x1 = hx1 + w / 2, y0 = hy0 - h / 2, y1 = hy1 + h / 2
+        if let m = inRows.filter({ $0.x < hx0 }).map(\.x).max() { x0 = max(x0, (m + hx0) / 2) }
+        if let m = inRows.filter({ $0.x > hx1 }).map(\.x).min() { x1 = min(x1, (m + hx1) / 2) }
+        if let m = inColumns.filter({ $0.y < hy0 }).map(\.y).max() { y0 = max(y0, (m + hy0) / 2) }
+        if let m = inColumns.filter({ $0.y > hy1 }).map(\.y).min() { y1 = min(y1, (m + hy1) / 2) }
+        x0 = max(0, x0); x1 = min(1, x1); y0 = max(0, y0); y1 = min(1, y1)
+        return try? NormalizedRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
     /// Probes closer than this (body heights) add nothing to each other.
     static let minimumSpacing = 0.03
 

@@ -56,13 +56,8 @@ public struct RasterPlan: ProbeStrategy {
     /// Every position, whatever answers: the list does not adapt.
     public func expectedProbes(for expected: NormalizedRect?) -> [Probe] { order }
 
-    /// The bounding box of the cells that hit.
+    /// The cells that hit, bounded by the misses beside them (`ProbePlans.measuredBox`).
     public func measuredZone(from history: [(probe: Probe, hit: Bool)]) -> NormalizedRect? {
-        let hits = history.filter(\.hit).map(\.probe)
-        guard !hits.isEmpty else { return nil }
-        let w = 1 / Double(columns), h = 1 / Double(rows)
-        let x0 = max(0, hits.map { $0.x - w / 2 }.min()!), x1 = min(1, hits.map { $0.x + w / 2 }.max()!)
-        let y0 = max(0, hits.map { $0.y - h / 2 }.min()!), y1 = min(1, hits.map { $0.y + h / 2 }.max()!)
-        return try? NormalizedRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+        ProbePlans.measuredBox(history, cellWidth: 1 / Double(columns), cellHeight: 1 / Double(rows))
     }
 }

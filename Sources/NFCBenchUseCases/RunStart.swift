@@ -44,21 +44,20 @@ public enum RunStart {
         let readers = ReaderHolder(reader) { () throws(ReaderError) in try await selection.open(openedSpec, simBench: phone) }
         return try await ReaderScope.using(readers, closed: readerClosed) { readers in
             let reader = readers.current
-            let warnings = try TagModeReadiness.check(reader, mode: saved?.mode ?? request.mode ?? .card)
+            let mode = saved?.mode ?? request.mode ?? .card
+            let warnings = try TagModeReadiness.check(reader, mode: mode)
+            if request.coupling { try couplingAllowed(mode: mode, reader: reader) }
+            // Validate, then write: every refusal comes before the first change to the store,
+            // so a refused start or resume leaves the database as it was.
             var change: (from: Double, to: Double)?
-            let session: SessionRecord
-            if var saved {
-                saved.readerFirmware = reader.info.firmware
-                if let seconds = request.tapTimeout, seconds != saved.tapTimeout {
-                    try await store.setTapTimeout(saved.id, seconds: seconds)
-                    try await store.record(
-                        SessionEvent(
-                            sessionID: saved.id, kind: .tapWindowChanged,
-                            details: ["from": FixedPoint.format(saved.tapTimeout, 3), "to": FixedPoint.format(seconds, 3)]))
-                    change = (saved.tapTimeout, seconds)
-                    saved.tapTimeout = seconds
-                }
+            var session: SessionRecord
+            if let saved {
                 session = saved
+                session.readerFirmware = reader.info.firmware
+                if let seconds = request.tapTimeout, seconds != saved.tapTimeout {
+                    change = (saved.tapTimeout, seconds)
+                    session.tapTimeout = seconds
+                }
             } else {
                 guard let openedSpec else { throw RunRefusal.readerSpecUnreadable(reader.info.spec) }
                 session = try await newSession(request, reader: reader, spec: openedSpec, store: store)
@@ -71,16 +70,12 @@ public enum RunStart {
             if !built.placesAtHeights, session.plannedProbes.contains(where: { !$0.isAtTapHeight }) {
                 throw RunRefusal.heightsNeedMachine(positioner: positioner.description)
             }
-            if request.coupling {
-                if session.mode != .card {
-                    throw RunRefusal.couplingUnsupported(
-                        reason: "it grades a phone's answer to the reader, so it needs card mode")
-                }
-                if reader.capabilities.analogProfile == nil {
-                    throw RunRefusal.couplingUnsupported(
-                        reason: "reader '\(reader.info.name)' cannot weaken its field "
-                            + "(it needs a PN53x through libnfc, or an ACR122U through PC/SC)")
-                }
+            if let change {
+                try await store.setTapTimeout(session.id, seconds: change.to)
+                try await store.record(
+                    SessionEvent(
+                        sessionID: session.id, kind: .tapWindowChanged,
+                        details: ["from": FixedPoint.format(change.from, 3), "to": FixedPoint.format(change.to, 3)]))
             }
             if saved == nil { try await store.insert(session) }
             return try await body(
@@ -102,6 +97,19 @@ public enum RunStart {
         }
         if let asked = request.mode, asked != found.mode { throw RunRefusal.modeFixedOnResume(id: id, mode: found.mode) }
         return found
+    }
+
+    /// `--coupling` grades a phone's answer to the reader's weakened field: card mode, and a
+    /// reader whose analog settings can be changed.
+    static func couplingAllowed(mode: TapMode, reader: any Reader) throws {
+        if mode != .card {
+            throw RunRefusal.couplingUnsupported(reason: "it grades a phone's answer to the reader, so it needs card mode")
+        }
+        if reader.capabilities.analogProfile == nil {
+            throw RunRefusal.couplingUnsupported(
+                reason: "reader '\(reader.info.name)' cannot weaken its field "
+                    + "(it needs a PN53x through libnfc, or an ACR122U through PC/SC)")
+        }
     }
 
     /// A new session as the resolution predicts it. The model's earlier sessions are read

@@ -84,6 +84,14 @@ public struct ModelFinder: Sendable {
         }
     }
 
+    /// Whether two names are one phone's as people write them: case, spacing, hyphens and a
+    /// leading maker aside ("Samsung Galaxy S24" and "galaxy-s24"). For names stored with a
+    /// session, when the catalog at hand no longer has the entry that gave them.
+    public static func sameName(_ a: String, _ b: String) -> Bool {
+        let x = dropMaker(compact(a))
+        return !x.isEmpty && x == dropMaker(compact(b))
+    }
+
     /// Up to three entries within a few typing mistakes of `wanted`, closest first.
     func suggestions(for wanted: String) -> [DeviceAntennaProfile] {
         guard wanted.count >= 2 else { return [] }

@@ -264,4 +264,62 @@ struct TemplateCLITests {
         #expect(r.status == 1 && r.stderr.contains("a life-size template needs one"), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: scratch.file("x.svg")))
     }
+
+    /// Issue 52: the top-level help's line for `report` names every format `--format` takes
+    /// (it left out PDF), as `report --help` lists them.
+    @Test func theTopLevelHelpNamesEveryReportFormat() async throws {
+        let help = try await BuiltBinary.run(["--help"])
+        let line = try #require(
+            help.stdout.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("report ") })
+        for format in ["HTML", "PDF", "SVG", "JUnit", "CSV"] {
+            #expect(line.contains(format), "\(line)")
+        }
+        let own = try await BuiltBinary.run(["report", "--help"])
+        for choice in ["html", "pdf", "svg", "junit", "csv-sessions"] {
+            #expect(own.stdout.contains(choice), "report --help: \(choice)")
+        }
+    }
+
+    /// Issue 52: `show --json` gives the centre as the reports do (it gave null while the
+    /// HTML and the session CSV gave the offset), from the same taps.
+    @Test func showAndTheSessionCSVGiveOneCentre() async throws {
+        let db = scratch.database()
+        let run = try await BuiltBinary.run([
+            "run", "--model", "SM-S921B", "--reader", "sim", "--auto", "--plan", "grid", "--tap-timeout", "0.1", "--db", db,
+            "--no-report", "--json",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let id = try #require(try jsonObject(run.stdout)["sessionId"] as? String)
+        let shown = try jsonObject(try await BuiltBinary.run(["show", id, "--db", db, "--json"]).stdout)
+        let offset = try #require(shown["centreOffset"] as? Double, "\(shown)")
+        #expect(shown["centreHit"] is Bool)
+        #expect(try jsonObject(run.stdout)["centreOffset"] as? Double == offset)
+        let csv = try await BuiltBinary.run([
+            "report", "--session", id, "--format", "csv-sessions", "--db", db,
+        ])
+        let lines = csv.stdout.split(separator: "\r\n").map(Self.fields)
+        let header = try #require(lines.first), row = try #require(lines.dropFirst().first)
+        let column = try #require(header.firstIndex(of: "centre_offset"))
+        let csvOffset = try #require(Double(row[column]), "\(row)")
+        #expect(abs(csvOffset - offset) < 0.001, "CSV \(csvOffset), show \(offset)")
+    }
+
+    /// One CSV line's fields, quotes undone (RFC 4180; the line holds no line break).
+    static func fields(_ line: Substring) -> [String] {
+        var fields: [String] = [], field = "", quoted = false
+        var rest = line[...]
+        while let c = rest.popFirst() {
+            if quoted && c == "\"" {
+                if rest.first == "\"" { field.append(rest.removeFirst()) } else { quoted = false }
+            } else if c == "\"" {
+                quoted = true
+            } else if c == "," && !quoted {
+                fields.append(field)
+                field = ""
+            } else {
+                field.append(c)
+            }
+        }
+        return fields + [field]
+    }
 }

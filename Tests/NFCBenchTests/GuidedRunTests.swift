@@ -249,6 +249,30 @@ struct RunControlTests {
         #expect(try await store.taps("S-fast").map(\.placement) == [.confirmedByOperator])
     }
 
+    /// Issue 52: a session quit before its first tap, then resumed, is resumed in its trail,
+    /// not started a second time.
+    @Test func aSessionQuitBeforeItsFirstTapIsResumedNotStartedAgain() async throws {
+        let first = try await ManualRun("S-early", in: scratch)
+        try await first.log.wait(for: "ready")
+        first.keys.yield(.quit)
+        #expect(try await first.running.value == nil)
+        #expect(try await first.store.taps("S-early").isEmpty)
+
+        let session = try #require(try await first.store.session("S-early"))
+        let (stream, keys) = AsyncStream<OperatorCommand>.makeStream()
+        let again = GuidedRun(
+            session: session, strategy: GridPlan(around: first.predicted), reader: SimulatedReader(bench: first.bench),
+            positioner: ManualPositioner(), store: first.store)
+        let log = EventLog()
+        let running = Task { try await again.run(commands: stream) { log.record($0) } }
+        try await log.wait(for: "ready")
+        keys.yield(.quit)
+        #expect(try await running.value == nil)
+        let kinds = try await first.store.events("S-early").map(\.kind)
+        #expect(kinds.filter { $0 == .started }.count == 1 && kinds.filter { $0 == .resumed }.count == 1, "\(kinds)")
+        #expect(kinds.firstIndex(of: .started)! < kinds.firstIndex(of: .resumed)!)
+    }
+
     /// Skip, undo, retry and quit, each typed while its position waits, and the trail
     /// they leave.
     @Test func operatorSkipUndoRetryAndQuitAreJournalled() async throws {

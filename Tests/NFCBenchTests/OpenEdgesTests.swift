@@ -36,6 +36,27 @@ struct OpenEdgesTests {
         #expect(s.openEdges.contains(.left) && !s.openEdges.contains(.right), "\(s.openEdges)")
     }
 
+    /// Issue 52's row on a 71 mm wide back: misses at 2.1 and 68.5 mm, reads at 8.3 and
+    /// 62.2 mm. Half a grid cell (11.8 mm) from each read put the edges at 0 and 71 mm,
+    /// past both misses, and called them open. Each edge lies between the read and the miss.
+    @Test func anEdgeNeverLiesBeyondAMissBesideIt() throws {
+        let width = 71.0
+        let history: [(probe: Probe, hit: Bool)] =
+            [2.1, 8.3, 62.2, 68.5].map { mm in
+                (Probe(x: mm / width, y: 0.45), mm > 5 && mm < 65)
+            } + [(Probe(x: 0.5, y: 0.1), false), (Probe(x: 0.5, y: 0.9), false)]
+        let s = score(history)
+        let m = try #require(s.measured)
+        #expect(abs(m.x * width - 5.2) < 1e-9 && abs(m.maxX * width - 65.35) < 1e-9, "\(m.x * width)-\(m.maxX * width) mm")
+        #expect(s.openEdges.isEmpty, "\(s.openEdges)")
+        // Misses a cell away from reads at cell centres bound the zone at half a cell, as before.
+        let centres: [(probe: Probe, hit: Bool)] = [
+            (Probe(x: 0.5, y: 0.5), true), (Probe(x: 1 / 6, y: 0.5), false), (Probe(x: 5 / 6, y: 0.5), false),
+        ]
+        let c = try #require(score(centres).measured)
+        #expect(abs(c.x - 1 / 3) < 1e-12 && abs(c.maxX - 2 / 3) < 1e-12 && abs(c.y - 0.4) < 1e-12, "\(c)")
+    }
+
     @Test func openEdgesAreDrawnAsArrowsNotLines() throws {
         var drawing = SilhouetteDrawing(aspectRatio: 0.48, zone: predicted, measured: predicted)
         let closed = SVGSilhouetteRenderer(height: 300).render(drawing, title: "t")

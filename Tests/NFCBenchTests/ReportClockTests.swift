@@ -33,13 +33,18 @@ struct ReportClockTests {
         #expect(ReportClock.fromEnvironment(["TZ": "UTC"]).zoneWords(at: winter) == "UTC")
     }
 
-    /// A damaged record's instant out of any calendar's range prints as stored, never traps.
+    /// A damaged record's instant out of any calendar's range is no time to print: it prints
+    /// as nothing, the heading names the zone at offset zero, and nothing traps.
     @Test func instantsOutOfRangeDoNotTrap() {
         let clock = ReportClock.fromEnvironment(["TZ": "Europe/Berlin"])
         for seconds in [Double.infinity, -Double.infinity, .nan, 1e300, -1e300] {
-            _ = clock.local(Date(timeIntervalSince1970: seconds))
-            _ = clock.timeOfDay(Date(timeIntervalSince1970: seconds))
-            _ = clock.zoneWords(at: Date(timeIntervalSince1970: seconds))
+            let instant = Date(timeIntervalSince1970: seconds)
+            #expect(clock.local(instant) == "", "\(seconds)")
+            #expect(clock.timeOfDay(instant) == "", "\(seconds)")
+            #expect(clock.zoneWords(at: instant) == "Europe/Berlin, UTC+00:00", "\(seconds)")
         }
+        // The edge of what is printed: a far but finite instant still reads as a wall clock.
+        let far = Date(timeIntervalSince1970: 4_102_444_800)  // 2100-01-01 00:00:00 UTC
+        #expect(clock.local(far) == "2100-01-01 01:00:00 +01:00")
     }
 }

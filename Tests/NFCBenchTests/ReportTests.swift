@@ -81,6 +81,23 @@ struct ReportTests {
         #expect(xml.contains("<skipped message=\"skipped by the operator\"/>"))
         #expect(xml.contains("SM-S921B position 1 (") && xml.contains("mm below the top edge"))
         #expect(xml.contains("session verdict: \(report.score.verdict.rawValue)"))
+        // Each position's time is what it cost: a read, its time to detect; a MISS, every
+        // window it waited out (the fixture's 2 s, once per attempt); a skip, nothing.
+        var times: [Int: String] = [:]
+        for match in xml.matches(of: /name="[^"]* position (\d+) \([^"]*" time="([^"]*)"/) {
+            times[Int(match.1)!] = String(match.2)
+        }
+        #expect(times.count == report.positions.count)
+        #expect(report.positions.contains { $0.outcome == .miss })
+        for p in report.positions {
+            let expected: Double =
+                switch p.outcome {
+                case .hit: p.latencyMs! / 1000
+                case .miss: Double(p.attempts) * 2
+                default: 0
+                }
+            #expect(times[p.number] == FixedPoint.format(expected, 3), "position \(p.number) \(p.outcome)")
+        }
     }
 
     /// A lab files suites from several benches: the station, the unit and the mode are in

@@ -15,7 +15,10 @@ struct RefineEvidenceTests {
     @Test func simulatedSessionsAreLeftOutUnlessAskedAndThePatchIsValid() async throws {
         let store = try await SQLiteBenchStore.open(path: scratch.database())
         let asked = try request(model: "SM-S921B")
-        guard case .model(_, _, let resolver) = asked.subject else { return }
+        guard case .model(_, _, let resolver) = asked.subject else {
+            Issue.record("a model's request has no resolver: \(asked.subject)")
+            return
+        }
         for _ in 0..<2 {
             _ = try await RunStart.prepare(asked, store: store) { prepared in
                 try await RunExecution().run(prepared, store: store, commands: nil, events: { _ in })

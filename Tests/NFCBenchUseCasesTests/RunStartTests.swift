@@ -74,6 +74,50 @@ struct RunStartTests {
         #expect(try await refusal(resume, store: store) == .voidSession(id: started.id, reason: "dropped phone"))
     }
 
+    /// Issue 51: a resume refused after the reader opened, asking for a new tap window,
+    /// leaves the database byte for byte as it was (it used to store the new window and
+    /// its event first, then refuse).
+    @Test func aRefusedResumeLeavesTheDatabaseAsItWas() async throws {
+        let path = scratch.database()
+        let store = try await SQLiteBenchStore.open(path: path)
+        var asked = try request(model: "SM-S921B")
+        asked.heights = [0, 10]
+        asked.positioner = Positioners.parse("sim")
+        let started = try await RunStart.prepare(asked, store: store) { $0.session }
+        func bytes() throws -> [Data] {
+            try [path, path + "-wal"].map {
+                FileManager.default.fileExists(atPath: $0) ? try Data(contentsOf: URL(fileURLWithPath: $0)) : Data()
+            }
+        }
+        let before = try bytes()
+        #expect(!before[0].isEmpty)
+
+        var resume = RunRequest(subject: .resume(sessionID: started.id))
+        resume.reader = .sim
+        resume.tapTimeout = 2
+        // The layers above the back need a machine; a person cannot hold the phone at 10 mm.
+        resume.positioner = Positioners.parse("manual")
+        #expect(try await refusal(resume, store: store) == .heightsNeedMachine(positioner: "manual"))
+        // The simulated reader cannot weaken its field.
+        resume.positioner = Positioners.parse("sim")
+        resume.coupling = true
+        guard case .couplingUnsupported = try await refusal(resume, store: store) else {
+            Issue.record("--coupling on the simulated reader was not refused")
+            return
+        }
+        #expect(try bytes() == before, "a refused resume changed the database")
+        let stored = try #require(try await store.session(started.id))
+        #expect(stored.tapTimeout == 0.25)
+        #expect(try await !store.events(started.id).contains { $0.kind == .tapWindowChanged })
+
+        // The same resume allowed: the new window and its event are stored.
+        resume.coupling = false
+        let prepared = try await RunStart.prepare(resume, store: store) { $0 }
+        #expect(prepared.tapWindowChange?.to == 2 && prepared.isResumed)
+        #expect(try await store.session(started.id)?.tapTimeout == 2)
+        #expect(try await store.events(started.id).contains { $0.kind == .tapWindowChanged })
+    }
+
     @Test func aNewSessionIsStoredWithWhatWasAskedAndItsReaderClosesAfterwards() async throws {
         let store = try await store()
         var asked = try request(model: "SM-S921B")

@@ -71,7 +71,15 @@ public struct JUnitReportExporter: SessionExporter {
                     : "HIT well outside the predicted zone: a right prediction stays silent here"
                 body = "<failure message=\"\(x(why))\" type=\"contradicts-prediction\">\(x(name))</failure>"
             }
-            let seconds = FixedPoint.format((p.latencyMs ?? 0) / 1000, 3)
+            // What the position cost at the bench: a read, its time to detect; a MISS, every
+            // window it waited out in full (it had been 0, as if a miss were free).
+            let spent: Double =
+                switch p.outcome {
+                case .hit: (p.latencyMs ?? 0) / 1000
+                case .miss, .partial: Double(p.attempts) * (p.windowSeconds ?? s.tapTimeout)
+                case .skipped, .foreign: 0
+                }
+            let seconds = FixedPoint.format(spent, 3)
             cases.append("<testcase classname=\"\(x(className))\" name=\"\(x(name))\" time=\"\(seconds)\">\(body)</testcase>")
         }
         let verdict = s.status == .completed ? r.score.verdict.rawValue : "not finished"

@@ -32,6 +32,7 @@ enum ExportCommand {
         try ExportOutput.requireOneSelection(
             ids: invocation.all(session), model: invocation[model], all: invocation[all], usagePath: invocation.path,
             what: "export")
+        let chosen = try await ModelFilter.identifier(invocation[model], context, usagePath: invocation.path)
         let destination = try invocation[output].map { try OutputPath.check($0, invocation, context) }
         // A file is renamed into place only once complete, so the database's integrity check
         // runs beside the export and must pass before the rename; standard output or a
@@ -44,7 +45,7 @@ enum ExportCommand {
             check = nil
         }
         let sessions = try await ExportOutput.sessions(
-            ids: invocation.all(session), model: invocation[model], includeVoid: invocation[includeVoid],
+            ids: invocation.all(session), model: chosen, includeVoid: invocation[includeVoid],
             includeSimulated: true, from: store, path: path)
         try await ExportOutput.write(CSVTapExporter(), sessions: sessions, from: store, to: destination) {
             try await StoreOptions.verdict(check)

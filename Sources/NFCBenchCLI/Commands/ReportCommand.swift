@@ -8,7 +8,7 @@ import NFCLocatorCore
 /// JUnit for automated rigs, and a session-level CSV for spreadsheets.
 enum ReportCommand {
     static let spec = CommandSpec(
-        "report", abstract: "Write a report a lab can file: HTML (default), SVG, JUnit XML or one CSV row per session.",
+        "report", abstract: "Write a report a lab can file: HTML (default), PDF, SVG, JUnit XML or one CSV row per session.",
         discussion: """
             --model adds the model's summary first (verdicts, pooled tap map, catalog entry, refined zone); --all adds one
             row per model, then each model. Void and simulated sessions are left out of --model and --all unless asked;
@@ -76,9 +76,10 @@ enum ReportCommand {
             }
         }
         let destination = try invocation[output].map { try OutputPath.check($0, invocation, context) }
+        let chosen = try await ModelFilter.identifier(invocation[model], context, usagePath: invocation.path)
         let (store, path) = try await StoreOptions.reading(invocation, context, checked: true)
         let sessions = try await ExportOutput.sessions(
-            ids: ids, model: invocation[model], includeVoid: invocation[includeVoid],
+            ids: ids, model: chosen, includeVoid: invocation[includeVoid],
             includeSimulated: invocation[includeSimulated], from: store, path: path)
         let summary: ReportOptions.Summary = invocation[all] ? .all : invocation[model] != nil ? .model : .none
         var options = ReportOptions(

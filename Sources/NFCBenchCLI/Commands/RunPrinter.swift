@@ -290,20 +290,23 @@ final class RunPrinter: Sendable {
         ]
     }
 
-    /// `openEdges`: the measured zone's open edges when there is no score to take them from
-    /// (`show` recomputes them from the taps).
+    /// `figures`: when there is no fresh score (`show`), the one recomputed from the stored
+    /// taps, as the reports compute it: the measured zone, IoU, centre and open edges then
+    /// say what the HTML and the session CSV say (the centre was null here). The verdict
+    /// and its reason stay as stored.
     static func summary(
-        _ s: SessionRecord, score: SessionScore?, taps: TapSummary, databasePath: String, openEdges: [ZoneEdge]? = nil
+        _ s: SessionRecord, score: SessionScore?, taps: TapSummary, databasePath: String, figures: SessionScore? = nil
     ) -> JSONValue {
         func rect(_ r: NormalizedRect?) -> JSONValue {
             guard let r else { return .null }
             func round(_ v: Double) -> JSONValue { .number((v * 10_000).rounded() / 10_000) }
             return .object([("x", round(r.x)), ("y", round(r.y)), ("width", round(r.width)), ("height", round(r.height))])
         }
-        let measured = score?.measured ?? s.measured
-        let iou: JSONValue = (score?.iou ?? s.iou).map { JSONValue.number(($0 * 1000).rounded() / 1000) } ?? .null
-        let centreHit: JSONValue = score?.centreHit.map(JSONValue.bool) ?? .null
-        let offset: JSONValue = score?.centreOffset.map { JSONValue.number(($0 * 1000).rounded() / 1000) } ?? .null
+        let figures = score ?? figures
+        let measured = figures?.measured ?? s.measured
+        let iou: JSONValue = (figures?.iou ?? s.iou).map { JSONValue.number(($0 * 1000).rounded() / 1000) } ?? .null
+        let centreHit: JSONValue = figures?.centreHit.map(JSONValue.bool) ?? .null
+        let offset: JSONValue = figures?.centreOffset.map { JSONValue.number(($0 * 1000).rounded() / 1000) } ?? .null
         var members: [(String, JSONValue)] = [
             ("sessionId", .string(s.id)), ("station", .optional(s.station)), ("mode", .string(s.mode.rawValue)),
             ("model", .string(s.modelInput)), ("modelTyped", .optional(s.modelTyped)),
@@ -322,7 +325,7 @@ final class RunPrinter: Sendable {
             [
                 ("predictedZone", rect(s.predicted)), ("measuredZone", rect(measured)), ("iou", iou),
                 ("centreHit", centreHit), ("centreOffset", offset),
-                ("openEdges", (score?.openEdges ?? openEdges).map { .array($0.map { JSONValue.string($0.rawValue) }) } ?? .null),
+                ("openEdges", figures.map { .array($0.openEdges.map { JSONValue.string($0.rawValue) }) } ?? .null),
             ] + counts(taps)
         members += [
             ("plan", .string(s.plan.rawValue)), ("planFocus", .optional(s.planFocus?.stored)),

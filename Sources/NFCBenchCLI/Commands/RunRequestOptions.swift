@@ -88,8 +88,12 @@ enum RunRequestOptions {
         guard !options.auto, !options.json, isatty(0) == 1, context.output.isTerminal else { throw refusal }
         context.output.line(
             "Record a session for '\(TerminalSafeText.neutralise(model))', which the catalog does not know? [y/N]")
+        // Declining is the operator's answer, not a mistake in the command: no usage text,
+        // exit 1, and nothing recorded.
         guard let answer = readLine(), ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased()) else {
-            throw refusal
+            throw CommandFailure(
+                "Nothing recorded: '\(TerminalSafeText.neutralise(model))' is not in the catalog and was not confirmed.",
+                hint: "Check the model with 'nfcbench catalog search TEXT', or answer y (scripts: --allow-unknown).")
         }
     }
 

@@ -13,7 +13,8 @@ enum SessionCommands {
         ],
         handler: list)
 
-    static let listModel = Option<String>("--model", value: "id", help: "Only this model (and its regional variants).")
+    static let listModel = Option<String>(
+        "--model", value: "id", help: "Only this model (and its regional variants): an identifier or a name, as run takes.")
     static let listJSON = Flag("--json", help: "Print a JSON array.")
     static let showJSON = Flag("--json", help: "Print the session summary, its taps and its events as JSON.")
     static let showEvents = Flag(
@@ -30,8 +31,9 @@ enum SessionCommands {
     static func list(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
         // The file's integrity check runs beside the listing's read and must pass before a
         // line is printed: a damaged file is refused (65), as every other reader refuses it.
+        let model = try await ModelFilter.identifier(invocation[listModel], context, usagePath: invocation.path)
         let (store, path, check) = try await StoreOptions.readingCheckedBeside(invocation, context)
-        let sessions = try await Self.sessions(of: invocation[listModel], in: store)
+        let sessions = try await Self.sessions(of: model, in: store)
         try await StoreOptions.verdict(check)
         // Damaged rows are listed, each with what is wrong, and make the listing partial.
         let leftOut = !store.damage.sessions.isEmpty
@@ -117,7 +119,7 @@ enum SessionCommands {
         let report = ReportedSession(s, taps: taps, events: events)
         if invocation[showJSON] {
             let summary = RunPrinter.summary(
-                s, score: nil, taps: TapSummary(taps), databasePath: path, openEdges: report.score.openEdges)
+                s, score: nil, taps: TapSummary(taps), databasePath: path, figures: report.score)
             guard case .object(var members) = summary else { return ExitCode.failure }
             members.append(("coil", SessionJSON.coil(SessionCoil.estimate(s, taps: taps))))
             members.append(("tapList", .array(taps.map(SessionJSON.tap))))
