@@ -29,7 +29,8 @@ public enum CommandLineTool {
                 ExportCommand.spec
             },
             Subcommand(
-                "report", abstract: "Write a report a lab can file: HTML (default), SVG, JUnit XML or one CSV row per session."
+                "report",
+                abstract: "Write a report a lab can file: HTML (default), PDF, SVG, JUnit XML or one CSV row per session."
             ) { ReportCommand.spec },
             Subcommand("template", abstract: "Draw a life-size placement template of a phone's back (SVG, 1 mm = 1 mm at 100 %).")
             { TemplateCommand.spec },

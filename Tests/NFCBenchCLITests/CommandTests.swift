@@ -221,3 +221,22 @@ struct SyncProgressTests {
         #expect(output.text == "\r\u{1B}[2KPushing to lab: 0 of 100 sessions (0%)\r\u{1B}[2K")
     }
 }
+
+/// The top-level listing repeats each command's abstract so that `nfcbench --help` builds
+/// no command's spec; the two copies must say the same (the listing's `report` once left
+/// out PDF while `report --help` named it).
+@Suite("The command listing")
+struct CommandListingTests {
+    @Test func everyListedAbstractIsTheCommandsOwn() {
+        func walk(_ spec: CommandSpec) {
+            for sub in spec.subcommands {
+                let own = sub.spec
+                #expect(sub.abstract == own.abstract, "\(spec.name) \(sub.name)")
+                #expect(sub.name == own.name)
+                walk(own)
+            }
+        }
+        walk(CommandLineTool.root)
+        #expect(CommandLineTool.root.subcommands.count >= 18)
+    }
+}
