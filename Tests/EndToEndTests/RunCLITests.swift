@@ -146,6 +146,9 @@ struct RunEndToEndTests {
             "--auto", "--tap-timeout", "0.2", "--db", db,
         ])
         #expect(r.status == 1 && r.stderr.contains("Positioner failed") && r.stderr.contains("--resume"))
+        // The hint resumes the session as it ran: its reader, its positioner and --auto.
+        #expect(
+            r.stderr.contains("--db \(db) --reader sim --positioner 'exec:test {index} -lt 3' --auto"), "\(r.stderr)")
         let list =
             try jsonObject("{\"s\":" + (try await BuiltBinary.run(["sessions", "--db", db, "--json"])).stdout + "}")["s"]
             as! [[String: Any]]
@@ -225,6 +228,7 @@ struct RunEndToEndTests {
         await ChildProcess.exit(of: process)
         #expect(process.terminationStatus == 130)
         #expect(stderr.contains("saved (interrupted); resume with: nfcbench run --resume S-"), "\(stderr)")
+        #expect(stderr.contains("--reader sim --positioner 'exec:sleep 0.1' --auto"), "\(stderr)")
         let store = try await SQLiteBenchStore.open(path: db)
         #expect(try await store.sessions().first?.status == .inProgress)
     }

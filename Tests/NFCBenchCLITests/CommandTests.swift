@@ -1,4 +1,5 @@
 import Foundation
+import NFCTestSupport
 import Testing
 
 @testable import NFCBenchCLI
@@ -238,5 +239,19 @@ struct CommandListingTests {
         }
         walk(CommandLineTool.root)
         #expect(CommandLineTool.root.subcommands.count >= 18)
+    }
+}
+
+/// The resume hint is a command a shell reads back word for word.
+@Suite("The resume hint")
+struct ResumeHintTests {
+    @Test func everyWordComesBackFromTheShellAsItWas() async throws {
+        let words = ["exec:test {index} -lt 3", "it's", "/tmp/a b/c.sqlite", "plain-word_1.0", "", "$(touch x)", "a\"b"]
+        let line = words.map(ResumeHint.shellWord).joined(separator: " ")
+        #expect(ResumeHint.shellWord("plain-word_1.0") == "plain-word_1.0")
+        let printed = try await ChildProcess.run(
+            "/bin/sh", ["-c", "for w in " + line + "; do printf '%s\\n' \"$w\"; done"], environment: [:]
+        ).stdout
+        #expect(printed == words.map { $0 + "\n" }.joined(), "\(printed)")
     }
 }

@@ -200,7 +200,9 @@ enum RigCommand {
                 hint: "Clear the alarm's cause (a limit switch still pressed?) and try again.")
         }
         for message in result.messages { context.output.line("  " + TerminalSafeText.neutralise(message)) }
-        context.output.line("Unlocked: state \(result.state). Resume the stopped session with 'nfcbench run --resume ID'.")
+        context.output.line(
+            "Unlocked: state \(result.state). Resume the stopped session with the command its run printed "
+                + "('nfcbench run --resume ID ... --positioner gcode --rig FILE', as it ran).")
         return result.state == "Idle" ? ExitCode.success : ExitCode.failure
     }
 

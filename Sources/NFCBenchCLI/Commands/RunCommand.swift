@@ -84,7 +84,9 @@ enum RunCommand {
         } catch let error as ReaderError {
             throw ReaderFailure.commandFailure(error)
         } catch let stop as RunStop {
-            throw words(stop, sessionID: sessionID ?? "", databasePath: options.databasePath)
+            throw words(
+                stop, resume: ResumeHint.command(sessionID: sessionID ?? "", databasePath: options.databasePath, invocation),
+                sessionID: sessionID ?? "")
         }
         switch outcome {
         case .quit: return ExitCode.unfinished  // saved and resumable
@@ -122,8 +124,8 @@ enum RunCommand {
     }
 
     /// A run that stopped early, in words that say how to continue.
-    static func words(_ stop: RunStop, sessionID id: String, databasePath: String) -> CommandFailure {
-        let resume = "nfcbench run --resume \(id) --db \(databasePath)"
+    /// `resume`: the command that continues the session as it ran (`ResumeHint`).
+    static func words(_ stop: RunStop, resume: String, sessionID id: String) -> CommandFailure {
         switch stop {
         case .positionerFailed(let message):
             return CommandFailure(

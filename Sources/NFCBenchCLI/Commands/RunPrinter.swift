@@ -13,6 +13,8 @@ final class RunPrinter: Sendable {
     let interactive: Bool
     let useColor: Bool
     let databasePath: String
+    /// The command line, for the resume hint (`ResumeHint`).
+    let invocation: ParsedInvocation
     let cells: PlanShape.Cells?
     let strings: StringCatalog
     let resolutionHint: String?
@@ -58,6 +60,7 @@ final class RunPrinter: Sendable {
         interactive = context.output.isTerminal
         useColor = context.useColor(invocation)
         self.databasePath = databasePath
+        self.invocation = invocation
         cells = shape.cells
         strings = context.strings()
         // The resolution's own hints are for a phone app ("sweep slowly..."); at the bench
@@ -128,7 +131,9 @@ final class RunPrinter: Sendable {
     }
 
     private func saved(_ s: SessionRecord, _ reason: String) {
-        context.errors.line("Session \(s.id) saved (\(reason)); resume with: nfcbench run --resume \(s.id) --db \(databasePath)")
+        context.errors.line(
+            "Session \(s.id) saved (\(reason)); resume with: "
+                + ResumeHint.command(sessionID: s.id, databasePath: databasePath, invocation))
     }
 
     /// The session's header: the model and its prediction, and how to prepare the phone.
