@@ -23,9 +23,7 @@ struct SignalCLITests {
         let watcher = OutputWatcher(out)
         #expect(await watcher.wait(for: marker, timeout: .seconds(60)), "\(watcher.output)")
         kill(process.processIdentifier, SIGTERM)
-        let deadline = ContinuousClock.now + .seconds(30)
-        while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        if process.isRunning {
+        if await !process.exits(within: 30) {
             kill(process.processIdentifier, SIGKILL)
             Issue.record("SIGTERM did not end \(arguments.prefix(2))")
         }

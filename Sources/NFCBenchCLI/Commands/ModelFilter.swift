@@ -12,8 +12,7 @@ enum ModelFilter {
     static func identifier(_ typed: String?, _ context: CommandContext, usagePath: [String]) async throws -> String? {
         guard let typed else { return nil }
         guard !typed.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-            throw UsageError(
-                "'--model' is empty; give an identifier such as SM-S921B or a name such as \"Galaxy S24\".", path: usagePath)
+            throw ModelChoice.emptyModel(usagePath: usagePath)
         }
         let loaded = await CatalogLoading.load(
             CatalogSource(remote: .none, seedURL: try context.resources().seedCatalogURL, environment: context.environment))
@@ -25,10 +24,7 @@ enum ModelFilter {
             }
             return match.identifier
         case .ambiguous(let profiles):
-            throw UsageError(
-                "'\(TerminalSafeText.neutralise(typed))' names \(profiles.count) catalog entries: "
-                    + profiles.map(ModelChoice.describe).joined(separator: "; ") + ". Give one identifier with --model.",
-                path: usagePath)
+            throw ModelChoice.ambiguous(typed, profiles, usagePath: usagePath)
         case .unknown(let identifier, _):
             return identifier
         }
