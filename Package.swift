@@ -11,6 +11,7 @@ import PackageDescription
 //   NFCBench: runner, plans, reader backends by scheme, scoring, exports, refine, doctor
 //       ──> NFCBenchRecords, NFCReaderLibNFC, NFCReaderPCSC, NFCReaderReplay, NFCHost, NFCSystem
 //   NFCBenchStoreSQLite / NFCBenchStorePostgres ──> NFCBenchRecords, NFCStore / NFCPostgres
+//   NFCCatalogRemote ──> NFCSodium ──> CSodium (signed catalogs; libsodium loaded at first use)
 //   NFCStore ──> CSQLite    NFCPostgres ──> CLibPQ    NFCReaderLibNFC ──> CLibNFC    NFCReaderPCSC ──> CPCSCLite
 //   NFCReaders: the reader model and its backend registration; NFCSystem: the system calls ──> CMalloc
 //   NFCLocatorCore: Foundation only, portable    NFCPhysics: the bench's physics, Foundation only (NFCReaders uses it)
@@ -37,6 +38,10 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // Headers only: libpq itself is loaded when a lab store is first opened (see its shim).
         .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
+        // Headers only: libsodium is loaded when a catalog is first signed or verified.
+        .systemLibrary(name: "CSodium", providers: [.apt(["libsodium-dev"])]),
+        // The only importer of CSodium: Ed25519 signatures and BLAKE2b, bytes in, bytes out.
+        .target(name: "NFCSodium", dependencies: ["CSodium", "NFCSystem"]),
         // The only importer of CLibPQ: connections, statements, results, typed errors.
         .target(name: "NFCPostgres", dependencies: ["CLibPQ", "NFCSystem"]),
         // The system calls: typed Errno, one EINTR retry, file descriptors that close
@@ -45,7 +50,7 @@ let package = Package(
         // The only importer of CSQLite: connections, statements, the catalog cache.
         .target(name: "NFCStore", dependencies: ["CSQLite", "NFCSystem"]),
         // The remote catalog over HTTP, and the chain remote -> cache -> seed.
-        .target(name: "NFCCatalogRemote", dependencies: ["NFCLocatorCore", "NFCStore", "NFCSystem"]),
+        .target(name: "NFCCatalogRemote", dependencies: ["NFCLocatorCore", "NFCStore", "NFCSystem", "NFCSodium"]),
         // URLSession (FoundationNetworking), linked only into the nfcbench-fetch helper.
         .target(name: "NFCCatalogHTTP", dependencies: ["NFCCatalogRemote"]),
         .executableTarget(name: "nfcbench-fetch", dependencies: ["NFCCatalogHTTP", "NFCCatalogRemote"]),
@@ -89,7 +94,7 @@ let package = Package(
             dependencies: [
                 "NFCBench", "NFCBenchRecords", "NFCLocatorCore", "NFCReaders", "NFCVirtualBench", "NFCBenchStoreSQLite",
                 "NFCBenchStorePostgres", "NFCPostgres", "NFCStore", "NFCCatalogRemote", "NFCReaderLibNFC", "NFCMotion",
-                "NFCPhysics",
+                "NFCPhysics", "NFCSodium",
             ]),
         // Argument parsing, help and printing only; a library so tests call it.
         .target(
@@ -202,7 +207,9 @@ let package = Package(
                 "NFCVirtualBench", "NFCBench", "NFCBenchRecords", "NFCReaders", "NFCTestSupport", "NFCSystem",
             ]),
         .testTarget(
-            name: "NFCCatalogRemoteTests", dependencies: ["NFCCatalogRemote", "NFCStore", "NFCLocatorCore", "NFCTestSupport"]),
+            name: "NFCCatalogRemoteTests",
+            dependencies: ["NFCCatalogRemote", "NFCStore", "NFCLocatorCore", "NFCSodium", "NFCTestSupport"]),
+        .testTarget(name: "NFCSodiumTests", dependencies: ["NFCSodium"]),
         .testTarget(
             name: "NFCLabStoreTests",
             dependencies: [
@@ -224,7 +231,7 @@ let package = Package(
                 "nfcbench", "nfcbench-fetch", "NFCLocatorCore", "NFCReaders", "NFCReaderLibNFC", "NFCReaderPCSC",
                 "NFCVirtualBench",
                 "NFCBenchRecords", "NFCBenchStoreSQLite", "NFCStore", "NFCCatalogRemote", "NFCBench", "NFCTestSupport",
-                "NFCBenchStorePostgres", "NFCPostgres", "NFCLabTestSupport", "NFCHost", "NFCSystem",
+                "NFCBenchStorePostgres", "NFCPostgres", "NFCLabTestSupport", "NFCHost", "NFCSystem", "NFCPhysics",
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/packages.sh
-ensure_packages libcurl4-openssl-dev libsqlite3-dev libpq-dev libnfc-dev libpcsclite-dev pkg-config sqlite3
+ensure_packages libcurl4-openssl-dev libsqlite3-dev libpq-dev libnfc-dev libpcsclite-dev libsodium-dev pkg-config sqlite3
 
 PREFIX=/usr/local
 BIN=""

@@ -30,6 +30,7 @@ start_pcscd "$VPCD_PORT"
 start_bench "$(swift build --show-bin-path)/nfcbench" "$VPCD_PORT"
 export NFCBENCH_TEST_PCSCD=1
 start_postgres "${NFCBENCH_TEST_PG_PORT:-$(free_port)}"
+start_nginx "${NFCBENCH_TEST_NGINX_PORT:-$(free_port)}"
 # Reader journals and other state stay in the test folder, never in the operator's home.
 export NFCBENCH_STATE_DIR="$SERVICE_DIR/state"
 export NFCBENCH_TEST_PCSC_READER="nfcbench virtual 00 00"

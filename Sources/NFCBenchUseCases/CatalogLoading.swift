@@ -9,8 +9,9 @@ public struct CatalogSource: Sendable {
         case none
         /// A catalog or patch file laid over the seed catalog.
         case file(URL)
-        /// A catalog service, fetched through the `nfcbench-fetch` helper and cached.
-        case url(String, allowInsecureHTTP: Bool, timeoutSeconds: Double)
+        /// A catalog service, fetched through the `nfcbench-fetch` helper and cached; with a
+        /// key, only documents signed by it (`--catalog-key`).
+        case url(String, allowInsecureHTTP: Bool, timeoutSeconds: Double, key: MinisignPublicKey? = nil)
     }
 
     public var remote: Remote
@@ -71,9 +72,9 @@ public enum CatalogLoading {
         case .file(let url):
             remote = FileCatalogRemote(url: url)
             origin = url.path
-        case .url(let text, let insecure, let seconds):
+        case .url(let text, let insecure, let seconds, let key):
             let fetched = await loadRemote(
-                text, allowInsecureHTTP: insecure, timeoutSeconds: seconds, environment: source.environment)
+                text, allowInsecureHTTP: insecure, timeoutSeconds: seconds, key: key, environment: source.environment)
             warnings += fetched.warnings
             remoteLoad = fetched.load
             remote = LoadedRemoteCatalog(fetched.load)
@@ -86,7 +87,8 @@ public enum CatalogLoading {
 
     /// The remote catalog at `text`: the network, else the cached copy.
     public static func loadRemote(
-        _ text: String, allowInsecureHTTP: Bool, timeoutSeconds: Double, environment: [String: String]
+        _ text: String, allowInsecureHTTP: Bool, timeoutSeconds: Double, key: MinisignPublicKey? = nil,
+        environment: [String: String]
     ) async -> (load: RemoteCatalogLoad, warnings: [String]) {
         let endpoint: CatalogEndpoint
         do { endpoint = try CatalogEndpoint(text, allowInsecureHTTP: allowInsecureHTTP) } catch {
@@ -103,7 +105,8 @@ public enum CatalogLoading {
         let (cache, warnings) = await openCache(environment: environment)
         let limits = FetchLimits(connectTimeout: min(2, timeoutSeconds), totalTimeout: timeoutSeconds)
         let remote = CachingRemoteCatalog(
-            endpoint: endpoint, fetcher: HelperProcessFetcher(helper: helper, limits: limits), cache: cache?.cache)
+            endpoint: endpoint, fetcher: HelperProcessFetcher(helper: helper, limits: limits), cache: cache?.cache,
+            verifier: key.map(MinisignVerifier.init(key:)))
         return (await remote.load(), warnings)
     }
 

@@ -15,9 +15,9 @@ public struct HTTPCatalogFetcher: CatalogFetching {
 
     public init(limits: FetchLimits = FetchLimits()) { self.limits = limits }
 
-    public func fetch(_ endpoint: CatalogEndpoint, etag: String?) async throws(RemoteCatalogError) -> FetchOutcome {
+    public func fetch(_ url: URL, etag: String?) async throws(RemoteCatalogError) -> FetchOutcome {
         let connectTimeout = limits.connectTimeout, totalTimeout = limits.totalTimeout, maxBytes = limits.maxBytes
-        var request = URLRequest(url: endpoint.catalogURL)
+        var request = URLRequest(url: url)
         request.httpMethod = "GET"
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         request.setValue("nfcbench", forHTTPHeaderField: "User-Agent")

@@ -9,7 +9,7 @@ public struct RemoteCatalogLoad: Sendable {
         case network
         /// The server said 304: the cached copy is current.
         case notModified
-        /// The server failed; the last good copy was used.
+        /// The server failed, or its document was refused; the last good copy was used.
         case cache
         /// Neither: the chain falls through to the seed catalog.
         case none
@@ -22,6 +22,8 @@ public struct RemoteCatalogLoad: Sendable {
     public let fetchedAt: Date?
     /// Why the network did not serve, when it did not.
     public let error: RemoteCatalogError?
+    /// Whether the document in use passed the trusted key's check (`--catalog-key`).
+    public var signatureVerified = false
 
     /// A load that never reached the network (bad or refused URL).
     public static func refused(_ url: String, _ error: RemoteCatalogError) -> RemoteCatalogLoad {
@@ -34,48 +36,99 @@ public struct RemoteCatalogLoad: Sendable {
 }
 
 /// The remote layer with its cache: fresh remote, else the cached copy, else nothing.
+///
+/// With a `verifier` (`--catalog-key`), a document counts only if its signature
+/// (`catalog.minisig` beside it) verifies and its `catalogVersion` is not older than the
+/// cached one's (`SignedCatalog`); the cached copy is checked again at every use, so a copy
+/// cached before a key was given is not trusted because of it. A refused document never
+/// replaces the cache.
 public struct CachingRemoteCatalog: Sendable {
     public let endpoint: CatalogEndpoint
     public let fetcher: any CatalogFetching
     public let cache: CatalogCache?
+    public let verifier: (any CatalogSignatureVerifying)?
 
-    public init(endpoint: CatalogEndpoint, fetcher: any CatalogFetching, cache: CatalogCache?) {
+    public init(
+        endpoint: CatalogEndpoint, fetcher: any CatalogFetching, cache: CatalogCache?,
+        verifier: (any CatalogSignatureVerifying)? = nil
+    ) {
         self.endpoint = endpoint
         self.fetcher = fetcher
         self.cache = cache
+        self.verifier = verifier
     }
 
     public func load(now: Date = Date()) async -> RemoteCatalogLoad {
         let url = endpoint.catalogURL.absoluteString
         let cached = try? await cache?.load(url: url)
-        let cachedDocument = cached.flatMap { try? CatalogDocumentDecoder.decode($0.body, origin: "cache of \(url)") }
+        let cachedDocument = cached.flatMap { usable($0, origin: "cache of \(url)") }
         func fromCache(_ error: RemoteCatalogError) -> RemoteCatalogLoad {
             guard let cached, let cachedDocument else {
                 return RemoteCatalogLoad(url: url, served: .none, document: nil, etag: nil, fetchedAt: nil, error: error)
             }
-            return RemoteCatalogLoad(
+            var load = RemoteCatalogLoad(
                 url: url, served: .cache, document: cachedDocument, etag: cached.etag,
                 fetchedAt: cached.fetchedAt, error: error)
+            load.signatureVerified = verifier != nil
+            return load
         }
         do {
-            switch try await fetcher.fetch(endpoint, etag: cachedDocument == nil ? nil : cached?.etag) {
+            switch try await fetcher.fetch(endpoint.catalogURL, etag: cachedDocument == nil ? nil : cached?.etag) {
             case .notModified:
                 guard let cached, let cachedDocument else { return fromCache(.transport("304 without a cached copy")) }
                 try? await cache?.confirm(url: url, fetchedAt: now)
-                return RemoteCatalogLoad(
+                var load = RemoteCatalogLoad(
                     url: url, served: .notModified, document: cachedDocument, etag: cached.etag,
                     fetchedAt: now, error: nil)
+                load.signatureVerified = verifier != nil
+                return load
             case .fetched(let body, let etag):
                 let document: CatalogResponseDTO
-                do { document = try CatalogDocumentDecoder.decode(body, origin: url) } catch {
-                    return fromCache(.notACatalog(error.detail))
+                var signature: Data?
+                if let verifier {
+                    signature = try await fetchSignature()
+                    do {
+                        document = try SignedCatalog.open(
+                            body, signature: signature, verifier: verifier, origin: url,
+                            heldVersion: cachedDocument?.catalogVersion)
+                    } catch {
+                        return fromCache(.refused(error.description))
+                    }
+                } else {
+                    do { document = try CatalogDocumentDecoder.decode(body, origin: url) } catch {
+                        return fromCache(.notACatalog(error.detail))
+                    }
                 }
-                try? await cache?.store(CachedCatalog(url: url, etag: etag, fetchedAt: now, body: body))
-                return RemoteCatalogLoad(url: url, served: .network, document: document, etag: etag, fetchedAt: now, error: nil)
+                try? await cache?.store(CachedCatalog(url: url, etag: etag, fetchedAt: now, body: body, signature: signature))
+                var load = RemoteCatalogLoad(
+                    url: url, served: .network, document: document, etag: etag, fetchedAt: now, error: nil)
+                load.signatureVerified = verifier != nil
+                return load
             }
         } catch {
             return fromCache(error)
         }
+    }
+
+    /// The signature beside the catalog; `nil` when the server has none (404 or 410), so
+    /// the document is refused as unsigned rather than as unreachable.
+    private func fetchSignature() async throws(RemoteCatalogError) -> Data? {
+        do {
+            switch try await fetcher.fetch(endpoint.signatureURL, etag: nil) {
+            case .fetched(let body, _): return body
+            case .notModified: return nil
+            }
+        } catch .httpStatus(let code) where code == 404 || code == 410 {
+            return nil
+        }
+    }
+
+    /// A cached copy that may be used: with a verifier, only one whose stored signature
+    /// still verifies under the trusted key.
+    private func usable(_ cached: CachedCatalog, origin: String) -> CatalogResponseDTO? {
+        guard let verifier else { return try? CatalogDocumentDecoder.decode(cached.body, origin: origin) }
+        return try? SignedCatalog.open(
+            cached.body, signature: cached.signature, verifier: verifier, origin: origin, heldVersion: nil)
     }
 }
 

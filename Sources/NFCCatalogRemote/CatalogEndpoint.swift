@@ -8,6 +8,8 @@ import Foundation
 public struct CatalogEndpoint: Sendable, Equatable {
     public let base: URL
     public let catalogURL: URL
+    /// The catalog's minisign signature, beside it (`catalog publish` writes both).
+    public let signatureURL: URL
 
     public init(_ text: String, allowInsecureHTTP: Bool = false) throws(RemoteCatalogError) {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty else {
@@ -23,6 +25,8 @@ public struct CatalogEndpoint: Sendable, Equatable {
         var components = URLComponents(url: url, resolvingAgainstBaseURL: false)!
         components.path = path + "/v1/catalog"
         catalogURL = components.url!
+        components.path = path + "/v1/catalog.minisig"
+        signatureURL = components.url!
     }
 
     /// 127.0.0.0/8, ::1 and localhost.
@@ -44,6 +48,8 @@ public enum RemoteCatalogError: Error, Sendable, Equatable, CustomStringConverti
     case transport(String)
     case notACatalog(String)
     case noCatalogCached
+    /// A signed catalog that failed its check (`--catalog-key`): the reason.
+    case refused(String)
 
     public var description: String {
         switch self {
@@ -56,6 +62,7 @@ public enum RemoteCatalogError: Error, Sendable, Equatable, CustomStringConverti
         case .transport(let detail): detail
         case .notACatalog(let detail): "response is not a catalog: \(detail)"
         case .noCatalogCached: "nothing cached for this URL"
+        case .refused(let reason): "refused: \(reason)"
         }
     }
 }

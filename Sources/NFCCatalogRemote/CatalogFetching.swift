@@ -21,8 +21,8 @@ public enum FetchOutcome: Sendable, Equatable {
     case notModified
 }
 
-/// One conditional GET of `<base>/v1/catalog`.
+/// One conditional GET of a catalog's URL (`<base>/v1/catalog`) or of its signature's.
 public protocol CatalogFetching: Sendable {
     var limits: FetchLimits { get }
-    func fetch(_ endpoint: CatalogEndpoint, etag: String?) async throws(RemoteCatalogError) -> FetchOutcome
+    func fetch(_ url: URL, etag: String?) async throws(RemoteCatalogError) -> FetchOutcome
 }

@@ -31,12 +31,12 @@ public struct HelperProcessFetcher: CatalogFetching {
         return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
     }
 
-    public func fetch(_ endpoint: CatalogEndpoint, etag: String?) async throws(RemoteCatalogError) -> FetchOutcome {
+    public func fetch(_ url: URL, etag: String?) async throws(RemoteCatalogError) -> FetchOutcome {
         let process = Process()
         process.executableURL = helper
         process.arguments = []
         let request = HelperRequest(
-            url: endpoint.catalogURL.absoluteString, etag: etag, connectTimeout: limits.connectTimeout,
+            url: url.absoluteString, etag: etag, connectTimeout: limits.connectTimeout,
             totalTimeout: limits.totalTimeout, maxBytes: limits.maxBytes)
         let input = Pipe()
         let output = Pipe()
@@ -124,6 +124,7 @@ extension RemoteCatalogError {
         case .transport: "transport"
         case .notACatalog: "notACatalog"
         case .noCatalogCached: "noCatalogCached"
+        case .refused: "refused"
         }
     }
 

@@ -37,13 +37,17 @@ public struct CatalogEntryDTO: Sendable, Hashable, Codable {
     public var bodyHeightMm: Double?
     /// Free text: where the zone came from (measured, inferred, imported, refined).
     public var zoneProvenance: String?
+    /// A published catalog's record of the zone's origin and uncertainty
+    /// (`catalog publish`); absent elsewhere.
+    public var provenance: CatalogProvenanceDTO?
 
     public init(
         modelIdentifier: String, manufacturer: String, displayName: String, formFactor: String,
         foldState: String? = nil, screenSizeClass: String? = nil, aspectRatio: Double,
         zoneX: Double, zoneY: Double, zoneWidth: Double, zoneHeight: Double,
         silhouetteTemplateId: String, verified: Bool? = nil, lastVerifiedAt: String? = nil,
-        bodyWidthMm: Double? = nil, bodyHeightMm: Double? = nil, zoneProvenance: String? = nil
+        bodyWidthMm: Double? = nil, bodyHeightMm: Double? = nil, zoneProvenance: String? = nil,
+        provenance: CatalogProvenanceDTO? = nil
     ) {
         self.modelIdentifier = modelIdentifier
         self.manufacturer = manufacturer
@@ -62,6 +66,7 @@ public struct CatalogEntryDTO: Sendable, Hashable, Codable {
         self.bodyWidthMm = bodyWidthMm
         self.bodyHeightMm = bodyHeightMm
         self.zoneProvenance = zoneProvenance
+        self.provenance = provenance
     }
 
     /// The catalog-side key: `CatalogKey.normalize(modelIdentifier)`.

@@ -11,6 +11,11 @@ public struct CatalogResponseDTO: Sendable, Hashable {
     /// ISO 8601 date-time the document was produced.
     public var generatedAt: String?
     public var entries: [CatalogEntryDTO]
+    /// A published catalog's version: a whole number that only grows, so a client refuses
+    /// an older document than the one it holds (`catalog publish`; absent elsewhere).
+    public var catalogVersion: Int?
+    /// Who approved a published version, when, from which store.
+    public var publication: CatalogPublicationDTO?
     /// Rows dropped while decoding. Not part of the wire format; never encoded.
     public var undecodableRows: [SkippedCatalogRow] = []
     /// Position of each kept entry in the original document, so reasons given later
@@ -20,10 +25,15 @@ public struct CatalogResponseDTO: Sendable, Hashable {
     /// The index of `entries[position]` in the document it was decoded from.
     public func documentIndex(ofEntryAt position: Int) -> Int { documentIndices?[position] ?? position }
 
-    public init(version: String, generatedAt: String? = nil, entries: [CatalogEntryDTO]) {
+    public init(
+        version: String, generatedAt: String? = nil, entries: [CatalogEntryDTO], catalogVersion: Int? = nil,
+        publication: CatalogPublicationDTO? = nil
+    ) {
         self.version = version
         self.generatedAt = generatedAt
         self.entries = entries
+        self.catalogVersion = catalogVersion
+        self.publication = publication
     }
 }
 
@@ -31,17 +41,19 @@ extension CatalogResponseDTO {
     /// Equal when the wire content is equal; decode bookkeeping does not count.
     public static func == (a: CatalogResponseDTO, b: CatalogResponseDTO) -> Bool {
         a.version == b.version && a.generatedAt == b.generatedAt && a.entries == b.entries
+            && a.catalogVersion == b.catalogVersion && a.publication == b.publication
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(version)
         hasher.combine(generatedAt)
         hasher.combine(entries)
+        hasher.combine(catalogVersion)
     }
 }
 
 extension CatalogResponseDTO: Codable {
-    private enum CodingKeys: String, CodingKey { case version, generatedAt, entries }
+    private enum CodingKeys: String, CodingKey { case version, generatedAt, catalogVersion, publication, entries }
 
     /// Decodes one array element without failing the array.
     private struct LenientRow: Decodable {
@@ -62,6 +74,8 @@ extension CatalogResponseDTO: Codable {
             version = "unversioned"
         }
         generatedAt = try c.decodeIfPresent(String.self, forKey: .generatedAt)
+        catalogVersion = try c.wholeNumber(forKey: .catalogVersion)
+        publication = try c.decodeIfPresent(CatalogPublicationDTO.self, forKey: .publication)
         var rows = try c.nestedUnkeyedContainer(forKey: .entries)
         var decoded: [CatalogEntryDTO] = []
         var indices: [Int] = []
@@ -86,6 +100,8 @@ extension CatalogResponseDTO: Codable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(version, forKey: .version)
         try c.encodeIfPresent(generatedAt, forKey: .generatedAt)
+        try c.encodeIfPresent(catalogVersion, forKey: .catalogVersion)
+        try c.encodeIfPresent(publication, forKey: .publication)
         try c.encode(entries, forKey: .entries)
     }
 

@@ -13,6 +13,11 @@ extension CatalogResponseDTO {
         default: version = "unversioned"
         }
         generatedAt = try document.optionalString("generatedAt")
+        catalogVersion = try document.optionalInt("catalogVersion")
+        publication = try document.optionalFields("publication").map { (f) throws(DecodingError) in
+            CatalogPublicationDTO(
+                reviewer: try f.string("reviewer"), approvedAt: try f.string("approvedAt"), source: try f.string("source"))
+        }
         var decoded: [CatalogEntryDTO] = []
         var indices: [Int] = []
         var skipped: [SkippedCatalogRow] = []
@@ -50,6 +55,35 @@ extension CatalogEntryDTO {
             lastVerifiedAt: try f.optionalString("lastVerifiedAt"),
             bodyWidthMm: try f.optionalDouble("bodyWidthMm"),
             bodyHeightMm: try f.optionalDouble("bodyHeightMm"),
-            zoneProvenance: try f.optionalString("zoneProvenance"))
+            zoneProvenance: try f.optionalString("zoneProvenance"),
+            provenance: try f.optionalFields("provenance").map(CatalogProvenanceDTO.init(fields:)))
+    }
+}
+
+extension CatalogProvenanceDTO {
+    init(fields f: JSONFields) throws(DecodingError) {
+        self.init(
+            method: try f.string("method"), sessions: try f.optionalInt("sessions"), units: try f.optionalInt("units"),
+            readerAntennas: try f.optionalArray("readerAntennas")?.map { (element) throws(DecodingError) in
+                let antenna = try JSONFields(element.value, at: element.path)
+                return CatalogReaderAntennaDTO(widthMm: try antenna.double("widthMm"), heightMm: try antenna.double("heightMm"))
+            },
+            coil: try f.optionalFields("coil").map { (c) throws(DecodingError) in
+                CatalogCoilDTO(
+                    centreXMm: try c.interval("centreXMm"), centreYMm: try c.interval("centreYMm"),
+                    widthMm: try c.interval("widthMm"), heightMm: try c.interval("heightMm"))
+            },
+            lastSession: try f.optionalString("lastSession"), lastSessionAt: try f.optionalString("lastSessionAt"))
+    }
+}
+
+extension JSONFields {
+    fileprivate func interval(_ name: String) throws(DecodingError) -> CatalogIntervalDTO {
+        guard let f = try optionalFields(name) else {
+            throw .keyNotFound(JSONPathKey(name), DecodingError.Context(codingPath: path, debugDescription: ""))
+        }
+        return CatalogIntervalDTO(
+            value: try f.double("value"), low: try f.double("low"), high: try f.double("high"),
+            open: try f.optionalBool("open"))
     }
 }

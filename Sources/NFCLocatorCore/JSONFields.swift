@@ -66,6 +66,41 @@ struct JSONFields {
         }
     }
 
+    /// A whole number written as any JSON number (`4`, `4.0`), as
+    /// `KeyedDecodingContainer.wholeNumber` reads one: a fraction, or a number no Double
+    /// holds, is `dataCorrupted` in the same words.
+    func optionalInt(_ name: String) throws(DecodingError) -> Int? {
+        switch object[name] {
+        case nil, .null?: return nil
+        case .number(let literal)?:
+            if let whole = Int(literal) { return whole }
+            guard let number = Double(literal).flatMap({ $0.isFinite ? Int(exactly: $0) : nil }) else {
+                throw .dataCorrupted(
+                    DecodingError.Context(
+                        codingPath: path + [JSONPathKey(name)],
+                        debugDescription: "Number \(literal) is not representable in Swift."))
+            }
+            return number
+        default: throw .typeMismatch(Double.self, context(name))
+        }
+    }
+
+    /// The object under `name`, `nil` when absent or `null`.
+    func optionalFields(_ name: String) throws(DecodingError) -> JSONFields? {
+        switch object[name] {
+        case nil, .null?: return nil
+        case let value?: return try JSONFields(value, at: path + [JSONPathKey(name)])
+        }
+    }
+
+    /// The elements of the array under `name`, `nil` when absent or `null`.
+    func optionalArray(_ name: String) throws(DecodingError) -> [(value: JSONTree, path: [JSONPathKey])]? {
+        switch object[name] {
+        case nil, .null?: return nil
+        default: return try array(name)
+        }
+    }
+
     /// The elements of the array under `name`, each with its path.
     func array(_ name: String) throws(DecodingError) -> [(value: JSONTree, path: [JSONPathKey])] {
         switch object[name] {

@@ -8,12 +8,16 @@ public struct CachedCatalog: Sendable, Equatable {
     public let fetchedAt: Date
     /// The response body exactly as served (a catalog document).
     public let body: Data
+    /// The minisign signature served beside it (`catalog.minisig`), when one was asked
+    /// for, so a cached copy is checked again with the trusted key every time it is used.
+    public let signature: Data?
 
-    public init(url: String, etag: String?, fetchedAt: Date, body: Data) {
+    public init(url: String, etag: String?, fetchedAt: Date, body: Data, signature: Data? = nil) {
         self.url = url
         self.etag = etag
         self.fetchedAt = fetchedAt
         self.body = body
+        self.signature = signature
     }
 }
 
@@ -25,7 +29,7 @@ public struct CachedCatalog: Sendable, Equatable {
 /// connection on its own queue, so there is one writer per process and no call blocks a
 /// cooperative thread; WAL and a busy timeout let several processes share the file safely.
 public actor CatalogCache {
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
     private let database: SQLiteDatabase
     private let executor: SerialQueueExecutor
     public nonisolated let path: String
@@ -73,7 +77,8 @@ public actor CatalogCache {
                     url TEXT PRIMARY KEY,
                     etag TEXT,
                     fetched_at REAL NOT NULL,
-                    body BLOB NOT NULL
+                    body BLOB NOT NULL,
+                    signature BLOB
                 )
                 """)
             try db.setUserVersion(schemaVersion)
@@ -81,21 +86,25 @@ public actor CatalogCache {
     }
 
     public func load(url: String) throws -> CachedCatalog? {
-        let statement = try database.prepare("SELECT etag, fetched_at, body FROM catalog WHERE url = ?1")
+        let statement = try database.prepare("SELECT etag, fetched_at, body, signature FROM catalog WHERE url = ?1")
         try statement.bind([.text(url)])
         guard try statement.step() else { return nil }
         return CachedCatalog(
             url: url, etag: statement.text(0),
-            fetchedAt: Date(timeIntervalSince1970: statement.double(1)), body: statement.blob(2))
+            fetchedAt: Date(timeIntervalSince1970: statement.double(1)), body: statement.blob(2),
+            signature: statement.isNull(3) ? nil : statement.blob(3))
     }
 
     public func store(_ catalog: CachedCatalog) throws {
         try database.transaction {
-            try database.prepare("INSERT OR REPLACE INTO catalog (url, etag, fetched_at, body) VALUES (?1, ?2, ?3, ?4)")
-                .run([
-                    .text(catalog.url), catalog.etag.map { .text($0) } ?? .null,
-                    .real(catalog.fetchedAt.timeIntervalSince1970), .blob(catalog.body),
-                ])
+            try database.prepare(
+                "INSERT OR REPLACE INTO catalog (url, etag, fetched_at, body, signature) VALUES (?1, ?2, ?3, ?4, ?5)"
+            )
+            .run([
+                .text(catalog.url), catalog.etag.map { .text($0) } ?? .null,
+                .real(catalog.fetchedAt.timeIntervalSince1970), .blob(catalog.body),
+                catalog.signature.map { .blob($0) } ?? .null,
+            ])
         }
     }
 
@@ -106,13 +115,14 @@ public actor CatalogCache {
     }
 
     public func all() throws -> [CachedCatalog] {
-        let statement = try database.prepare("SELECT url, etag, fetched_at, body FROM catalog ORDER BY url")
+        let statement = try database.prepare("SELECT url, etag, fetched_at, body, signature FROM catalog ORDER BY url")
         var out: [CachedCatalog] = []
         while try statement.step() {
             out.append(
                 CachedCatalog(
                     url: statement.text(0) ?? "", etag: statement.text(1),
-                    fetchedAt: Date(timeIntervalSince1970: statement.double(2)), body: statement.blob(3)))
+                    fetchedAt: Date(timeIntervalSince1970: statement.double(2)), body: statement.blob(3),
+                    signature: statement.isNull(4) ? nil : statement.blob(4)))
         }
         return out
     }

@@ -18,11 +18,10 @@ func header(_ object: [String: Any]) -> Data {
 let limits = FetchLimits(
     connectTimeout: request.connectTimeout, totalTimeout: request.totalTimeout, maxBytes: request.maxBytes)
 var output = Data()
-do {
+do throws(RemoteCatalogError) {
     // The main process has already applied the HTTPS policy; the helper only fetches.
-    let endpoint = try CatalogEndpoint(
-        request.url.replacingOccurrences(of: "/v1/catalog", with: ""), allowInsecureHTTP: true)
-    switch try await HTTPCatalogFetcher(limits: limits).fetch(endpoint, etag: request.etag) {
+    guard let url = URL(string: request.url) else { throw RemoteCatalogError.invalidURL(request.url) }
+    switch try await HTTPCatalogFetcher(limits: limits).fetch(url, etag: request.etag) {
     case .fetched(let body, let etag):
         output = header(["status": "fetched", "etag": etag as Any]) + body
     case .notModified:

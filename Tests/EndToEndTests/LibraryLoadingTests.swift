@@ -3,7 +3,7 @@ import NFCTestSupport
 import Testing
 
 /// SQLite and libpq are loaded by the first command that opens a database or a lab store,
-/// not at start-up (docs/performance.md): the loader's own trace (`LD_DEBUG=files`) of the
+/// and libsodium by the first that signs or checks a catalog, not at start-up (docs/performance.md): the loader's own trace (`LD_DEBUG=files`) of the
 /// built binary says which libraries each command mapped.
 @Suite("Libraries loaded when first used")
 struct LibraryLoadingTests {
@@ -23,7 +23,16 @@ struct LibraryLoadingTests {
         let (status, libraries) = try await Self.loaded(arguments)
         #expect(status == 0)
         #expect(libraries.contains { $0.hasPrefix("libnfc") }, "the trace was read: \(libraries.sorted())")
-        #expect(!libraries.contains { $0.hasPrefix("libsqlite3") || $0.hasPrefix("libpq") }, "\(libraries.sorted())")
+        #expect(
+            !libraries.contains { $0.hasPrefix("libsqlite3") || $0.hasPrefix("libpq") || $0.hasPrefix("libsodium") },
+            "\(libraries.sorted())")
+    }
+
+    @Test func makingACatalogKeyLoadsLibsodium() async throws {
+        let scratch = try TemporaryDirectory("library-loading")
+        let (status, libraries) = try await Self.loaded(["catalog", "keygen", "-o", scratch.file("k")])
+        #expect(status == 0)
+        #expect(libraries.contains("libsodium.so.23"), "\(libraries.sorted())")
     }
 
     @Test func aCommandThatOpensTheStoreLoadsSQLite() async throws {

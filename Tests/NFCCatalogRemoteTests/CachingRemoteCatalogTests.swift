@@ -19,7 +19,7 @@ final class ScriptedFetcher: CatalogFetching {
 
     var etagsSent: [String?] { sent.withLock { $0 } }
 
-    func fetch(_ endpoint: CatalogEndpoint, etag: String?) async throws(RemoteCatalogError) -> FetchOutcome {
+    func fetch(_ url: URL, etag: String?) async throws(RemoteCatalogError) -> FetchOutcome {
         sent.withLock { $0.append(etag) }
         let next = script.withLock { $0.isEmpty ? .failure(.transport("script ran out")) : $0.removeFirst() }
         return try next.get()
@@ -113,5 +113,58 @@ struct CachingRemoteCatalogTests {
         }
         // Nothing readable: the helper was killed by the watchdog or died.
         #expect(throws: RemoteCatalogError.timedOut(seconds: 2)) { try HelperProcessFetcher.decode(Data(), limits: limits) }
+    }
+
+    /// A signed document, version `n`, and its signature, as `catalog publish` writes them.
+    func signed(_ n: Int, with key: MinisignSecretKey) throws -> (body: Data, signature: Data) {
+        var object = try #require(try JSONSerialization.jsonObject(with: seedBody) as? [String: Any])
+        object["catalogVersion"] = n
+        let body = try JSONSerialization.data(withJSONObject: object)
+        return (body, Data(try MinisignSignature.sign(body, with: key, trustedComment: "v\(n)").fileText.utf8))
+    }
+
+    @Test func withAKeyAnOlderVersionIsRefusedAndTheNewerCopyKept() async throws {
+        let cache = try await cache()
+        let key = try MinisignSecretKey.generate()
+        let (two, twoSigned) = try signed(2, with: key), (one, oneSigned) = try signed(1, with: key)
+        let fetcher = ScriptedFetcher([
+            .success(.fetched(body: two, etag: "\"2\"")), .success(.fetched(body: twoSigned, etag: nil)),
+            .success(.fetched(body: one, etag: "\"1\"")), .success(.fetched(body: oneSigned, etag: nil)),
+        ])
+        let remote = CachingRemoteCatalog(
+            endpoint: endpoint, fetcher: fetcher, cache: cache, verifier: MinisignVerifier(key: key.publicKey))
+        let first = await remote.load()
+        #expect(first.served == .network && first.signatureVerified && first.document?.catalogVersion == 2)
+        let replay = await remote.load()
+        #expect(replay.served == .cache && replay.document?.catalogVersion == 2, "\(String(describing: replay.error))")
+        guard case .refused(let why)? = replay.error else {
+            Issue.record("expected a refusal, got \(String(describing: replay.error))")
+            return
+        }
+        #expect(why.contains("older than version 2"))
+        #expect(try await cache.load(url: endpoint.catalogURL.absoluteString)?.body == two)
+    }
+
+    @Test func aCopyCachedWithoutASignatureIsNotTrustedOnceAKeyIsGiven() async throws {
+        let cache = try await cache()
+        _ = await CachingRemoteCatalog(
+            endpoint: endpoint, fetcher: ScriptedFetcher([.success(.fetched(body: seedBody, etag: "\"s\""))]), cache: cache
+        ).load()
+        let key = try MinisignSecretKey.generate()
+        let trusting = CachingRemoteCatalog(
+            endpoint: endpoint, fetcher: ScriptedFetcher([.failure(.httpStatus(503))]), cache: cache,
+            verifier: MinisignVerifier(key: key.publicKey))
+        let load = await trusting.load()
+        #expect(load.served == .none && load.document == nil && load.error == .httpStatus(503))
+    }
+
+    @Test func aSignatureTheServerDoesNotHaveRefusesTheDocument() async throws {
+        let key = try MinisignSecretKey.generate()
+        let (body, _) = try signed(1, with: key)
+        let fetcher = ScriptedFetcher([.success(.fetched(body: body, etag: nil)), .failure(.httpStatus(404))])
+        let load = await CachingRemoteCatalog(
+            endpoint: endpoint, fetcher: fetcher, cache: nil, verifier: MinisignVerifier(key: key.publicKey)
+        ).load()
+        #expect(load.served == .none && load.error == .refused(CatalogSignatureError.missing.description))
     }
 }

@@ -29,7 +29,7 @@ struct HelperProcessFetcherTests {
             helper: try helper(
                 "cat > /dev/null; printf '{\"status\":\"fetched\",\"etag\":\"e\"}\\n'; sleep 0.2; cat '\(scratch.file("body"))'"),
             limits: FetchLimits(totalTimeout: 10))
-        #expect(try await fetcher.fetch(Self.endpoint, etag: nil) == .fetched(body: Data(body.utf8), etag: "e"))
+        #expect(try await fetcher.fetch(Self.endpoint.catalogURL, etag: nil) == .fetched(body: Data(body.utf8), etag: "e"))
     }
 
     /// Seconds from the helper's own start (its first line writes the time to `stamp`) to now:
@@ -44,7 +44,9 @@ struct HelperProcessFetcherTests {
         let fetcher = HelperProcessFetcher(
             helper: try helper("date +%s.%N > '\(stamp)'; echo $$ > '\(pidFile)'; exec sleep 60"),
             limits: FetchLimits(totalTimeout: 0.5))
-        await #expect(throws: RemoteCatalogError.timedOut(seconds: 0.5)) { try await fetcher.fetch(Self.endpoint, etag: nil) }
+        await #expect(throws: RemoteCatalogError.timedOut(seconds: 0.5)) {
+            try await fetcher.fetch(Self.endpoint.catalogURL, etag: nil)
+        }
         #expect(try Self.secondsSince(stamp: stamp) < 5)
         let pid = try #require(
             Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
@@ -68,7 +70,9 @@ struct HelperProcessFetcherTests {
                 kill(child, SIGKILL)
             }
         }
-        await #expect(throws: RemoteCatalogError.timedOut(seconds: 0.5)) { try await fetcher.fetch(Self.endpoint, etag: nil) }
+        await #expect(throws: RemoteCatalogError.timedOut(seconds: 0.5)) {
+            try await fetcher.fetch(Self.endpoint.catalogURL, etag: nil)
+        }
         #expect(try Self.secondsSince(stamp: stamp) < 5)
     }
 }

@@ -27,7 +27,7 @@ struct CatalogTreeParityTests {
         let fields = [
             "modelIdentifier", "manufacturer", "displayName", "formFactor", "foldState", "screenSizeClass",
             "aspectRatio", "zoneX", "zoneY", "zoneWidth", "zoneHeight", "silhouetteTemplateId", "verified",
-            "lastVerifiedAt", "bodyWidthMm", "bodyHeightMm", "zoneProvenance",
+            "lastVerifiedAt", "bodyWidthMm", "bodyHeightMm", "zoneProvenance", "provenance",
         ]
         for field in fields {
             for value in [
@@ -38,8 +38,31 @@ struct CatalogTreeParityTests {
         }
         rows.append(row("displayName", #""Gal\u00e1xy \"S24\" \ud83d\ude00 \/ \\ \n""#))
         rows.append(row("futureField", #"{"deep":[[[{"x":null}]]],"n":1e300}"#))
+        // A published entry's provenance (`catalog publish`), whole and broken in each part.
+        let interval = #"{"value":35.3,"low":34.1,"high":36.0}"#
+        let coil = #"{"centreXMm":\#(interval),"centreYMm":\#(interval),"widthMm":\#(interval),"heightMm":\#(interval)}"#
+        for provenance in [
+            #"{"method":"bench-refined","sessions":4,"units":2,"readerAntennas":[{"widthMm":20,"heightMm":20}],"coil":\#(coil),"lastSession":"B3","lastSessionAt":"2026-11-02T10:00:00Z"}"#,
+            #"{"method":"inferred"}"#, #"{"sessions":4}"#, #"{"method":"bench-refined","sessions":4.5}"#,
+            #"{"method":"bench-refined","sessions":"4"}"#, #"{"method":"x","readerAntennas":[{"widthMm":20}]}"#,
+            #"{"method":"x","readerAntennas":{"widthMm":20}}"#, #"{"method":"x","coil":{"centreXMm":\#(interval)}}"#,
+            #"{"method":"x","coil":{"centreXMm":{"value":1,"low":"a","high":2},"centreYMm":\#(interval),"widthMm":\#(interval),"heightMm":\#(interval)}}"#,
+            #"{"method":"x","units":4.0}"#,
+        ] {
+            rows.append(row("provenance", provenance))
+        }
         return rows
     }()
+
+    /// Only what differs, so a failure names the rows rather than printing both documents.
+    static func differences(_ a: CatalogResponseDTO, _ b: CatalogResponseDTO) -> [String] {
+        let skippedA = Dictionary(uniqueKeysWithValues: a.undecodableRows.map { ($0.index, $0.reason) })
+        let skippedB = Dictionary(uniqueKeysWithValues: b.undecodableRows.map { ($0.index, $0.reason) })
+        return Set(skippedA.keys).union(skippedB.keys).sorted().compactMap { index in
+            skippedA[index] == skippedB[index]
+                ? nil : "row \(index): tree '\(skippedA[index] ?? "kept")', JSONDecoder '\(skippedB[index] ?? "kept")'"
+        } + (a.entries.count == b.entries.count ? [] : ["\(a.entries.count) rows kept against \(b.entries.count)"])
+    }
 
     static func foundation(_ text: String) throws -> CatalogResponseDTO {
         let decoder = JSONDecoder()
@@ -65,7 +88,7 @@ struct CatalogTreeParityTests {
         let text = "{\"version\":\"t\",\"entries\":[\(Self.rows.joined(separator: ","))]}"
         let tree = try CatalogDocumentDecoder.decode(Data(text.utf8), origin: "t")
         let reference = try Self.foundation(text)
-        #expect(Self.same(tree, reference))
+        #expect(Self.same(tree, reference), "\(Self.differences(tree, reference))")
         // The battery reaches both outcomes and every kind of reason.
         #expect(
             tree.entries.count > 40 && tree.undecodableRows.count > 100, "\(tree.entries.count) \(tree.undecodableRows.count)")

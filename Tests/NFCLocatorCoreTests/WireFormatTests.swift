@@ -44,4 +44,38 @@ struct WireFormatTests {
         let doc = try CatalogDocumentDecoder.decode(Data("{\"version\":7,\"entries\":[]}".utf8), origin: "t")
         #expect(doc.version == "7")
     }
+
+    /// What `catalog publish` adds travels under these names, and reads back the same
+    /// whichever reader reads it; a reader that knows none of them still reads the rows.
+    @Test func aPublishedVersionsMembersRoundTrip() throws {
+        let interval = CatalogIntervalDTO(value: 35.3, low: 34.1, high: 36.2)
+        var entry = CatalogEntryDTO(
+            modelIdentifier: "SM-S921B", manufacturer: "Samsung", displayName: "Galaxy S24", formFactor: "phone",
+            aspectRatio: 0.4803, zoneX: 0.2, zoneY: 0.2, zoneWidth: 0.5, zoneHeight: 0.2, silhouetteTemplateId: "s",
+            verified: true)
+        entry.provenance = CatalogProvenanceDTO(
+            method: CatalogProvenanceDTO.benchRefined, sessions: 4, units: 2,
+            readerAntennas: [CatalogReaderAntennaDTO(widthMm: 20, heightMm: 20)],
+            coil: CatalogCoilDTO(centreXMm: interval, centreYMm: interval, widthMm: interval, heightMm: interval),
+            lastSession: "B3", lastSessionAt: "2026-11-02T10:00:00Z")
+        let document = CatalogResponseDTO(
+            version: "lab-7", entries: [entry], catalogVersion: 7,
+            publication: CatalogPublicationDTO(reviewer: "Ana", approvedAt: "2026-11-03T09:00:00Z", source: "bench.sqlite"))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let data = try encoder.encode(document)
+        let text = String(decoding: data, as: UTF8.self)
+        for name in [
+            "\"catalogVersion\":7", "\"publication\"", "\"reviewer\"", "\"approvedAt\"", "\"provenance\"", "\"method\"",
+            "\"readerAntennas\"", "\"centreXMm\"", "\"lastSessionAt\"",
+        ] {
+            #expect(text.contains(name), "\(name)")
+        }
+        #expect(try CatalogDocumentDecoder.decode(data, origin: "t") == document)
+        #expect(try JSONDecoder().decode(CatalogResponseDTO.self, from: data) == document)
+        // An old client's view: the same rows, the new members ignored.
+        var old = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        old.removeValue(forKey: "catalogVersion")
+        #expect(try CatalogDocumentDecoder.decode(JSONSerialization.data(withJSONObject: old), origin: "t").entries.count == 1)
+    }
 }

@@ -15,6 +15,7 @@ TEST_PACKAGES=(pkg-config libnfc-dev libnfc-bin libnfc-examples libpcsclite-dev 
                python3-usb1  # nfcpy imports it (Tests/Fixtures/nfcpy), though its PN532 driver uses the serial port
                libcurl4-openssl-dev  # FoundationNetworking, for --static-swift-stdlib release builds
                git  # ConsumerPackageTests tags a clone that SwiftPM then resolves by version
+               libsodium-dev minisign nginx-light  # signed catalogs: libsodium's header, minisign to check them, nginx to serve them
                libpq-dev postgresql)  # the lab store's client library, and a private server for its tests
 
 # Installs the named packages that are not installed yet. `apt-get update` runs once,

@@ -164,3 +164,38 @@ start_postgres() {  # start_postgres <port>
     export NFCBENCH_TEST_PG="host=127.0.0.1 port=$port user=nfcbench_admin password=$password dbname=postgres connect_timeout=30"
     export NFCBENCH_TEST_PG_BIN="$bin"
 }
+
+# nginx serving static files from $SERVICE_DIR/nginx/www on loopback, as a lab would
+# serve a published catalog folder (docs/publish.md). One process (master_process off), so
+# the PID recorded is the server itself; its logs, pid and temporary files stay in its folder.
+start_nginx() {  # start_nginx <port>
+    local port="$1" dir="$SERVICE_DIR/nginx" bin=/usr/sbin/nginx
+    [ -x "$bin" ] || { echo "nginx not found (Debian package nginx-light)" >&2; return 1; }
+    mkdir -p "$dir/www" "$dir/tmp"
+    cat > "$dir/nginx.conf" <<CONF
+daemon off;
+master_process off;
+worker_processes 1;
+pid $dir/nginx.pid;
+error_log $dir/error.log warn;
+events { worker_connections 256; }
+http {
+    access_log $dir/access.log;
+    client_body_temp_path $dir/tmp/body;
+    proxy_temp_path $dir/tmp/proxy;
+    fastcgi_temp_path $dir/tmp/fastcgi;
+    types { application/json json; }
+    default_type application/json;
+    server {
+        listen 127.0.0.1:$port;
+        root $dir/www;
+    }
+}
+CONF
+    "$bin" -p "$dir" -c "$dir/nginx.conf" -e "$dir/error.log" > "$dir/stdout.log" 2>&1 &
+    SERVICE_PIDS+=($!)
+    wait_for 10 bash -c "exec 3<>/dev/tcp/127.0.0.1/$port" 2>/dev/null \
+        || { echo "nginx did not start:" >&2; cat "$dir/error.log" "$dir/stdout.log" >&2; return 1; }
+    export NFCBENCH_TEST_NGINX_URL="http://127.0.0.1:$port"
+    export NFCBENCH_TEST_NGINX_ROOT="$dir/www"
+}

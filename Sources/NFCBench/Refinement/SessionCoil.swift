@@ -36,22 +36,37 @@ public struct SessionCoil: Sendable {
     public static func estimate(_ session: SessionRecord, taps: [TapRecord]) -> Result<SessionCoil, Unavailable> {
         guard let geometry = session.readerGeometry else { return .failure(.readerAntennaUnknown) }
         guard let bodyHeight = session.bodyHeightMm else { return .failure(.bodyUnknown) }
-        let bodyWidth = bodyHeight * session.aspectRatio
+        return pooled([(session, taps)], bodyWidthMm: bodyHeight * session.aspectRatio, bodyHeightMm: bodyHeight)
+            .map { SessionCoil(estimate: $0, geometry: geometry) }
+    }
+
+    /// One coil from several sessions, each with its own reader's antenna and gap (a
+    /// threshold per bench): what `catalog publish` writes. Sessions that do not record
+    /// their reader's antenna cannot say where the coil is and are left out.
+    public static func pooled(
+        _ sessions: [(session: SessionRecord, taps: [TapRecord])], bodyWidthMm: Double, bodyHeightMm: Double
+    ) -> Result<CoilEstimate, Unavailable> {
         let ladder = CouplingLadder.standard
-        let bench = CoilTap.Bench(
-            reader: ReaderAntenna(widthMm: geometry.antennaWidthMm, heightMm: geometry.antennaHeightMm),
-            gapMm: geometry.gapMm)
-        let coilTaps = taps.compactMap { t -> CoilTap? in
-            guard t.result == .hit || t.result == .miss else { return nil }
-            let graded = t.result == .hit && t.couplingLadder == ladder.name ? t.coupling : nil
-            return CoilTap(
-                x: t.probe.x * bodyWidth, y: t.probe.y * bodyHeight, heightMm: max(0, t.probe.heightMm),
-                hit: t.result == .hit, rungsRead: graded.map { ladder.rungsRead(coupling: $0) }, bench: bench)
+        var coilTaps: [CoilTap] = []
+        for (session, taps) in sessions {
+            guard let geometry = session.readerGeometry else { continue }
+            let bench = CoilTap.Bench(
+                reader: ReaderAntenna(widthMm: geometry.antennaWidthMm, heightMm: geometry.antennaHeightMm),
+                gapMm: geometry.gapMm)
+            coilTaps += taps.compactMap { t -> CoilTap? in
+                guard t.result == .hit || t.result == .miss else { return nil }
+                let graded = t.result == .hit && t.couplingLadder == ladder.name ? t.coupling : nil
+                return CoilTap(
+                    x: t.probe.x * bodyWidthMm, y: t.probe.y * bodyHeightMm, heightMm: max(0, t.probe.heightMm),
+                    hit: t.result == .hit, rungsRead: graded.map { ladder.rungsRead(coupling: $0) }, bench: bench)
+            }
         }
+        guard sessions.contains(where: { $0.session.readerGeometry != nil }) else { return .failure(.readerAntennaUnknown) }
         let fit = CoilFit(
-            bodyWidthMm: bodyWidth, bodyHeightMm: bodyHeight, rungThresholds: ladder.profiles.reversed().map(\.threshold))
+            bodyWidthMm: bodyWidthMm, bodyHeightMm: bodyHeightMm,
+            rungThresholds: ladder.profiles.reversed().map(\.threshold))
         guard let estimate = fit.estimate(coilTaps) else { return .failure(.noReads) }
-        return .success(SessionCoil(estimate: estimate, geometry: geometry))
+        return .success(estimate)
     }
 
     /// "centre 35.3 mm from the left (33.1-37.0), 40.2 mm from the top (39.0-41.5); 40 x 30 mm

@@ -7,7 +7,8 @@ enum CatalogCommand {
         "catalog", abstract: "Inspect, check and compare antenna catalogs.",
         subcommands: [
             listSpec, searchSpec, validateSpec, CatalogImportCommand.importSpec, CatalogImportCommand.diffSpec,
-            CatalogSyncCommand.syncSpec, CatalogSyncCommand.cacheSpec,
+            CatalogSyncCommand.syncSpec, CatalogSyncCommand.cacheSpec, CatalogPublishCommand.keygenSpec,
+            CatalogPublishCommand.publishSpec, CatalogPublishCommand.verifySpec,
         ])
 
     static let listSpec = CommandSpec(

@@ -17,7 +17,21 @@ enum CatalogOptions {
         "--catalog-timeout", value: "seconds", help: "Total time allowed for the remote catalog (default 3; connect 2).",
         expected: "seconds in \(OptionValue.describe(timeouts))", convert: OptionValue.seconds(in: timeouts))
 
-    static let all = [catalogFile.spec, catalogURL.spec, allowInsecure.spec, timeout.spec]
+    static let catalogKey = Option<String>(
+        "--catalog-key", value: "file",
+        help: "Accept only catalogs signed by this minisign public key (KEY.pub); also NFCBENCH_CATALOG_KEY.")
+
+    static let all = [catalogFile.spec, catalogURL.spec, allowInsecure.spec, timeout.spec, catalogKey.spec]
+
+    /// The trusted key, from `--catalog-key` or `NFCBENCH_CATALOG_KEY`; `nil` when neither
+    /// is given. A key that cannot be read stops the command: trusting nothing by mistake
+    /// would be worse than not starting.
+    static func trustedKey(_ invocation: ParsedInvocation, _ context: CommandContext) throws -> MinisignPublicKey? {
+        guard let path = invocation[catalogKey] ?? nonEmpty(context.environment["NFCBENCH_CATALOG_KEY"]) else { return nil }
+        do throws(CatalogKeyError) { return try CatalogKeyFiles.readPublic(context.url(forPath: path)) } catch {
+            throw CommandFailure("Cannot use the catalog key: \(error).", hint: error.hint)
+        }
+    }
 
     typealias Loaded = LoadedCatalogs
 
@@ -35,17 +49,21 @@ enum CatalogOptions {
             }
             remote = .file(context.url(forPath: path))
         } else if let text = invocation[catalogURL] ?? nonEmpty(context.environment["NFCBENCH_CATALOG_URL"]) {
-            remote = .url(text, allowInsecureHTTP: invocation[allowInsecure], timeoutSeconds: invocation[timeout] ?? 3)
+            remote = .url(
+                text, allowInsecureHTTP: invocation[allowInsecure], timeoutSeconds: invocation[timeout] ?? 3,
+                key: try trustedKey(invocation, context))
         }
         return await CatalogLoading.load(
             CatalogSource(remote: remote, seedURL: resources.seedCatalogURL, environment: context.environment),
             analytics: analytics)
     }
 
-    static func loadRemote(_ text: String, _ invocation: ParsedInvocation, _ context: CommandContext) async -> RemoteCatalogLoad {
+    static func loadRemote(_ text: String, _ invocation: ParsedInvocation, _ context: CommandContext) async throws
+        -> RemoteCatalogLoad
+    {
         let fetched = await CatalogLoading.loadRemote(
             text, allowInsecureHTTP: invocation[allowInsecure], timeoutSeconds: invocation[timeout] ?? 3,
-            environment: context.environment)
+            key: try trustedKey(invocation, context), environment: context.environment)
         for warning in fetched.warnings { context.errors.line(warning) }
         return fetched.load
     }
@@ -116,6 +134,7 @@ enum CatalogOptions {
             ("fetchedAt", .optional(remote.fetchedAt.map { $0.formatted(.iso8601) })),
             ("cacheAgeSeconds", remote.cacheAge().map { .number(($0 * 10).rounded() / 10) } ?? .null),
             ("error", .optional(remote.error.map(String.init(describing:)))),
+            ("signatureVerified", .bool(remote.signatureVerified)),
         ])
     }
 }

@@ -7,8 +7,14 @@ import NFCLocatorCore
 enum CatalogSyncCommand {
     static let syncSpec = CommandSpec(
         "sync", abstract: "Fetch the remote catalog into the cache and report what changed.",
-        discussion: "Exit codes: 0 synced (or unchanged, 304), 1 the remote could not be fetched (the cache is kept).",
-        options: [CatalogOptions.catalogURL.spec, CatalogOptions.allowInsecure.spec, CatalogOptions.timeout.spec, syncJSON.spec],
+        discussion:
+            "With --catalog-key, a document is taken only if its signature (catalog.minisig beside it) verifies with "
+            + "that key and its catalogVersion is not older than the cached one.\n"
+            + "Exit codes: 0 synced (or unchanged, 304), 1 the remote could not be fetched or was refused (the cache is kept).",
+        options: [
+            CatalogOptions.catalogURL.spec, CatalogOptions.allowInsecure.spec, CatalogOptions.timeout.spec,
+            CatalogOptions.catalogKey.spec, syncJSON.spec,
+        ],
         handler: sync)
 
     static let cacheSpec = CommandSpec(
@@ -35,12 +41,18 @@ enum CatalogSyncCommand {
         let cache = await CatalogOptions.openCache(context)
         let previous = try? await cache?.cached(url: endpoint.catalogURL.absoluteString)
         let before = previous.flatMap { try? CatalogDocumentDecoder.decode($0.body, origin: "cache") }
-        let load = await CatalogOptions.loadRemote(url, invocation, context)
+        let load = try await CatalogOptions.loadRemote(url, invocation, context)
         guard load.served == .network || load.served == .notModified, let document = load.document else {
             let kept =
                 previous.map {
                     " The cache keeps the copy fetched \(CatalogOptions.age(Date().timeIntervalSince($0.fetchedAt))) ago."
                 } ?? ""
+            if case .refused? = load.error {
+                throw CommandFailure(
+                    "The catalog at \(load.url) was refused: \(load.error.map(String.init(describing:)) ?? "").\(kept)",
+                    hint: "Nothing from it was used. Check that --catalog-key names the publishing lab's KEY.pub; "
+                        + "if it does, tell the lab: the document or its signature is not what the lab signed.")
+            }
             throw CommandFailure(
                 "Sync from \(load.url) failed: \(load.error.map(String.init(describing:)) ?? "unknown error").\(kept)",
                 hint: "Check the URL and the network; 'nfcbench resolve' keeps working from the cache or the seed catalog.")
@@ -56,6 +68,8 @@ enum CatalogSyncCommand {
                     ("status", .string(load.served == .network ? "updated" : "notModified")),
                     ("etag", .optional(load.etag)),
                     ("version", .string(document.version)),
+                    ("catalogVersion", document.catalogVersion.map { .int($0) } ?? .null),
+                    ("signatureVerified", .bool(load.signatureVerified)),
                     ("entries", .int(new.profiles.count)),
                     ("skippedRows", .int(new.skippedRows.count)),
                     ("added", .array(added.map(JSONValue.string))),
@@ -65,6 +79,12 @@ enum CatalogSyncCommand {
         } else {
             let status = load.served == .network ? "updated" : "not modified (304)"
             context.output.line("\(load.url): \(status), version \(document.version), ETag \(load.etag ?? "none")")
+            if load.signatureVerified {
+                context.output.line(
+                    "Signature verified; catalog version \(document.catalogVersion.map(String.init) ?? "none")"
+                        + (document.publication.map { ", approved by \(TerminalSafeText.field($0.reviewer)) on \($0.approvedAt)" }
+                            ?? ""))
+            }
             context.output.line(
                 "\(new.profiles.count) entries: \(added.count) added, \(diff.changed.count) changed, \(removed.count) removed")
             for key in added { context.output.line("  + \(key)") }

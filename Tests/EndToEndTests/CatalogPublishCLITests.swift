@@ -1,0 +1,162 @@
+import Foundation
+import NFCTestSupport
+import Testing
+
+/// `catalog keygen` and `catalog publish` through the binary: a signed catalog version from
+/// bench evidence, checked by minisign itself (Debian's, a client nfcbench did not write).
+@Suite("Publishing a signed catalog")
+struct CatalogPublishCLITests {
+    let scratch: TemporaryDirectory
+    init() throws { scratch = try TemporaryDirectory("publish") }
+
+    static let minisign = "/usr/bin/minisign"
+
+    func json(_ text: String) throws -> [String: Any] {
+        try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    /// Two units, two readers of 20 and 40 mm, two sessions each.
+    static let lab = [
+        BenchEvidenceFixture.Bench(unit: "unit-A", antennaMm: 20), BenchEvidenceFixture.Bench(unit: "unit-B", antennaMm: 40),
+        BenchEvidenceFixture.Bench(unit: "unit-A", antennaMm: 40), BenchEvidenceFixture.Bench(unit: "unit-B", antennaMm: 20),
+    ]
+
+    /// The key's path, and what keygen printed.
+    func keygen() async throws -> String { try await keygenPrinting().key }
+
+    func keygenPrinting() async throws -> (key: String, printed: String) {
+        let key = scratch.file("lab.key")
+        let made = try await BuiltBinary.run(["catalog", "keygen", "-o", key])
+        #expect(made.status == 0, "\(made.stderr)")
+        return (key, made.stdout + made.stderr)
+    }
+
+    /// One session is enough where the coil's figures are not what is tested: one fit, not five.
+    static let oneSession = ["--min-sessions", "1", "--min-units", "1"]
+
+    @Test func keygenWritesASecretOnlyItsOwnerReadsAndNeverPrintsIt() async throws {
+        let (key, printed) = try await keygenPrinting()
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: key)[.posixPermissions] as? Int)
+        #expect(mode == 0o600)
+        let secretLine = try String(contentsOfFile: key, encoding: .utf8).split(separator: "\n")[1]
+        let again = try await BuiltBinary.run(["catalog", "keygen", "-o", key])
+        #expect(again.status == 1 && again.stderr.contains("exists already"), "\(again.stderr)")
+        #expect(try String(contentsOfFile: key, encoding: .utf8).contains(secretLine), "a key is never replaced")
+        // minisign signs with the key nfcbench made (its format, unencrypted).
+        try Data("some bytes\n".utf8).write(to: URL(fileURLWithPath: scratch.file("note.txt")))
+        let signed = try await ChildProcess.run(
+            Self.minisign, ["-S", "-s", key, "-m", scratch.file("note.txt")], environment: [:])
+        #expect(signed.status == 0, "\(signed.stderr)")
+        let verified = try await ChildProcess.run(
+            Self.minisign, ["-V", "-p", key + ".pub", "-m", scratch.file("note.txt")], environment: [:])
+        #expect(verified.status == 0, "\(verified.stderr)")
+        // A secret others may read is refused, as ssh refuses one.
+        chmod(key, 0o644)
+        let exposed = try await BuiltBinary.run([
+            "catalog", "publish", "--db", scratch.file("none.sqlite"), "--key", key, "--reviewer", "Ana", "-o",
+            scratch.file("www"),
+        ])
+        #expect(exposed.status == 1 && exposed.stderr.contains("chmod 600"), "\(exposed.stderr)")
+        for output in [printed, exposed.stdout + exposed.stderr, again.stdout + again.stderr] {
+            #expect(!output.contains(secretLine))
+        }
+    }
+
+    @Test func publishingNeedsAReviewerAndADryRunWritesNothing() async throws {
+        let key = try await keygen()
+        let db = scratch.file("bench.sqlite")
+        try await BenchEvidenceFixture.record([Self.lab[0]], into: db)
+        let www = scratch.file("www")
+        let refused = try await BuiltBinary.run(["catalog", "publish", "--db", db, "--key", key, "-o", www])
+        #expect(refused.status == 64 && refused.stderr.contains("--reviewer"), "\(refused.stderr)")
+        let dry = try await BuiltBinary.run(
+            ["catalog", "publish", "--db", db, "--key", key, "-o", www, "--dry-run"] + Self.oneSession)
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(dry.stdout.contains("Would publish catalog version 1") && dry.stdout.contains("sm_s921b"), "\(dry.stdout)")
+        #expect(dry.stdout.contains("Dry run: nothing was written."))
+        #expect(!FileManager.default.fileExists(atPath: www), "a dry run made \(www)")
+    }
+
+    @Test func publishesTheCoilFromBenchSessionsAndMinisignVerifiesIt() async throws {
+        let key = try await keygen()
+        let db = scratch.file("bench.sqlite")
+        try await BenchEvidenceFixture.record(Self.lab, into: db)
+        // The same evidence, simulated, for another model: never published.
+        try await BenchEvidenceFixture.record(Self.lab, into: db, model: "Pixel 8", simulated: true, idPrefix: "S")
+        let www = scratch.file("www")
+        let published = try await BuiltBinary.run([
+            "catalog", "publish", "--db", db, "--key", key, "--reviewer", "Dr. Ana Ruiz", "-o", www, "--json",
+        ])
+        #expect(published.status == 0, "\(published.stderr)")
+        let outcome = try json(published.stdout)
+        #expect(outcome["version"] as? Int == 1 && outcome["leftOutSimulated"] as? Int == 4, "\(outcome)")
+        let document = try json(String(contentsOfFile: www + "/v1/catalog", encoding: .utf8))
+        #expect(document["catalogVersion"] as? Int == 1)
+        let publication = try #require(document["publication"] as? [String: Any])
+        #expect(publication["reviewer"] as? String == "Dr. Ana Ruiz" && publication["source"] as? String == db)
+        let entries = try #require(document["entries"] as? [[String: Any]])
+        let s24 = try #require(entries.first { $0["modelIdentifier"] as? String == "SM-S921B" })
+        let pixel = try #require(entries.first { $0["modelIdentifier"] as? String == "Pixel 8" })
+        #expect(s24["verified"] as? Bool == true)
+        let provenance = try #require(s24["provenance"] as? [String: Any])
+        #expect(provenance["method"] as? String == "bench-refined" && provenance["sessions"] as? Int == 4)
+        #expect(provenance["units"] as? Int == 2 && (provenance["readerAntennas"] as? [Any])?.count == 2)
+        let coil = try #require(provenance["coil"] as? [String: [String: Double]])
+        let truth = BenchEvidenceFixture.coil
+        for (name, value) in [
+            ("centreXMm", truth.centreX), ("centreYMm", truth.centreY), ("widthMm", truth.widthMm), ("heightMm", truth.heightMm),
+        ] {
+            let figure = try #require(coil[name])
+            #expect(abs(figure["value"]! - value) < (name.hasPrefix("centre") ? 2 : 3), "\(name): \(figure) against \(value)")
+            #expect(figure["low"]! <= figure["value"]! && figure["value"]! <= figure["high"]!)
+        }
+        // The zone is the coil, in fractions of the published body.
+        let zoneX = try #require(s24["zoneX"] as? Double), zoneWidth = try #require(s24["zoneWidth"] as? Double)
+        #expect(abs((zoneX + zoneWidth / 2) * BenchEvidenceFixture.bodyWidth - truth.centreX) < 2)
+        #expect(abs(zoneWidth * BenchEvidenceFixture.bodyWidth - truth.widthMm) < 3)
+        #expect((pixel["provenance"] as? [String: Any])?["method"] as? String == "inferred", "simulated evidence published")
+        #expect(pixel["verified"] as? Bool != true)
+        // Minisign verifies the document, the kept version too, and nfcbench's own validation takes it.
+        for file in [www + "/v1/catalog", www + "/v1/versions/1/catalog"] {
+            let checked = try await ChildProcess.run(Self.minisign, ["-V", "-p", key + ".pub", "-m", file], environment: [:])
+            #expect(checked.status == 0 && checked.stdout.contains("reviewer:Dr. Ana Ruiz"), "\(checked.stdout)\(checked.stderr)")
+        }
+        let valid = try await BuiltBinary.run(["catalog", "validate", www + "/v1/catalog"])
+        #expect(valid.status == 0, "\(valid.stdout)\(valid.stderr)")
+        // Nothing new: no new version.
+        let again = try await BuiltBinary.run(["catalog", "publish", "--db", db, "--key", key, "--reviewer", "Ana", "-o", www])
+        #expect(again.status == 0 && again.stdout.contains("Nothing to publish"), "\(again.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: www + "/v1/versions/2"))
+    }
+
+    @Test func aFolderAnotherKeySignedOrSomeoneEditedIsNotBuiltUpon() async throws {
+        let key = try await keygen()
+        let db = scratch.file("bench.sqlite")
+        try await BenchEvidenceFixture.record([Self.lab[0]], into: db)
+        let www = scratch.file("www")
+        let first = try await BuiltBinary.run(
+            ["catalog", "publish", "--db", db, "--key", key, "--reviewer", "Ana", "-o", www] + Self.oneSession)
+        #expect(first.status == 0, "\(first.stderr)")
+        let other = scratch.file("other.key")
+        #expect(try await BuiltBinary.run(["catalog", "keygen", "-o", other]).status == 0)
+        try await BenchEvidenceFixture.record(
+            [Self.lab[0]], into: db, idPrefix: "N", start: Date(timeIntervalSince1970: 1_800_000_000))
+        let verified = try await BuiltBinary.run(["catalog", "verify", www + "/v1/catalog", "--catalog-key", key + ".pub"])
+        #expect(
+            verified.status == 0 && verified.stdout.contains("signature verified") && verified.stdout.contains("approved by Ana"))
+        let wrongKey = try await BuiltBinary.run(["catalog", "verify", www + "/v1/catalog", "--catalog-key", other + ".pub"])
+        #expect(wrongKey.status == 1 && wrongKey.stderr.contains("not by the trusted key"), "\(wrongKey.stderr)")
+        let foreign = try await BuiltBinary.run(
+            ["catalog", "publish", "--db", db, "--key", other, "--reviewer", "Ana", "-o", www] + Self.oneSession)
+        #expect(foreign.status == 1 && foreign.stderr.contains("not by the trusted key"), "\(foreign.stderr)")
+        var document = try String(contentsOfFile: www + "/v1/catalog", encoding: .utf8)
+        document = document.replacingOccurrences(of: "Galaxy S24", with: "Galaxy S25")
+        try document.write(toFile: www + "/v1/catalog", atomically: true, encoding: .utf8)
+        let edited = try await BuiltBinary.run(
+            ["catalog", "publish", "--db", db, "--key", key, "--reviewer", "Ana", "-o", www] + Self.oneSession)
+        #expect(edited.status == 1 && edited.stderr.contains("does not match its bytes"), "\(edited.stderr)")
+        let editedVerify = try await BuiltBinary.run(["catalog", "verify", www + "/v1/catalog", "--catalog-key", key + ".pub"])
+        #expect(editedVerify.status == 1 && editedVerify.stderr.contains("does not match its bytes"))
+        #expect(!FileManager.default.fileExists(atPath: www + "/v1/versions/2"))
+    }
+}
