@@ -137,6 +137,13 @@ let package = Package(
             dependencies: ["NFCBench", "NFCBenchRecords", "NFCBenchStoreSQLite", "NFCLocatorCore", "NFCReaders"],
             path: "Benchmarks/VerdictStudy"),
         .executableTarget(
+            name: "PublishBenchmark",
+            dependencies: [
+                "NFCBenchRecords", "NFCBenchStoreSQLite", "NFCStore", "NFCLocatorCore", "NFCPhysics", "NFCReaders",
+                "NFCCatalogRemote",
+            ],
+            path: "Benchmarks/PublishBenchmark"),
+        .executableTarget(
             name: "StoreBenchmark",
             dependencies: ["NFCBench", "NFCBenchRecords", "NFCBenchStoreSQLite", "NFCStore", "NFCLocatorCore"],
             path: "Benchmarks/StoreBenchmark"),

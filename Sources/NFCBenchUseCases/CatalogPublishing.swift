@@ -103,43 +103,50 @@ public enum CatalogPublishing {
             if entry.provenance?.method == CatalogProvenanceDTO.benchRefined { entry.verified = false }
             return entry
         }
-        let resolver = AntennaZoneResolver(remote: nil, seed: Catalog(document: refinable))
-        // The refiner groups the sessions by entry; whether an entry is published is decided
-        // on the coil (`CoilPromotion`), not on the read region the refiner fits.
-        var refine = RefineRequest()
-        refine.includeSimulated = false
-        let outcome: RefineOutcome?
-        var leftOutSimulated = 0, leftOutVoid = 0
-        do {
-            outcome = try await RefineEvidence.run(refine, resolver: resolver, store: store)
-        } catch RefineFailure.noEvidence(let simulated, let void, _) {
-            (outcome, leftOutSimulated, leftOutVoid) = (nil, simulated, void)
-        }
-        if outcome != nil {
-            let stored = try await store.sessions().filter { $0.status == .completed }
-            leftOutSimulated = stored.filter { $0.simulated && !$0.isVoid }.count
-            leftOutVoid = stored.filter(\.isVoid).count
+        // Sessions are grouped by the entry their model resolves to, as refine groups them;
+        // taps are read only for the entries whose evidence changed since the last version.
+        let refiner = CatalogRefiner(resolver: AntennaZoneResolver(remote: nil, seed: Catalog(document: refinable)))
+        let completed = try await store.sessions().filter { $0.status == .completed }
+        var groups: [String: (profile: DeviceAntennaProfile, sessions: [SessionRecord])] = [:]
+        for session in completed where refiner.counts(session, since: nil) {
+            guard let profile = refiner.entry(for: session) else { continue }
+            groups[profile.lookupKey, default: (profile, [])].sessions.append(session)
         }
         var entries = base.entries
+        // Each entry's key once: a search per group re-normalised 10,000 keys 10,000 times.
+        var position: [String: Int] = [:]
+        for (index, entry) in entries.enumerated() where position[entry.lookupKey()] == nil { position[entry.lookupKey()] = index }
         var changes: [PublishedChange] = []
         var withheld: [WithheldEntry] = []
-        for refined in outcome?.report.entries ?? [] {
-            if let carried = entries.first(where: { $0.lookupKey() == refined.profile.lookupKey })?.provenance,
-                Self.sameEvidence(carried, refined, outcome?.evidence ?? [])
-            {
+        for key in groups.keys.sorted() {
+            let (profile, sessions) = groups[key]!
+            guard let index = position[key] else { continue }
+            if let carried = entries[index].provenance, PublishedEntry.sameEvidence(carried, sessions) {
                 continue  // published from exactly these sessions: the fit would give the same coil
             }
-            switch promotedEntry(refined, evidence: outcome?.evidence ?? [], policy: request.policy) {
+            guard !profile.verified else {
+                withheld.append(
+                    WithheldEntry(
+                        key: key, reasons: ["verified by another source; bench evidence is compared with it, not published"]))
+                continue
+            }
+            var evidence: [SessionEvidence] = []
+            for session in sessions {
+                guard let taps = try await store.intactTaps(of: session) else { continue }  // damaged: said by the caller
+                evidence.append(SessionEvidence(session: session, taps: taps))
+            }
+            switch PublishedEntry.judge(profile, evidence, policy: request.policy) {
             case .success(let (entry, change)):
-                guard let index = entries.firstIndex(where: { $0.lookupKey() == refined.profile.lookupKey }) else { continue }
                 if entries[index] != entry {
                     entries[index] = entry
                     changes.append(change)
                 }
             case .failure(let refusal):
-                withheld.append(WithheldEntry(key: refined.profile.lookupKey, reasons: refusal.reasons))
+                withheld.append(WithheldEntry(key: key, reasons: refusal.reasons))
             }
         }
+        let leftOutSimulated = completed.filter { $0.simulated && !$0.isVoid }.count
+        let leftOutVoid = completed.filter(\.isVoid).count
         let previousVersion = previous?.catalogVersion
         guard !changes.isEmpty || previous == nil else {
             return PublishOutcome(
@@ -164,24 +171,6 @@ public enum CatalogPublishing {
             written: written)
     }
 
-    /// Whether an entry the lab published already rests on these very sessions.
-    static func sameEvidence(_ carried: CatalogProvenanceDTO, _ refined: EntryRefinement, _ evidence: [SessionEvidence])
-        -> Bool
-    {
-        guard carried.method == CatalogProvenanceDTO.benchRefined else { return false }
-        let ids = Set(refined.evidence.sessionIDs)
-        let sessions = evidence.filter { ids.contains($0.session.id) }
-        return carried.sessions == sessions.count && carried.lastSession == newest(sessions)?.session.id
-    }
-
-    static func newest(_ sessions: [SessionEvidence]) -> SessionEvidence? {
-        sessions.max {
-            ($0.session.endedAt ?? $0.session.startedAt, $0.session.id) < (
-                $1.session.endedAt ?? $1.session.startedAt, $1.session.id
-            )
-        }
-    }
-
     /// A first version starts from the seed catalog, each entry marked by where it came
     /// from: a verified seed row was measured by someone else (imported), the rest inferred.
     static func firstVersionBase(_ seed: CatalogResponseDTO) -> CatalogResponseDTO {
@@ -195,75 +184,6 @@ public enum CatalogPublishing {
             return entry
         }
         return base
-    }
-
-    /// The entry as published, when its evidence meets the policy and locates the coil.
-    static func promotedEntry(_ refined: EntryRefinement, evidence: [SessionEvidence], policy: PromotionPolicy) -> Result<
-        (CatalogEntryDTO, PublishedChange), PublishRefusal
-    > {
-        switch refined.outcome {
-        case .refined: break
-        case .noReads: return .failure(PublishRefusal(["no tap read"]))
-        case .tooFewSessions(let needed): return .failure(PublishRefusal(["fewer than \(needed) sessions"]))
-        case .verifiedAgrees, .verifiedDisagrees:
-            return .failure(PublishRefusal(["verified by another source; bench evidence is compared with it, not published"]))
-        }
-        let profile = refined.profile
-        guard let bodyHeight = profile.bodyHeightMm else {
-            return .failure(PublishRefusal(["the catalog publishes no body size for this model"]))
-        }
-        let bodyWidth = profile.entry.bodyWidthMm ?? bodyHeight * profile.aspectRatio
-        let ids = Set(refined.evidence.sessionIDs)
-        let sessions = evidence.filter { ids.contains($0.session.id) }
-        let promotion = CoilPromotion(policy: policy, bodyWidthMm: bodyWidth, bodyHeightMm: bodyHeight)
-        let coil: CoilEstimate
-        switch promotion.judge(sessions, units: refined.evidence.units.count) {
-        case .success(let estimate): coil = estimate
-        case .failure(let refusal): return .failure(refusal)
-        }
-        let rect = coil.rectangle
-        func unit(_ v: Double) -> Double { min(1, max(0, v)) }
-        guard
-            let zone = try? NormalizedRect(
-                x0: unit(rect.x / bodyWidth), y0: unit(rect.y / bodyHeight), x1: unit((rect.x + rect.width) / bodyWidth),
-                y1: unit((rect.y + rect.height) / bodyHeight))
-        else { return .failure(PublishRefusal(["the fitted coil lies off the phone's back"])) }
-        let readers = Array(
-            Set(
-                sessions.compactMap(\.session.readerGeometry).map {
-                    CatalogReaderAntennaDTO(widthMm: $0.antennaWidthMm, heightMm: $0.antennaHeightMm)
-                })
-        ).sorted { ($0.widthMm, $0.heightMm) < ($1.widthMm, $1.heightMm) }
-        let newest = Self.newest(sessions)
-        func interval(_ i: CoilEstimate.Interval) -> CatalogIntervalDTO {
-            func r(_ v: Double) -> Double { (v * 10).rounded() / 10 }
-            return CatalogIntervalDTO(value: r(i.value), low: r(i.low), high: r(i.high))
-        }
-        let coilDTO = CatalogCoilDTO(
-            centreXMm: interval(coil.centreX), centreYMm: interval(coil.centreY), widthMm: interval(coil.width),
-            heightMm: interval(coil.height))
-        var entry = profile.entry
-        entry.zoneX = zone.x
-        entry.zoneY = zone.y
-        entry.zoneWidth = zone.width
-        entry.zoneHeight = zone.height
-        entry.verified = true
-        entry.lastVerifiedAt = refined.evidence.newestBench?.formatted(.iso8601)
-        entry.zoneProvenance =
-            "bench-refined: the coil fitted to \(sessions.count) bench session(s) on \(refined.evidence.units.count) "
-            + "labelled unit(s) with \(readers.count) reader antenna size(s); nfcbench catalog publish"
-        entry.provenance = CatalogProvenanceDTO(
-            method: CatalogProvenanceDTO.benchRefined, sessions: sessions.count, units: refined.evidence.units.count,
-            readerAntennas: readers, coil: coilDTO, lastSession: newest?.session.id,
-            lastSessionAt: newest.map { ($0.session.endedAt ?? $0.session.startedAt).formatted(.iso8601) })
-        let old = profile.zone
-        let shift = hypot(
-            (zone.x + zone.width / 2 - old.x - old.width / 2) * bodyWidth,
-            (zone.y + zone.height / 2 - old.y - old.height / 2) * bodyHeight)
-        let change = PublishedChange(
-            key: profile.lookupKey, displayName: profile.entry.displayName, iou: zone.iou(with: old), centreShiftMm: shift,
-            sessions: sessions.count, units: refined.evidence.units.count, readers: readers, coil: coilDTO)
-        return .success((entry, change))
     }
 }
 

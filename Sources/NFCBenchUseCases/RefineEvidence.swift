@@ -20,8 +20,6 @@ public struct RefineRequest: Sendable {
     public var carrying: RefinementPatch?
     /// Build the patch (checked as `catalog validate` would); without it, report only.
     public var wantsPatch = false
-    /// When evidence may mark an entry verified (`--promote`, `catalog publish`).
-    public var policy = PromotionPolicy()
 
     public init() {}
 }
@@ -32,8 +30,6 @@ public struct RefineOutcome: Sendable {
     public let policy: PromotionPolicy
     /// The patch's bytes, valid by construction; `nil` unless asked for.
     public let patch: Data?
-    /// The sessions that counted, with their taps, as the report pooled them.
-    public var evidence: [SessionEvidence] = []
 }
 
 /// Why refine has nothing to give.
@@ -52,7 +48,7 @@ public enum RefineEvidence {
     ) async throws -> RefineOutcome {
         let refiner = CatalogRefiner(
             resolver: resolver, minimumSessions: request.minimumSessions, promote: request.promote,
-            policy: request.policy, reachMm: request.reachMm, includeSimulated: request.includeSimulated)
+            reachMm: request.reachMm, includeSimulated: request.includeSimulated)
         var evidence: [SessionEvidence] = []
         let stored = try await store.sessions()
         for session in stored where refiner.counts(session, since: request.since) {
@@ -68,9 +64,7 @@ public enum RefineEvidence {
                 leftOutSimulated: leftOut.filter { $0.simulated && !$0.isVoid }.count,
                 leftOutVoid: leftOut.filter(\.isVoid).count, unmatchedModels: report.unmatchedModels.keys.sorted())
         }
-        guard request.wantsPatch else {
-            return RefineOutcome(report: report, policy: refiner.policy, patch: nil, evidence: evidence)
-        }
+        guard request.wantsPatch else { return RefineOutcome(report: report, policy: refiner.policy, patch: nil) }
         let patch = RefinementPatch(report, policy: refiner.policy, carrying: request.carrying)
         // A patch is only given when `catalog validate` would accept every row of it.
         let rejected = Catalog(
@@ -78,6 +72,6 @@ public enum RefineEvidence {
                 version: patch.version, generatedAt: patch.generatedAt, entries: patch.entries.map(\.entry))
         ).skippedRows
         guard rejected.isEmpty else { throw RefineFailure.invalidPatch(reasons: rejected.map(\.reason)) }
-        return RefineOutcome(report: report, policy: refiner.policy, patch: try patch.encoded(), evidence: evidence)
+        return RefineOutcome(report: report, policy: refiner.policy, patch: try patch.encoded())
     }
 }

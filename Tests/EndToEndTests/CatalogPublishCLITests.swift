@@ -83,6 +83,11 @@ struct CatalogPublishCLITests {
         try await BenchEvidenceFixture.record(Self.lab, into: db)
         // The same evidence, simulated, for another model: never published.
         try await BenchEvidenceFixture.record(Self.lab, into: db, model: "Pixel 8", simulated: true, idPrefix: "S")
+        // A fifth S24 session, voided: kept in the store, never evidence.
+        let voided = try await BenchEvidenceFixture.record(
+            [Self.lab[0]], into: db, idPrefix: "V", start: Date(timeIntervalSince1970: 1_795_000_000))
+        let void = try await BuiltBinary.run(["void", voided[0], "--reason", "phone case left on", "--db", db])
+        #expect(void.status == 0, "\(void.stderr)")
         let www = scratch.file("www")
         let published = try await BuiltBinary.run([
             "catalog", "publish", "--db", db, "--key", key, "--reviewer", "Dr. Ana Ruiz", "-o", www, "--json",
@@ -90,6 +95,7 @@ struct CatalogPublishCLITests {
         #expect(published.status == 0, "\(published.stderr)")
         let outcome = try json(published.stdout)
         #expect(outcome["version"] as? Int == 1 && outcome["leftOutSimulated"] as? Int == 4, "\(outcome)")
+        #expect(outcome["leftOutVoid"] as? Int == 1, "\(outcome)")
         let document = try json(String(contentsOfFile: www + "/v1/catalog", encoding: .utf8))
         #expect(document["catalogVersion"] as? Int == 1)
         let publication = try #require(document["publication"] as? [String: Any])
@@ -158,5 +164,31 @@ struct CatalogPublishCLITests {
         let editedVerify = try await BuiltBinary.run(["catalog", "verify", www + "/v1/catalog", "--catalog-key", key + ".pub"])
         #expect(editedVerify.status == 1 && editedVerify.stderr.contains("does not match its bytes"))
         #expect(!FileManager.default.fileExists(atPath: www + "/v1/versions/2"))
+    }
+
+    /// A first version starts from the seed, or from the lab's own catalog laid over it
+    /// (`--catalog`): a phone only that catalog knows is published from it.
+    @Test func aFirstVersionStartsFromTheLabsOwnCatalogWhenGiven() async throws {
+        let key = try await keygen()
+        let db = scratch.file("bench.sqlite")
+        try await BenchEvidenceFixture.record([Self.lab[0]], into: db, model: "SM-T000042")
+        var seed = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: Checkout.seedCatalog)) as? [String: Any])
+        var row = try #require((seed["entries"] as? [[String: Any]])?.first { $0["modelIdentifier"] as? String == "SM-S921B" })
+        row["modelIdentifier"] = "SM-T000042"
+        row["displayName"] = "Lab test phone"
+        seed["entries"] = [row]
+        let own = scratch.file("own.json")
+        try JSONSerialization.data(withJSONObject: seed).write(to: URL(fileURLWithPath: own))
+        let www = scratch.file("www")
+        let fromSeed = try await BuiltBinary.run(
+            ["catalog", "publish", "--db", db, "--key", key, "-o", www, "--dry-run", "--json"] + Self.oneSession)
+        #expect(fromSeed.status == 0, "\(fromSeed.stderr)")
+        #expect((try json(fromSeed.stdout)["changes"] as? [Any])?.isEmpty == true, "the seed knows no SM-T000042")
+        let fromOwn = try await BuiltBinary.run(
+            ["catalog", "publish", "--db", db, "--key", key, "-o", www, "--dry-run", "--json", "--catalog", own]
+                + Self.oneSession)
+        let changes = try #require(try json(fromOwn.stdout)["changes"] as? [[String: Any]], "\(fromOwn.stderr)")
+        #expect(changes.map { $0["displayName"] as? String } == ["Lab test phone"], "\(changes)")
     }
 }

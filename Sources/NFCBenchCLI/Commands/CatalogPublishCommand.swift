@@ -18,13 +18,13 @@ enum CatalogPublishCommand {
         discussion: """
             An entry is published when its bench sessions (never simulated or void) pass the promotion policy \
             (docs/refine.md) and their taps bound the coil: the zone published is the coil, with its 95 % intervals \
-            in the entry's provenance. Every other entry is carried from the last version in DIR (the seed catalog \
-            for the first). --dry-run shows the change and writes nothing.
+            in the entry's provenance. Every other entry is carried from the last version in DIR (for the first, \
+            the seed catalog, with --catalog FILE laid over it). --dry-run shows the change and writes nothing.
             Exit codes: 0 published (or nothing changed), 1 the folder or key cannot be used, 64 usage.
             """,
         options: [
             StoreOptions.database.spec, LabOptions.readStore.spec, signingKey.spec, reviewer.spec, folder.spec, dryRun.spec,
-            minSessions.spec, minUnits.spec, json.spec,
+            minSessions.spec, minUnits.spec, CatalogOptions.catalogFile.spec, json.spec,
         ],
         handler: publish)
 
@@ -110,7 +110,17 @@ enum CatalogPublishCommand {
             throw CommandFailure("Cannot sign with the key: \(error).", hint: error.hint)
         }
         let (store, location) = try await StoreOptions.reading(invocation, context, checked: true)
-        let seed = try CatalogDocumentDecoder.load(contentsOf: context.resources().seedCatalogURL)
+        var seed = try CatalogDocumentDecoder.load(contentsOf: context.resources().seedCatalogURL)
+        if let file = invocation[CatalogOptions.catalogFile] {
+            // A lab's own starting point (an import, a patch): its rows over the seed's.
+            let own = try InputFile.read(context.url(forPath: file), limit: CatalogDocumentDecoder.maximumBytes, what: "catalog")
+            let document: CatalogResponseDTO
+            do { document = try CatalogDocumentDecoder.decode(own, origin: file) } catch {
+                throw CommandFailure(
+                    "Cannot start from '\(file)': \(error).", hint: "Check it with 'nfcbench catalog validate FILE'.")
+            }
+            seed = Catalog(document: document).laid(over: Catalog(document: seed)).document
+        }
         var policy = PromotionPolicy()
         policy.minimumSessions = invocation[minSessions] ?? policy.minimumSessions
         policy.minimumUnits = invocation[minUnits] ?? policy.minimumUnits
