@@ -115,7 +115,10 @@ public enum CatalogPublishing {
         var entries = base.entries
         // Each entry's key once: a search per group re-normalised 10,000 keys 10,000 times.
         var position: [String: Int] = [:]
-        for (index, entry) in entries.enumerated() where position[entry.lookupKey()] == nil { position[entry.lookupKey()] = index }
+        for (index, entry) in entries.enumerated() {
+            let key = entry.lookupKey()
+            if position[key] == nil { position[key] = index }
+        }
         var changes: [PublishedChange] = []
         var withheld: [WithheldEntry] = []
         for key in groups.keys.sorted() {
