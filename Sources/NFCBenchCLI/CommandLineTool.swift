@@ -108,8 +108,16 @@ public enum CommandLineTool {
         return status == ExitCode.success ? ExitCode.failure : status
     }
 
-    /// Runs a parsed command; returns the process exit code.
+    /// Runs a parsed command; returns the process exit code. A command that failed after
+    /// Ctrl-C or SIGTERM failed because of it: its error is said, and the code is 130
+    /// (interrupted), not the failure's own (a timeout, an unreachable store).
     public static func run(_ invocation: ParsedInvocation, context: CommandContext) async -> Int32 {
+        let status = await runReportingErrors(invocation, context: context)
+        guard SignalWaiter.interrupted, status != ExitCode.success, status != ExitCode.usage else { return status }
+        return ExitCode.interrupted
+    }
+
+    private static func runReportingErrors(_ invocation: ParsedInvocation, context: CommandContext) async -> Int32 {
         do {
             // Ctrl-C cancels the command's task, so readers close and restore their
             // settings and sessions save; a second Ctrl-C ends the process at once.

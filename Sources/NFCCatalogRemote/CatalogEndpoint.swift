@@ -50,6 +50,8 @@ public enum RemoteCatalogError: Error, Sendable, Equatable, CustomStringConverti
     case noCatalogCached
     /// A signed catalog that failed its check (`--catalog-key`): the reason.
     case refused(String)
+    /// Ctrl-C or SIGTERM came before the server answered.
+    case interrupted
 
     public var description: String {
         switch self {
@@ -63,6 +65,7 @@ public enum RemoteCatalogError: Error, Sendable, Equatable, CustomStringConverti
         case .notACatalog(let detail): "response is not a catalog: \(detail)"
         case .noCatalogCached: "nothing cached for this URL"
         case .refused(let reason): "refused: \(reason)"
+        case .interrupted: "interrupted (Ctrl-C or SIGTERM) before the server answered"
         }
     }
 }

@@ -60,13 +60,20 @@ public struct HelperProcessFetcher: CatalogFetching {
         let fd = output.fileHandleForReading.fileDescriptor
         let data: Data
         do {
-            data = try await DetachedThread.run { Self.readToEnd(fd, until: deadline) { kill(pid, SIGKILL) } }
+            // Ctrl-C or SIGTERM: the helper is killed at once, which ends the reading, so no
+            // helper outlives the command holding the server's connection until its timeout.
+            data = try await withTaskCancellationHandler {
+                try await DetachedThread.run { Self.readToEnd(fd, until: deadline) { kill(pid, SIGKILL) } }
+            } onCancel: {
+                kill(pid, SIGKILL)
+            }
         } catch {
             kill(pid, SIGKILL)
             throw .transport("cannot start a thread to read \(helper.path): \(error)")
         }
         // The pipe's handle closes its descriptor when freed: kept until the reading is done.
         withExtendedLifetime((process, output)) {}
+        if Task.isCancelled { throw .interrupted }
         return try Self.decode(data, limits: limits)
     }
 
@@ -125,6 +132,7 @@ extension RemoteCatalogError {
         case .notACatalog: "notACatalog"
         case .noCatalogCached: "noCatalogCached"
         case .refused: "refused"
+        case .interrupted: "interrupted"
         }
     }
 

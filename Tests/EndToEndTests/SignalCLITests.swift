@@ -5,7 +5,8 @@ import Testing
 
 /// Issue 49: SIGTERM (what `timeout`, systemd and a lab's scripts send) ends a command
 /// cleanly, as Ctrl-C does: a run in a tap window stops, saved and resumable, with exit
-/// 130; a poll waiting for a target stops with 130.
+/// 130; a poll waiting for a target stops with 130; a read waiting on a lab store or a
+/// catalog server that never answers stops at once, its connection closed.
 @Suite("SIGTERM through the CLI")
 struct SignalCLITests {
     let scratch = try! TemporaryDirectory("sigterm")
@@ -51,5 +52,39 @@ struct SignalCLITests {
         let r = try await terminate(
             ["poll", "--reader", bench.spec, "--timeout", "60", "--count", "1"], after: "Waiting for a target")
         #expect(r.status == 130 && r.output.contains("the reader was closed and restored"), "\(r.output)")
+    }
+
+    /// A command waiting on a server that accepted and never answers (a hung lab store, a
+    /// hung catalog server) ends soon after SIGTERM with 130, and leaves nothing holding the
+    /// connection: the fetch helper is killed with it, and a wait inside libpq (which takes
+    /// the connection string's own connect_timeout, 60 s here) is cut at the grace period at
+    /// the latest (`SignalWaiter.graceSeconds`; before, `sessions --store` waited it out).
+    @Test(arguments: ["sessions", "catalog sync"])
+    func sigtermEndsAWaitOnAServerThatNeverAnswers(_ command: String) async throws {
+        let server = try SilentServer()
+        let arguments =
+            command == "sessions"
+            ? ["sessions", "--store", "host=127.0.0.1 port=\(server.port) dbname=lab user=bench connect_timeout=60"]
+            : ["catalog", "sync", "--catalog-url", "http://127.0.0.1:\(server.port)", "--catalog-timeout", "60"]
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: BuiltBinary.path)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            ["XDG_CACHE_HOME": scratch.file("cache"), "NFCBENCH_LAB_TIMEOUT": "60"]) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = ContinuousClock.now + .seconds(30)
+        while server.accepted == 0 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(server.accepted > 0, "\(command) never reached the server")
+        kill(process.processIdentifier, SIGTERM)
+        let ended = await process.exits(within: 15)
+        if !ended { kill(process.processIdentifier, SIGKILL) }
+        #expect(ended, "SIGTERM did not end \(command) within 15 s")
+        await ChildProcess.exit(of: process)
+        #expect(process.terminationStatus == 130, "\(command) ended with \(process.terminationStatus)")
+        let closedBy = ContinuousClock.now + .seconds(5)
+        while !server.allClosedByClient && ContinuousClock.now < closedBy { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(server.allClosedByClient, "a connection of \(command) outlived it (an orphaned helper?)")
     }
 }

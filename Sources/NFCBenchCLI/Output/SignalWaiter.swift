@@ -83,7 +83,24 @@ public enum SignalWaiter {
             _exit(128 + signo)
         }
         for handler in handlers { handler(signo) }
+        // A command that cannot stop promptly (a call into a C library that waits out its
+        // own timeout) is ended after a grace period, as a second signal would: everything
+        // nfcbench stores survives that (it is crash-safe against kill -9), and a script's
+        // `timeout` or systemd's stop must not wait for a store's 25 s bound.
+        try? DetachedThread.start {
+            usleep(UInt32(graceSeconds * 1_000_000))
+            FileHandle.standardError.write(
+                Data("nfcbench: still busy \(Int(graceSeconds)) s after the signal; stopped.\n".utf8))
+            for hook in exitHooks.withLock({ $0 }) { hook() }
+            _exit(130)  // interrupted, as the README's table says for Ctrl-C and SIGTERM alike
+        }
     }
+
+    /// How long a command has to end by itself after the first SIGINT/SIGTERM.
+    static let graceSeconds = 10.0
+
+    /// Whether a SIGINT or SIGTERM arrived: a command that failed after one was interrupted.
+    static var interrupted: Bool { state.withLock { $0.received > 0 } }
 
     /// Registers `handler` for the first SIGINT/SIGTERM.
     public static func onTermination(_ handler: @escaping @Sendable (Int32) -> Void) {

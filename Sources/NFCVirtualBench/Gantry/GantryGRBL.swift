@@ -7,7 +7,10 @@ extension GantryFirmware {
         switch byte {
         case UInt8(ascii: "?"): say(statusReport)
         case UInt8(ascii: "!"):
-            if !motion.isIdle { motion.held = true }
+            // Executes in IDLE and RUN, ignored in ALARM and homing (gnea/grbl
+            // realtime_cmds.md): a hold while idle keeps the moves queued after it from
+            // starting until `~`, so a reset right after it finds the machine at rest.
+            if alarm == nil, motion.current?.isHoming != true { motion.held = true }
             notes.append("feed hold")
         case UInt8(ascii: "~"):
             motion.held = false
