@@ -141,11 +141,27 @@ extension Process {
     /// Waits up to `timeout` seconds; whether it exited. It sleeps, never blocks: a test
     /// that held one of the cooperative pool's two threads here for a minute delayed every
     /// other test of the pass by as much (a 20 s wait for output seen to time out so).
+    ///
+    /// Exited means the kernel says so (the process is a zombie or gone), not only that
+    /// Foundation reaped it: on a loaded machine Foundation's reaping came seconds late,
+    /// and a process killed with SIGKILL was reported still running after 10 s.
     func exits(within timeout: TimeInterval) async -> Bool {
         let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
-        while isRunning && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
-        if !isRunning { await ChildProcess.exit(of: self) }
-        return !isRunning
+        while isRunning && !hasEnded && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
+        let ended = !isRunning || hasEnded
+        // Then Foundation's own reaping, however late, so `terminationStatus` may be read.
+        if ended { await ChildProcess.exit(of: self) }
+        return ended
+    }
+
+    /// Whether the process has ended, whoever reaps it: `/proc/PID/stat` says zombie (Z)
+    /// or dead (X), or is gone.
+    var hasEnded: Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(processIdentifier)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return true }
+        let state = stat[stat.index(after: close)...].drop { $0 == " " }.first
+        return state == "Z" || state == "X"
     }
 
     /// A serial port where nothing answers: the message says the handshake failed, not "answered with
