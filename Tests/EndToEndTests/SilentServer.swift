@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
 
-/// A loopback TCP server that accepts and never answers: a lab store or catalog server that
-/// hung. It keeps every connection and tells when each was closed by the other end.
+/// A loopback TCP server that accepts and never answers: a lab store that hung. It keeps
+/// every connection and tells when each was closed by the other end.
 final class SilentServer: Sendable {
     let port: UInt16
     private let listener: Int32

@@ -75,4 +75,26 @@ struct HelperProcessFetcherTests {
         }
         #expect(try Self.secondsSince(stamp: stamp) < 5)
     }
+
+    /// A fetch cancelled (Ctrl-C, SIGTERM) kills its helper at once and says it was
+    /// interrupted, instead of reading until the bound and calling it a timeout.
+    @Test func aCancelledFetchKillsItsHelperAndSaysSo() async throws {
+        let pidFile = scratch.file("pid")
+        let fetcher = HelperProcessFetcher(
+            helper: try helper("echo $$ > '\(pidFile)'; exec sleep 60"), limits: FetchLimits(totalTimeout: 30))
+        let fetch = Task { try await fetcher.fetch(Self.endpoint.catalogURL, etag: nil) }
+        let deadline = ContinuousClock.now + .seconds(20)
+        while (try? String(contentsOfFile: pidFile, encoding: .utf8))?.isEmpty != false, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let pid = try #require(
+            Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let cancelled = ContinuousClock.now
+        fetch.cancel()
+        await #expect(throws: RemoteCatalogError.interrupted) { try await fetch.value }
+        #expect(ContinuousClock.now - cancelled < .seconds(5))
+        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        let state = stat.split(separator: ")").last?.split(separator: " ").first.map(String.init)
+        #expect(stat.isEmpty || state == "Z", "the helper still runs: \(stat)")
+    }
 }

@@ -6,6 +6,10 @@ import Synchronization
 /// read, from the async-signal-safe handler.
 nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
 
+/// Signals received, counted by the handler itself (a lock-free atomic is safe there), so
+/// a command that fails because of one knows it at once, before the pipe's reader runs.
+private let signalsArrived = Atomic<Int>(0)
+
 /// Turns SIGINT/SIGTERM into events, so long-running commands clean up (restore
 /// reader parameters, save sessions) instead of dying mid-write.
 ///
@@ -66,6 +70,7 @@ public enum SignalWaiter {
             reader = source
             for signo in [SIGINT, SIGTERM] {
                 signal(signo) { received in
+                    signalsArrived.add(1, ordering: .relaxed)
                     var byte = UInt8(truncatingIfNeeded: received)
                     _ = write(signalPipeWriteEnd, &byte, 1)
                 }
@@ -100,7 +105,7 @@ public enum SignalWaiter {
     static let graceSeconds = 10.0
 
     /// Whether a SIGINT or SIGTERM arrived: a command that failed after one was interrupted.
-    static var interrupted: Bool { state.withLock { $0.received > 0 } }
+    static var interrupted: Bool { signalsArrived.load(ordering: .relaxed) > 0 }
 
     /// Registers `handler` for the first SIGINT/SIGTERM.
     public static func onTermination(_ handler: @escaping @Sendable (Int32) -> Void) {
