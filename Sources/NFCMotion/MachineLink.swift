@@ -88,17 +88,37 @@ public final class MachineLink: Sendable {
         }
     }
 
-    /// Stops the machine at once: GRBL's feed hold (`!`), then a soft reset (Ctrl-X), so
-    /// the planner is emptied; Marlin's quick stop (`M410`), which its emergency parser
-    /// acts on ahead of the queue. Best effort: the port may be gone.
+    /// Stops the machine at once: GRBL's feed hold (`!`), then, once the machine reports
+    /// it has stopped, a soft reset (Ctrl-X), so the planner is emptied and the position
+    /// kept; Marlin's quick stop (`M410`), which its emergency parser acts on ahead of the
+    /// queue. Best effort: the port may be gone.
     public func halt() {
         switch dialect {
         case .grbl:
             try? write([UInt8(ascii: "!")], logged: "> ! (feed hold)")
-            usleep(50_000)
+            waitUntilHeld(within: .seconds(3))
             try? write([0x18], logged: "> Ctrl-X (soft reset)")
         case .marlin:
             try? write(Array("M410\n".utf8), logged: "> M410 (quick stop)")
+        }
+    }
+
+    /// Asks GRBL's state (`?`) until it says the head stands: `Hold:0` (decelerated and
+    /// held), `Idle` or an alarm. A reset while it still decelerates (`Hold:1`, or `Run`
+    /// before the hold took) cuts a motion: alarm 3, the position lost. A fixed pause did
+    /// not know how long a fast move takes to stop. At most `bound`, then it resets anyway.
+    private func waitUntilHeld(within bound: Duration) {
+        let deadline = ContinuousClock.now + bound
+        let listen = StopRequest()  // never requested: this wait is the halt itself
+        while ContinuousClock.now < deadline {
+            guard (try? write([UInt8(ascii: "?")], logged: "> ? (is it held?)")) != nil else { return }
+            let answered = min(deadline, ContinuousClock.now + .milliseconds(100))
+            while let line = try? nextLine(until: answered, stop: listen) {
+                // The raw report: `MachineReply` keeps the state word, not Hold's sub-state.
+                guard line.hasPrefix("<") else { continue }
+                if line.hasPrefix("<Hold:0") || line.hasPrefix("<Idle") || line.hasPrefix("<Alarm") { return }
+                break  // still stopping: ask again
+            }
         }
     }
 

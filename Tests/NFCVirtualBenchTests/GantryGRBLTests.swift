@@ -46,4 +46,23 @@ struct GantryGRBLTests {
         grbl.grblRealtime(0x18)
         #expect(grbl.replies.contains("ALARM:3"), "\(grbl.replies)")
     }
+
+    /// A hold under way decelerates before it stands (`Hold:1`, then `Hold:0`), as a real
+    /// machine does: a reset before it stands cuts a motion (alarm 3), one after keeps the
+    /// position.
+    @Test func aHoldMidMoveDeceleratesBeforeItStands() {
+        var grbl = Self.firmware()
+        let taken = grbl.grblLine("G1 X10 F3000")
+        #expect(taken)
+        _ = grbl.motion.advance(by: 0.1)
+        grbl.grblRealtime(UInt8(ascii: "!"))
+        #expect(grbl.stateWord == "Hold:1")
+        var early = grbl
+        early.grblRealtime(0x18)
+        #expect(early.replies.contains("ALARM:3"), "a reset while decelerating cuts a motion")
+        _ = grbl.motion.advance(by: 1)
+        #expect(grbl.stateWord == "Hold:0")
+        grbl.grblRealtime(0x18)
+        #expect(!grbl.replies.contains("ALARM:3"), "\(grbl.replies)")
+    }
 }

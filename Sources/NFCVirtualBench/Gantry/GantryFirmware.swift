@@ -41,7 +41,7 @@ struct GantryFirmware {
     var stateWord: String {
         if alarm != nil { return "Alarm" }
         if motion.current?.isHoming == true { return "Home" }
-        if motion.held { return "Hold:0" }
+        if motion.held { return motion.isDecelerating ? "Hold:1" : "Hold:0" }
         return motion.isIdle && dwellLeft == nil ? "Idle" : "Run"
     }
 
@@ -83,7 +83,7 @@ struct GantryFirmware {
     /// Emulates the firmware restarting: the planner is lost; GRBL keeps its alarm (and
     /// raises alarm 3 when the reset cut a move), Marlin forgets it was stopped.
     mutating func restart() {
-        let wasMoving = !motion.isIdle && !motion.held
+        let wasMoving = !motion.isIdle && (!motion.held || motion.isDecelerating)
         motion.abort()
         blocked = nil
         dwellLeft = nil

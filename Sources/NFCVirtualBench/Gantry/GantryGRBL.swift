@@ -10,10 +10,11 @@ extension GantryFirmware {
             // Executes in IDLE and RUN, ignored in ALARM and homing (gnea/grbl
             // realtime_cmds.md): a hold while idle keeps the moves queued after it from
             // starting until `~`, so a reset right after it finds the machine at rest.
-            if alarm == nil, motion.current?.isHoming != true { motion.held = true }
+            if alarm == nil, motion.current?.isHoming != true { motion.hold() }
             notes.append("feed hold")
         case UInt8(ascii: "~"):
             motion.held = false
+            motion.decelerationLeft = 0
             notes.append("cycle start")
         case 0x18: restart()
         default: break

@@ -35,6 +35,24 @@ struct GantryMotion {
     var queue: [Move] = []
     /// Feed hold (GRBL `!`): the move pauses where it is until `~`.
     var held = false
+    /// Machine seconds of the hold's deceleration still to run: a moving head does not stop
+    /// at once, and GRBL reports `Hold:1` until it has (`Hold:0`). A reset before then cuts
+    /// a motion, which is alarm 3.
+    var decelerationLeft = 0.0
+    /// The deceleration GRBL's `$120`-`$122` give a small gantry, mm/s²: from 3000 mm/min
+    /// it stands after 0.1 s and 2.5 mm.
+    static let acceleration = 500.0
+
+    /// Holds the head: at once when nothing moves, after decelerating from its feed when a
+    /// move is under way.
+    mutating func hold() {
+        guard !held else { return }
+        held = true
+        decelerationLeft = current.map { $0.feed / 60 / Self.acceleration } ?? 0
+    }
+
+    /// Still decelerating into a hold (`Hold:1`).
+    var isDecelerating: Bool { held && decelerationLeft > 0 && current != nil }
 
     init(position: [Double]) { self.position = position }
 
@@ -60,6 +78,7 @@ struct GantryMotion {
         current = nil
         queue = []
         held = false
+        decelerationLeft = 0
     }
 
     enum Step { case started(Move), finished(Move) }
@@ -68,9 +87,17 @@ struct GantryMotion {
     mutating func advance(by seconds: Double) -> [Step] {
         var steps: [Step] = []
         var left = seconds
-        while !held {
+        if held {
+            // Only the deceleration runs in a hold: from the feed down to rest, so at half the
+            // feed on average, along the move.
+            guard isDecelerating else { return [] }
+            left = min(left, decelerationLeft)
+            decelerationLeft -= left
+            left /= 2
+        }
+        while true {
             if current == nil {
-                guard !queue.isEmpty else { break }
+                guard !held, !queue.isEmpty else { break }
                 current = queue.removeFirst()
                 steps.append(.started(current!))
             }
