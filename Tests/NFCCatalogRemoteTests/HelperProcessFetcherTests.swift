@@ -39,6 +39,21 @@ struct HelperProcessFetcherTests {
         return Date().timeIntervalSince1970 - (try #require(Double(text), "no start time in \(stamp)"))
     }
 
+    /// Whether `pid` has ended (gone, or a zombie until Foundation reaps it), given the
+    /// kernel up to 2 s to finish a SIGKILL already sent: the kill is delivered when the
+    /// process is next scheduled, which on a loaded machine was after the check (seen: a
+    /// killed `sleep` still R).
+    static func statOnceKilled(_ pid: Int32) async -> (ended: Bool, line: String) {
+        let deadline = ContinuousClock.now + .seconds(2)
+        while true {
+            let line = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            let state = line.split(separator: ")").last?.split(separator: " ").first.map(String.init)
+            if line.isEmpty || state == "Z" || state == "X" { return (true, line) }
+            if ContinuousClock.now >= deadline { return (false, line) }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
     @Test func aHungHelperIsKilledAtTheBound() async throws {
         let pidFile = scratch.file("pid"), stamp = scratch.file("stamp")
         let fetcher = HelperProcessFetcher(
@@ -51,9 +66,8 @@ struct HelperProcessFetcherTests {
         let pid = try #require(
             Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         // Killed: gone, or a zombie until Foundation reaps it.
-        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-        let state = stat.split(separator: ")").last?.split(separator: " ").first.map(String.init)
-        #expect(stat.isEmpty || state == "Z", "the helper still runs: \(stat)")
+        let stat = await Self.statOnceKilled(pid)
+        #expect(stat.ended, "the helper still runs: \(stat.line)")
     }
 
     /// A helper whose own child holds its output open: killed at the bound, the pipe stays
@@ -93,8 +107,7 @@ struct HelperProcessFetcherTests {
         fetch.cancel()
         await #expect(throws: RemoteCatalogError.interrupted) { try await fetch.value }
         #expect(ContinuousClock.now - cancelled < .seconds(5))
-        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-        let state = stat.split(separator: ")").last?.split(separator: " ").first.map(String.init)
-        #expect(stat.isEmpty || state == "Z", "the helper still runs: \(stat)")
+        let stat = await Self.statOnceKilled(pid)
+        #expect(stat.ended, "the helper still runs: \(stat.line)")
     }
 }
