@@ -1,27 +1,19 @@
 import Foundation
+import NFCBenchUseCases
 
 /// Files a command reads whole, refused over a stated size before any byte is read, so a
 /// wrong path (a disk image, a log) never takes the machine's memory.
 enum InputFile {
     static func read(_ url: URL, limit: Int, what: String) throws -> Data {
-        let handle: FileHandle
-        do { handle = try FileHandle(forReadingFrom: url) } catch {
-            throw CommandFailure(
-                "Cannot read '\(url.path)': \((error as NSError).localizedFailureReason ?? "no such file")",
-                hint: "Check the path.")
-        }
-        defer { try? handle.close() }
-        // Read one byte past the limit: pipes and devices have no size to ask first.
-        let data: Data
-        do { data = try handle.read(upToCount: limit + 1) ?? Data() } catch {
-            throw CommandFailure("Cannot read '\(url.path)': \(error.localizedDescription)", hint: "Check the path.")
-        }
-        guard data.count <= limit else {
+        do throws(BoundedFileError) {
+            return try BoundedFile.read(url, limit: limit)
+        } catch  where error.tooLarge {
             throw CommandFailure(
                 "'\(url.path)' is larger than \(InputFile.size(limit)), the limit for \(what) files; it was not used.",
                 hint: "Check the path; split a larger file.")
+        } catch {
+            throw CommandFailure("Cannot read '\(url.path)': \(error.reason)", hint: "Check the path.")
         }
-        return data
     }
 
     /// A limit in words: "64 MiB", "64 KiB", never "0 MB".
