@@ -101,8 +101,7 @@ final class CatalogServer {
     /// becomes `command` (a shell line) with the same input.
     static func timestamping(then command: String, stamp: String, in scratch: TemporaryDirectory) throws -> String {
         let wrapper = scratch.file("fetch")
-        try Data("#!/bin/sh\ndate +%s.%N > '\(stamp)'\nexec \(command)\n".utf8).write(to: URL(fileURLWithPath: wrapper))
-        chmod(wrapper, 0o755)
+        try writeExecutableScript("#!/bin/sh\ndate +%s.%N > '\(stamp)'\nexec \(command)\n", to: wrapper)
         return wrapper
     }
 

@@ -36,8 +36,7 @@ struct RemoteCatalogTests {
             .path
         let wrapper = scratch.file("fetch")
         let seen = scratch.file("argv")
-        try Data("#!/bin/sh\necho \"$# $*\" > \(seen)\nexec \(real) \"$@\"\n".utf8).write(to: URL(fileURLWithPath: wrapper))
-        chmod(wrapper, 0o755)
+        try writeExecutableScript("#!/bin/sh\necho \"$# $*\" > \(seen)\nexec \(real) \"$@\"\n", to: wrapper)
         let url = server.url("ok")
         let r = try await BuiltBinary.run(
             ["catalog", "sync", "--catalog-url", url, "--json"],

@@ -15,8 +15,7 @@ struct HelperProcessFetcherTests {
 
     func helper(_ script: String) throws -> URL {
         let path = scratch.file("helper-\(UUID().uuidString.prefix(8))")
-        try Data("#!/bin/sh\n\(script)\n".utf8).write(to: URL(fileURLWithPath: path))
-        chmod(path, 0o755)
+        try writeExecutableScript("#!/bin/sh\n\(script)\n", to: path)
         return URL(fileURLWithPath: path)
     }
 
