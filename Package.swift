@@ -130,7 +130,7 @@ let package = Package(
             name: "RefineStudy", dependencies: ["NFCBench", "NFCBenchRecords", "NFCLocatorCore", "NFCReaders"],
             path: "Benchmarks/RefineStudy"),
         .executableTarget(
-            name: "PhysicsStudy", dependencies: ["NFCBench", "NFCLocatorCore", "NFCPhysics", "NFCReaders"],
+            name: "PhysicsStudy", dependencies: ["NFCBench", "NFCBenchRecords", "NFCLocatorCore", "NFCPhysics", "NFCReaders"],
             path: "Benchmarks/PhysicsStudy"),
         .executableTarget(
             name: "VerdictStudy",

@@ -3,6 +3,7 @@ import NFCBench
 import NFCLocatorCore
 import NFCPhysics
 import NFCReaders
+import Synchronization
 
 // How well one hand-placed graded session finds a phone's coil when the world couples as
 // two loops do (`SimulatedCoupling.mutualInductance`), against the zone estimator the bench
@@ -28,7 +29,18 @@ let stepSetting = ProcessInfo.processInfo.environment["STEP_MM"] ?? "12"
 let stepMm: Double? = stepSetting == "grown" ? nil : Double(stepSetting).flatMap { $0 > 0 && $0 < 50 ? $0 : nil } ?? 12
 let ladder = CouplingLadder.standard
 let rungThresholds = ladder.profiles.reversed().map(\.threshold)  // the default's 0 first
-let coilFit = CoilFit(bodyWidthMm: body.width, bodyHeightMm: body.height, rungThresholds: rungThresholds)
+let coilFit = {
+    var fit = CoilFit(bodyWidthMm: body.width, bodyHeightMm: body.height, rungThresholds: rungThresholds)
+    // As `run --plan coil` fits: a threshold scatter of 0.15 and a hand's 1.5 mm, through the
+    // coupling's slope. FIT_SPREAD, FIT_PLACEMENT_MM change them (FIT_SPREAD=0.25
+    // FIT_PLACEMENT_MM=0: the fit before the hand was in it).
+    fit.spread = 0.15
+    fit.placementSpreadMm = 1.5
+    let environment = ProcessInfo.processInfo.environment
+    if let spread = environment["FIT_SPREAD"].flatMap(Double.init), spread > 0 { fit.spread = spread }
+    if let placement = environment["FIT_PLACEMENT_MM"].flatMap(Double.init), placement >= 0 { fit.placementSpreadMm = placement }
+    return fit
+}()
 let zoneEstimator = ZoneEstimator(model: DetectionModel(reach: 2.94 / body.height), aspectRatio: body.width / body.height)
 
 struct Lab {
@@ -72,13 +84,17 @@ func normal(_ rng: inout SeededGenerator) -> Double {
     return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
 }
 
-/// One graded session by hand: the taps as the bench records them (the position asked
-/// for), the phone answering where the hand really put the reader.
-func session(_ lab: Lab, readerMm: Double, _ rng: inout SeededGenerator) -> (coil: [CoilTap], tallies: [PositionTally]) {
-    let phone = lab.phone(readerMm: readerMm)
-    let bench = CoilTap.Bench(reader: ReaderAntenna(widthMm: readerMm, heightMm: readerMm), gapMm: lab.gapMm)
-    var coilTaps: [CoilTap] = [], observations: [(x: Double, y: Double, hit: Bool)] = []
-    var grades: [(x: Double, y: Double, grade: Double)] = []
+/// PLAN=design: the positions the coil design (`CoilDesign`) chooses, one tap at a time,
+/// from the centres of the runner's 16 x 32 probe cells; PLAN=grid (the default): a square
+/// grid around the prediction.
+let planSetting = ProcessInfo.processInfo.environment["PLAN"] ?? "grid"
+let probeCells = (0..<16).flatMap { i in
+    (0..<32).map { j in CoilDesign.Position(x: (Double(i) + 0.5) * body.width / 16, y: (Double(j) + 0.5) * body.height / 32) }
+}
+
+/// The grid plan's positions, in the order a hand taps them.
+func gridPositions(_ lab: Lab, readerMm: Double) -> [(x: Double, y: Double)] {
+    var positions: [(x: Double, y: Double)] = []
     for i in 0..<side {
         for j in 0..<side {
             // STEP_MM=grown: the grid spans the predicted zone and half the reader beyond it
@@ -88,6 +104,41 @@ func session(_ lab: Lab, readerMm: Double, _ rng: inout SeededGenerator) -> (coi
             let x = lab.predictedCentre.x + (Double(i) - Double(side - 1) / 2) * stepX
             let y = lab.predictedCentre.y + (Double(j) - Double(side - 1) / 2) * stepY
             guard (1...(body.width - 1)).contains(x), (1...(body.height - 1)).contains(y) else { continue }
+            positions.append((x, y))
+        }
+    }
+    return positions
+}
+
+/// One graded session by hand: the taps as the bench records them (the position asked
+/// for), the phone answering where the hand really put the reader.
+func session(_ lab: Lab, readerMm: Double, _ rng: inout SeededGenerator) -> (coil: [CoilTap], tallies: [PositionTally]) {
+    let phone = lab.phone(readerMm: readerMm)
+    let bench = CoilTap.Bench(reader: ReaderAntenna(widthMm: readerMm, heightMm: readerMm), gapMm: lab.gapMm)
+    var coilTaps: [CoilTap] = [], observations: [(x: Double, y: Double, hit: Bool)] = []
+    var grades: [(x: Double, y: Double, grade: Double)] = []
+    var design = CoilDesign(
+        fit: coilFit, bench: bench, candidates: probeCells,
+        prior: CoilDesign.Prior(centre: .init(x: lab.predictedCentre.x, y: lab.predictedCentre.y)), graded: true,
+        budget: side * side)
+    // As the coil plan (`CoilPlan`): 600 coils, 150 weighed per choice.
+    design.cloudSize = 600
+    design.weighed = 150
+    let environment = ProcessInfo.processInfo.environment
+    if let cloud = environment["DESIGN_CLOUD"].flatMap(Int.init) { design.cloudSize = cloud }
+    if let weighed = environment["DESIGN_WEIGHED"].flatMap(Int.init) { design.weighed = weighed }
+    let grid = gridPositions(lab, readerMm: readerMm)
+    for step in 0..<(side * side) {
+        let position: (x: Double, y: Double)
+        if planSetting == "design" {
+            guard let chosen = design.next(after: coilTaps) else { break }
+            position = (probeCells[chosen].x, probeCells[chosen].y)
+        } else {
+            guard step < grid.count else { break }
+            position = grid[step]
+        }
+        do {
+            let (x, y) = position
             let landedX = (x + 1.5 * normal(&rng)) / body.width, landedY = (y + 1.5 * normal(&rng)) / body.height
             let hit = Double.random(in: 0..<1, using: &rng) < phone.detectionProbability(x: landedX, y: landedY)
             var rungsRead: Int? = nil
@@ -134,40 +185,68 @@ struct Tally {
     }
 }
 
-let readers: [(String, (Lab) -> Double)] = [
+let readers: [(String, @Sendable (Lab) -> Double)] = [
     ("20 mm", { _ in 20 }), ("40 mm", { _ in 40 }), ("60 mm", { _ in 60 }), ("20-60 mm", { $0.randomReaderMm }),
 ]
-var zone = Array(repeating: Tally(), count: readers.count), coil = Array(repeating: Tally(), count: readers.count)
-var coverage = Array(repeating: 0, count: readers.count)
-var agreement = (zone: [Double](), coil: [Double]())
-var seconds = 0.0
-for index in 0..<labs {
+/// One lab's sessions, one per reader: each estimate, and whether its intervals hold the centre.
+struct LabOutcome: Sendable {
+    var truth: Rect
+    var zones: [Rect?] = []
+    var coils: [Rect?] = []
+    var covered: [Bool] = []
+    var seconds = 0.0
+}
+
+func study(lab index: Int) -> LabOutcome {
     var rng = SeededGenerator(seed: UInt64(index + 1))
     let lab = Lab(&rng)
-    var centres: [Int: (zone: Rect?, coil: Rect?)] = [:]
+    var outcome = LabOutcome(truth: lab.coil)
     for (k, reader) in readers.enumerated() {
         let readerMm = reader.1(lab)
         var tapRng = SeededGenerator(seed: UInt64(index + 1) &* 1_000_003 &+ UInt64(k))
         let (taps, tallies) = session(lab, readerMm: readerMm, &tapRng)
-        let zoneRect = zoneEstimator.estimate(tallies).map {
-            Rect($0.zone.x * body.width, $0.zone.y * body.height, $0.zone.width * body.width, $0.zone.height * body.height)
-        }
+        outcome.zones.append(
+            zoneEstimator.estimate(tallies).map {
+                Rect($0.zone.x * body.width, $0.zone.y * body.height, $0.zone.width * body.width, $0.zone.height * body.height)
+            })
         let started = Date()
         let estimate = coilFit.estimate(taps)
-        seconds += Date().timeIntervalSince(started)
-        zone[k].add(zoneRect, truth: lab.coil)
-        coil[k].add(estimate?.rectangle, truth: lab.coil)
-        if let e = estimate, (e.centreX.low...e.centreX.high).contains(lab.coil.x + lab.coil.width / 2),
-            (e.centreY.low...e.centreY.high).contains(lab.coil.y + lab.coil.height / 2)
-        {
-            coverage[k] += 1
-        }
-        centres[k] = (zoneRect, estimate?.rectangle)
+        outcome.seconds += Date().timeIntervalSince(started)
+        outcome.coils.append(estimate?.rectangle)
+        outcome.covered.append(
+            estimate.map {
+                ($0.centreX.low...$0.centreX.high).contains(lab.coil.x + lab.coil.width / 2)
+                    && ($0.centreY.low...$0.centreY.high).contains(lab.coil.y + lab.coil.height / 2)
+            } ?? false)
     }
-    if let a = centres[0], let b = centres[2] {
-        agreement.zone.append(a.zone.flatMap { z in b.zone.map { centreOffset(z, $0) } } ?? .infinity)
-        agreement.coil.append(a.coil.flatMap { c in b.coil.map { centreOffset(c, $0) } } ?? .infinity)
+    return outcome
+}
+
+if ProcessInfo.processInfo.environment["VERDICTS"] == "1" {
+    verdictStudy(labs: labs)
+    exit(0)
+}
+
+// Labs in parallel (each lab's random numbers are its own), tallied in lab order.
+let outcomes = Mutex<[Int: LabOutcome]>([:])
+DispatchQueue.concurrentPerform(iterations: labs) { index in
+    let outcome = study(lab: index)
+    outcomes.withLock { $0[index] = outcome }
+}
+var zone = Array(repeating: Tally(), count: readers.count), coil = Array(repeating: Tally(), count: readers.count)
+var coverage = Array(repeating: 0, count: readers.count)
+var agreement = (zone: [Double](), coil: [Double]())
+var seconds = 0.0
+for (_, outcome) in outcomes.withLock({ $0 }).sorted(by: { $0.key < $1.key }) {
+    for k in readers.indices {
+        zone[k].add(outcome.zones[k], truth: outcome.truth)
+        coil[k].add(outcome.coils[k], truth: outcome.truth)
+        if outcome.covered[k] { coverage[k] += 1 }
     }
+    seconds += outcome.seconds
+    let (a, b) = ((zone: outcome.zones[0], coil: outcome.coils[0]), (zone: outcome.zones[2], coil: outcome.coils[2]))
+    agreement.zone.append(a.zone.flatMap { z in b.zone.map { centreOffset(z, $0) } } ?? .infinity)
+    agreement.coil.append(a.coil.flatMap { c in b.coil.map { centreOffset(c, $0) } } ?? .infinity)
 }
 
 print(

@@ -24,24 +24,35 @@ public struct PlanShape: Sendable, Equatable {
     /// A plan that chooses by the grades in a graded session (`run --coupling`): the most
     /// positions such a session takes. `nil`: a graded session follows the plan's own shape.
     public let gradedPositions: Int?
+    /// Whether the plan can say how many positions a right prediction takes (the adaptive
+    /// plan: two per edge). A plan that chooses by information cannot: the run shows only
+    /// the bound.
+    public let countsRightPrediction: Bool
 
-    public init(plannedLength: Int?, maximumPositions: Int, cells: Cells?, gradedPositions: Int? = nil) {
+    public init(
+        plannedLength: Int?, maximumPositions: Int, cells: Cells?, gradedPositions: Int? = nil,
+        countsRightPrediction: Bool = true
+    ) {
         precondition(maximumPositions > 0, "a plan takes at least one position")
         precondition(gradedPositions.map { $0 > 0 } ?? true, "a graded session takes at least one position")
         self.plannedLength = plannedLength
         self.maximumPositions = maximumPositions
         self.cells = cells
         self.gradedPositions = gradedPositions
+        self.countsRightPrediction = countsRightPrediction
     }
 }
 
 /// One plan in `ProbePlans.registered`.
 public struct PlanRegistration: Sendable {
     /// `planned`: the positions the session stored, for a plan whose list is fixed when
-    /// it starts (a raster); empty for a plan about to start.
+    /// it starts (a raster); empty for a plan about to start. `physics`: the session's
+    /// reader antenna and body in millimetres, for a plan that reasons in them (`CoilPlan`).
     public typealias Build =
-        @Sendable (_ zone: NormalizedRect?, _ aspectRatio: Double, _ pass: Int, _ focus: PlanFocus?, _ planned: [Probe])
-        -> any ProbeStrategy
+        @Sendable (
+            _ zone: NormalizedRect?, _ aspectRatio: Double, _ pass: Int, _ focus: PlanFocus?, _ planned: [Probe],
+            _ physics: PlanPhysics?
+        ) -> any ProbeStrategy
 
     public let kind: PlanKind
     /// One line for `--plan`'s help.

@@ -26,10 +26,19 @@ public protocol ProbeStrategy: Sendable {
     /// What a new session stores as its planned probes: the expected ones, unless the plan
     /// needs more to be rebuilt (`HeightLayers` stores every height).
     func storedProbes(for expected: NormalizedRect?) -> [Probe]
+    /// A plan that measures the coil judges a session that read by stated tests on it
+    /// (`CoilVerdict`); `nil`: the tap rules judge (`SessionScore.judge`).
+    func coilJudgement(
+        predicted: NormalizedRect, history: [(probe: Probe, hit: Bool)], grades: [(probe: Probe, coupling: Double)]
+    ) -> (SessionVerdict, String)?
 }
 
 extension ProbeStrategy {
     public func storedProbes(for expected: NormalizedRect?) -> [Probe] { expectedProbes(for: expected) }
+
+    public func coilJudgement(
+        predicted: NormalizedRect, history: [(probe: Probe, hit: Bool)], grades: [(probe: Probe, coupling: Double)]
+    ) -> (SessionVerdict, String)? { nil }
 
     public func next(
         after history: [(probe: Probe, hit: Bool)], grades: [(probe: Probe, coupling: Double)]?, skipped: Set<Probe>
@@ -179,12 +188,23 @@ public enum ProbePlans {
     public static let registered: [PlanRegistration] = [
         PlanRegistration(
             .adaptive, summary: "bounds each edge from the prediction and learns from earlier sessions", usesFocus: true
-        ) { zone, aspectRatio, _, focus, _ in AdaptivePlan(around: zone, aspectRatio: aspectRatio, focus: focus) },
-        PlanRegistration(.grid, summary: "3x5 cells over the whole back", usesFocus: false) { zone, aspectRatio, pass, _, _ in
+        ) { zone, aspectRatio, _, focus, _, _ in AdaptivePlan(around: zone, aspectRatio: aspectRatio, focus: focus) },
+        PlanRegistration(.grid, summary: "3x5 cells over the whole back", usesFocus: false) { zone, aspectRatio, pass, _, _, _ in
             GridPlan(around: zone, aspectRatio: aspectRatio, pass: pass)
         },
         PlanRegistration(.raster, summary: "every --step-mm over the whole back, for a motion stage", usesFocus: false) {
-            _, _, _, _, planned in RasterPlan(stored: planned)
+            _, _, _, _, planned, _ in RasterPlan(stored: planned)
+        },
+        PlanRegistration(
+            .coil,
+            summary: "chooses each of at most 16 positions by what it tells about the coil under the physics of two loops "
+                + "(needs the reader's antenna)", usesFocus: false
+        ) { zone, aspectRatio, _, _, _, physics in
+            // A run refuses the plan without its physics (`RunRefusal.coilPlanNeedsGeometry`); only
+            // a stored session whose geometry was lost (a hand-edited database) gets here
+            // without it, and is read by the adaptive plan's rules rather than trapping.
+            guard let physics else { return AdaptivePlan(around: zone, aspectRatio: aspectRatio) }
+            return CoilPlan(around: zone, aspectRatio: aspectRatio, physics: physics)
         },
     ]
 
@@ -195,9 +215,9 @@ public enum ProbePlans {
         return found
     }
 
-    /// `grid|adaptive|raster`, for an option's value placeholder.
+    /// `grid|adaptive|raster|coil`, for an option's value placeholder.
     public static var choices: String { PlanKind.allCases.map(\.rawValue).joined(separator: "|") }
-    /// `grid, adaptive or raster`, for an option's error.
+    /// `grid, adaptive, raster or coil`, for an option's error.
     public static var expectedChoices: String {
         let names = PlanKind.allCases.map(\.rawValue)
         return names.dropLast().joined(separator: ", ") + " or " + names.last!
@@ -208,9 +228,9 @@ public enum ProbePlans {
     /// `planned`: the positions a session stored (a raster rebuilds itself from them).
     public static func make(
         _ kind: PlanKind, around zone: NormalizedRect?, aspectRatio: Double,
-        pass: Int = 0, focus: PlanFocus? = nil, planned: [Probe] = []
+        pass: Int = 0, focus: PlanFocus? = nil, planned: [Probe] = [], physics: PlanPhysics? = nil
     ) -> any ProbeStrategy {
         let plan = registration(kind)
-        return plan.build(zone, aspectRatio, pass, plan.usesFocus ? focus : nil, planned)
+        return plan.build(zone, aspectRatio, pass, plan.usesFocus ? focus : nil, planned, physics)
     }
 }

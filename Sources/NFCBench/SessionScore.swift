@@ -34,6 +34,9 @@ public struct SessionScore: Sendable, Equatable {
     public let verdict: Verdict
     /// Why, in one sentence for the technician.
     public let reason: String
+    /// The verdict came from the tests on the coil fitted in millimetres (`CoilVerdict`, a
+    /// `--plan coil` session that read), not from the tap rules.
+    public let coilTested: Bool
 
     public static let minimumTaps = 3
 
@@ -99,7 +102,15 @@ public struct SessionScore: Sendable, Equatable {
             shift = nil
         }
         evidence = predicted.map { ZoneEvidence(predicted: $0, taps: history, grades: grades, aspectRatio: aspectRatio) }
-        (verdict, reason) = Self.judge(taps: taps, hits: hits, evidence: evidence)
+        if taps >= Self.minimumTaps, hits > 0, let predicted,
+            let judged = strategy.coilJudgement(predicted: predicted, history: history, grades: grades)
+        {
+            (verdict, reason) = judged
+            coilTested = true
+        } else {
+            (verdict, reason) = Self.judge(taps: taps, hits: hits, evidence: evidence)
+            coilTested = false
+        }
     }
 
     static func judge(taps: Int, hits: Int, evidence: ZoneEvidence?) -> (Verdict, String) {
@@ -145,7 +156,7 @@ public struct SessionScore: Sendable, Equatable {
     public static func == (a: SessionScore, b: SessionScore) -> Bool {
         a.taps == b.taps && a.hits == b.hits && a.skipped == b.skipped && a.centreHit == b.centreHit
             && a.measured == b.measured && a.iou == b.iou && a.centreOffset == b.centreOffset && a.evidence == b.evidence
-            && a.verdict == b.verdict && a.reason == b.reason
+            && a.verdict == b.verdict && a.reason == b.reason && a.coilTested == b.coilTested
     }
 
     static func distance(_ p: Probe, _ zone: NormalizedRect, _ aspect: Double) -> Double {

@@ -32,7 +32,8 @@ extension SessionRecord {
     public var strategy: any ProbeStrategy {
         HeightLayers.rebuild(from: plannedProbes) { planned in
             ProbePlans.make(
-                plan, around: predicted, aspectRatio: aspectRatio, pass: planPass, focus: planFocus, planned: planned)
+                plan, around: predicted, aspectRatio: aspectRatio, pass: planPass, focus: planFocus, planned: planned,
+                physics: PlanPhysics(self))
         }
     }
 }

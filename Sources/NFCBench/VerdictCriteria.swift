@@ -23,6 +23,10 @@ public struct VerdictCriteria: Sendable {
     public let others: [String]
 
     public init(score: SessionScore, bodyHeightMm: Double?) {
+        if score.coilTested {
+            self = VerdictCriteria(coilTested: score)
+            return
+        }
         func margin(_ share: Double) -> String {
             let percent = FixedPoint.format(share * 100, 0) + "% of the body height"
             return bodyHeightMm.map { percent + " (" + FixedPoint.format(share * $0, 1) + " mm)" } ?? percent
@@ -74,6 +78,36 @@ public struct VerdictCriteria: Sendable {
             "NO_FIELD: nothing read, with at least \(ZoneEvidence.neededInside) positions tapped inside the zone (1 in its middle) "
                 + "and \(ZoneEvidence.neededAround) around it.",
             "INCONCLUSIVE: none of these holds; the verdict names what is missing.",
+        ]
+    }
+
+    /// A `--plan coil` session's criteria: the two tests on the coil (`CoilVerdict`).
+    init(coilTested score: SessionScore) {
+        func mm(_ v: Double) -> String { FixedPoint.format(v, 0) + " mm" }
+        bands =
+            "The verdict tests the coil fitted in millimetres under the physics of two loops, not where taps read: "
+            + "a reader reads beyond the coil and a coil larger than the reader couples least at its middle "
+            + "(docs/refine.md, \"Verdicts on the coil\")."
+        confirmed = [
+            Criterion(
+                rule: "At least \(SessionScore.minimumTaps) positions tapped (skips do not count)", observed: "\(score.taps)",
+                met: score.taps >= SessionScore.minimumTaps),
+            Criterion(
+                rule: "No centre figure lies more than \(mm(CoilVerdict.rightWithinMm)) from the prediction's by over "
+                    + "2.33 standard errors (else SHIFTED; a right prediction is called SHIFTED at most 2 % of the time; "
+                    + "the size is reported, not tested)",
+                observed: score.reason, met: score.verdict != .shifted),
+            Criterion(
+                rule: "The coil's centre lies within \(mm(CoilVerdict.wrongFromMm)) of the prediction's: its distance plus "
+                    + "2.05 standard errors is under \(mm(CoilVerdict.wrongFromMm)) (a coil that far off is confirmed at "
+                    + "most 2 % of the time)",
+                observed: score.reason, met: score.verdict == .confirmed),
+        ]
+        others = [
+            "SHIFTED: the coil's centre contradicts the prediction beyond its uncertainty, as above.",
+            "NO_FIELD: nothing read, with at least \(ZoneEvidence.neededInside) positions tapped inside the zone (1 in its "
+                + "middle) and \(ZoneEvidence.neededAround) around it.",
+            "INCONCLUSIVE: the coil's centre is not known well enough either way; the verdict says how well.",
         ]
     }
 }

@@ -21,7 +21,8 @@ public enum RunPlanning {
     /// pass to use instead of the count of earlier sessions.
     public static func plan(
         model: String, kind: PlanKind, zone: NormalizedRect?, aspectRatio: Double, resolver: AntennaZoneResolver,
-        store: (any BenchReading)?, includeSimulated: Bool, pass: Int? = nil, raster: RasterRequest? = nil
+        store: (any BenchReading)?, includeSimulated: Bool, pass: Int? = nil, raster: RasterRequest? = nil,
+        physics: PlanPhysics? = nil
     ) async throws -> PlannedRun {
         if kind == .raster {
             guard let raster, let height = raster.bodyHeightMm, height > 0 else { throw PlanRefusal.rasterNeedsBodySize }
@@ -37,7 +38,8 @@ public enum RunPlanning {
                 for: model, earlier: earlier, resolver: resolver, store: store, includeSimulated: includeSimulated)
         }
         let chosenPass = pass ?? earlier.count
-        let strategy = ProbePlans.make(kind, around: zone, aspectRatio: aspectRatio, pass: chosenPass, focus: learned?.focus)
+        let strategy = ProbePlans.make(
+            kind, around: zone, aspectRatio: aspectRatio, pass: chosenPass, focus: learned?.focus, physics: physics)
         return PlannedRun(
             kind: kind, pass: chosenPass, focus: learned?.focus, learnedFrom: learned?.sessionIDs ?? [], strategy: strategy)
     }

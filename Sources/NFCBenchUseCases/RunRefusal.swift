@@ -30,4 +30,7 @@ public enum RunRefusal: Error, Sendable, Equatable {
     case couplingUnsupported(reason: String)
     /// The reader reports a spec that cannot be parsed back (a backend bug).
     case readerSpecUnreadable(String)
+    /// `--plan coil` reasons in millimetres under the physics of two loops: it needs the
+    /// reader's antenna (a profile or `--reader-antenna`) and the phone's published body size.
+    case coilPlanNeedsGeometry(reader: String, antennaKnown: Bool, bodyKnown: Bool)
 }

@@ -62,6 +62,11 @@ public enum RunStart {
                 guard let openedSpec else { throw RunRefusal.readerSpecUnreadable(reader.info.spec) }
                 session = try await newSession(request, reader: reader, spec: openedSpec, store: store)
             }
+            if session.plan == .coil, PlanPhysics(session) == nil {
+                throw RunRefusal.coilPlanNeedsGeometry(
+                    reader: reader.info.name, antennaKnown: session.readerGeometry != nil,
+                    bodyKnown: session.bodyHeightMm != nil)
+            }
             let setup = PositionerBackend.Setup(
                 reader: reader.info, readerSwitchesField: reader.capabilities.fieldSwitch != nil, phone: phone,
                 virtualBenchDirectory: request.virtualBenchDirectory,

@@ -86,13 +86,24 @@ public struct CoilFit: Sendable {
     public var coilTurns = 4
     public var coilPitchMm = 0.6
     /// The standard deviation of log|M| at which the phone wakes, placement to placement,
-    /// including a hand's placement error.
+    /// besides the placement's own error (orientation, battery, a hand's tilt).
     public var spread = 0.25
+    /// How far a placement lands from the position asked for (standard deviation per axis,
+    /// mm): about 1.5 for a hand, a few hundredths for a motion stage. It is turned into an
+    /// error in log|M| through the coupling's slope at the tap, so a tap where coupling
+    /// changes fast (an edge) is trusted less than one where it changes slowly; without
+    /// it the intervals were too narrow (bench/physics). 0: every placement exact.
+    public var placementSpreadMm = 0.0
+    /// The most a placement's error is taken to move log|M|: the slope is a linearisation,
+    /// which fails on the null ring, where |M| passes through 0.
+    static let largestSpread = 1.0
     public var sureRate = 0.97
     public var strayRate = 0.01
     /// Where the exponent of the rung-to-field mapping is sought.
     public var exponentRange = 0.5...2.0
-    static let smallestCoilMm = 12.0
+    /// No phone coil is smaller (a side, mm); below it a tiny coil with a low threshold
+    /// mimics a cluster of reads.
+    public static let smallestCoilMm = 12.0
     /// chi-square(1) 95 % quantile / 2.
     static let profileDrop = 1.920729
 
@@ -305,14 +316,25 @@ public struct CoilFit: Sendable {
     /// are one filament at their mean inset: against the nested turns themselves this moved
     /// no fitted edge by more than 0.1 mm on the tests' sessions, at a quarter of the cost.
     func logCoupling(_ p: [Double], _ tap: CoilTap) -> Double {
+        logCoupling(
+            centreX: p[0], centreY: p[1], width: p[2], height: p[3], readerX: tap.x, readerY: tap.y,
+            heightMm: tap.heightMm, bench: tap.bench)
+    }
+
+    /// The same, for a coil and a reader position given figure by figure (no array to build:
+    /// the coil design asks it for every coil of its cloud at every position).
+    func logCoupling(
+        centreX: Double, centreY: Double, width: Double, height: Double, readerX: Double, readerY: Double,
+        heightMm: Double, bench: CoilTap.Bench
+    ) -> Double {
         let inset = coilPitchMm * Double(coilTurns - 1) / 2
-        let w = max(p[2] - 2 * inset, 1), h = max(p[3] - 2 * inset, 1)
-        let reader = tap.bench.reader
+        let w = max(width - 2 * inset, 1), h = max(height - 2 * inset, 1)
+        let reader = bench.reader
         let m = RectangularLoop.filamentNeumann(
-            left: p[0] - w / 2, right: p[0] + w / 2, top: p[1] - h / 2, bottom: p[1] + h / 2,
-            left: tap.x - reader.widthMm / 2, right: tap.x + reader.widthMm / 2,
-            top: tap.y - reader.heightMm / 2, bottom: tap.y + reader.heightMm / 2,
-            separation: tap.bench.gapMm + tap.heightMm)
+            left: centreX - w / 2, right: centreX + w / 2, top: centreY - h / 2, bottom: centreY + h / 2,
+            left: readerX - reader.widthMm / 2, right: readerX + reader.widthMm / 2,
+            top: readerY - reader.heightMm / 2, bottom: readerY + reader.heightMm / 2,
+            separation: bench.gapMm + heightMm)
         return log(max(abs(m) * LoopConstants.neumannPerMm * 1e9, 1e-12))
     }
 
@@ -325,19 +347,56 @@ public struct CoilFit: Sendable {
         else { return -1e18 }
         var sum = 0.0
         for (tap, bench) in zip(pooled.taps, pooled.bench) {
-            let u = logCoupling(p, tap) - p[4 + bench]
-            let reads = Self.normalBelow(u / spread)
-            if !tap.hit {
-                sum += log(1 - strayRate - (sureRate - strayRate) * reads)
-            } else if let n = tap.rungsRead {
-                let low = rungLog(n, exponent), high = rungLog(n + 1, exponent)
-                let between = Self.normalBelow((u - low) / spread) - Self.normalBelow((u - high) / spread)
-                sum += log(strayRate / Double(rungThresholds.count) + (sureRate - strayRate) * max(between, 0))
-            } else {
-                sum += log(strayRate + (sureRate - strayRate) * reads)
-            }
+            let coupling = logCouplingAndSpread(
+                centreX: p[0], centreY: p[1], width: p[2], height: p[3], readerX: tap.x, readerY: tap.y,
+                heightMm: tap.heightMm, bench: tap.bench)
+            sum += tapLogLikelihood(
+                margin: coupling.log - p[4 + bench], tap, exponent: exponent, spread: coupling.spread)
         }
         return sum
+    }
+
+    /// log|M| at a tap, and the spread of log|M| at which the phone there wakes: the
+    /// threshold's own and the placement's, through the slope of log|M| (capped).
+    func logCouplingAndSpread(
+        centreX: Double, centreY: Double, width: Double, height: Double, readerX: Double, readerY: Double,
+        heightMm: Double, bench: CoilTap.Bench
+    ) -> (log: Double, spread: Double) {
+        guard placementSpreadMm > 0 else {
+            return (
+                logCoupling(
+                    centreX: centreX, centreY: centreY, width: width, height: height, readerX: readerX,
+                    readerY: readerY, heightMm: heightMm, bench: bench), spread
+            )
+        }
+        let inset = coilPitchMm * Double(coilTurns - 1) / 2
+        let w = max(width - 2 * inset, 1), h = max(height - 2 * inset, 1)
+        let reader = bench.reader
+        let m = RectangularLoop.filamentNeumannWithSlopes(
+            left: centreX - w / 2, right: centreX + w / 2, top: centreY - h / 2, bottom: centreY + h / 2,
+            left: readerX - reader.widthMm / 2, right: readerX + reader.widthMm / 2,
+            top: readerY - reader.heightMm / 2, bottom: readerY + reader.heightMm / 2,
+            separation: bench.gapMm + heightMm)
+        let magnitude = abs(m.value)
+        let logM = log(max(magnitude * LoopConstants.neumannPerMm * 1e9, 1e-12))
+        let slope = magnitude > 0 ? hypot(m.slopeX, m.slopeY) / magnitude : .infinity
+        let placement = placementSpreadMm * slope
+        return (logM, min((spread * spread + placement * placement).squareRoot(), Self.largestSpread))
+    }
+
+    /// How likely one tap's outcome is where log|M| clears the threshold by `u` (negative:
+    /// falls short of it), `spread` its scatter there. The coil design (`CoilDesign`)
+    /// weighs its coils by the same.
+    func tapLogLikelihood(margin u: Double, _ tap: CoilTap, exponent: Double, spread: Double) -> Double {
+        if !tap.hit {
+            return log(1 - strayRate - (sureRate - strayRate) * Self.normalBelow(u / spread))
+        } else if let n = tap.rungsRead {
+            let low = rungLog(n, exponent), high = rungLog(n + 1, exponent)
+            let between = Self.normalBelow((u - low) / spread) - Self.normalBelow((u - high) / spread)
+            return log(strayRate / Double(rungThresholds.count) + (sureRate - strayRate) * max(between, 0))
+        } else {
+            return log(strayRate + (sureRate - strayRate) * Self.normalBelow(u / spread))
+        }
     }
 
     /// -log of rung `n`'s relative field (the default's 0); infinite past the weakest.

@@ -95,4 +95,31 @@ public struct RectangularLoop: Sendable, Hashable {
             - along(ft, fb, gt, gb, fr - gl)
         return x + y
     }
+
+    /// `filamentNeumann` and its slopes as the second filament (the reader) moves along x
+    /// and along y: the coil fit turns a hand's placement error into an error in log|M|.
+    static func filamentNeumannWithSlopes(
+        left fl: Double, right fr: Double, top ft: Double, bottom fb: Double, left gl: Double, right gr: Double,
+        top gt: Double, bottom gb: Double, separation z: Double
+    ) -> (value: Double, slopeX: Double, slopeY: Double) {
+        let z2 = z * z
+        var value = 0.0, slopeX = 0.0, slopeY = 0.0
+        // Sides along x: the reader's x moves the second filament along; its y changes the
+        // across distance `ft - gt` (and the rest) by -1 per millimetre.
+        for (across, sign) in [(ft - gt, 1.0), (fb - gb, 1.0), (ft - gb, -1.0), (fb - gt, -1.0)] {
+            let d = (across * across + z2).squareRoot()
+            let term = ParallelFilaments.neumannWithSlopes(from: fl, to: fr, from: gl, to: gr, distance: d)
+            value += sign * term.value
+            slopeX += sign * term.alongSlope
+            slopeY -= sign * term.distanceSlope * across / d
+        }
+        for (across, sign) in [(fl - gl, 1.0), (fr - gr, 1.0), (fl - gr, -1.0), (fr - gl, -1.0)] {
+            let d = (across * across + z2).squareRoot()
+            let term = ParallelFilaments.neumannWithSlopes(from: ft, to: fb, from: gt, to: gb, distance: d)
+            value += sign * term.value
+            slopeY += sign * term.alongSlope
+            slopeX -= sign * term.distanceSlope * across / d
+        }
+        return (value, slopeX, slopeY)
+    }
 }

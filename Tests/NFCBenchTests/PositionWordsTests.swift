@@ -23,11 +23,16 @@ struct PositionWordsTests {
         for profile in Self.seed {
             let body = try #require(BodyMillimetres(profile: profile), "\(profile.modelIdentifier) has no body size")
             let words = PositionWords(body: body)
-            // A raster is laid out from the body; the other plans from the prediction.
+            // A raster is laid out from the body; the other plans from the prediction, a coil
+            // plan with a reader's antenna too.
+            let reader = ReaderGeometry(antennaWidthMm: 40, antennaHeightMm: 40, gapMm: 3, source: "operator")
             let plan: any ProbeStrategy =
                 kind == .raster
                 ? try #require(RasterPlan(stepMm: 5, bodyWidthMm: body.width, bodyHeightMm: body.height))
-                : ProbePlans.make(kind, around: profile.zone, aspectRatio: profile.aspectRatio)
+                : ProbePlans.make(
+                    kind, around: profile.zone, aspectRatio: profile.aspectRatio,
+                    physics: PlanPhysics(reader: reader, bodyHeightMm: body.height))
+            if kind == .coil { #expect(plan is CoilPlan, "a coil plan with its physics is one") }
             // Where the prediction is right, and where the antenna is elsewhere (the plan
             // then searches the back).
             let elsewhere = try NormalizedRect(x: 0.05, y: 0.8, width: 0.3, height: 0.15)

@@ -32,8 +32,19 @@ enum PlanCommand {
     static let includeSimulated = Flag(
         "--include-simulated", help: "Learn from simulated sessions too, as 'run --include-simulated' does.")
 
+    /// A coil plan chooses each position from the outcome of the last, under the reader's
+    /// physics: there is no list to print or to check against a rig before the run.
+    static func listable(_ kind: PlanKind, _ invocation: ParsedInvocation) throws -> PlanKind {
+        guard kind != .coil else {
+            throw UsageError(
+                "--plan coil has no list of positions ahead: it chooses each one from the taps before it, under the "
+                    + "reader's antenna. Run it with 'nfcbench run --plan coil'.", path: invocation.path)
+        }
+        return kind
+    }
+
     static func run(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
-        let kind = invocation[plan] ?? .adaptive
+        let kind = try listable(invocation[plan] ?? .adaptive, invocation)
         let loaded = try await CatalogOptions.loadResolver(invocation, context)
         let model = try ModelChoice.choose(
             invocation.required(Self.model), resolver: loaded.resolver, context: context, usagePath: invocation.path

@@ -61,9 +61,9 @@ enum HeightOptions {
     /// The heights, refusing them with a plan whose positions are not fixed in advance.
     static func request(_ invocation: ParsedInvocation, kind: PlanKind) throws -> [Double] {
         guard let heights = invocation[heights], heights.count > 1 else { return [0] }
-        guard kind != .adaptive else {
+        guard kind != .adaptive && kind != .coil else {
             throw UsageError(
-                "--heights needs a plan whose positions are fixed: --plan grid or --plan raster (an adaptive plan "
+                "--heights needs a plan whose positions are fixed: --plan grid or --plan raster (an \(kind.rawValue) plan "
                     + "chooses each position from the taps on the back).", path: invocation.path)
         }
         return heights

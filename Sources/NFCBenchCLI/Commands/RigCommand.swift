@@ -89,7 +89,7 @@ enum RigCommand {
 
     static func check(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
         let rig = try rig(invocation, context)
-        let kind = invocation[PlanCommand.plan] ?? .adaptive
+        let kind = try PlanCommand.listable(invocation[PlanCommand.plan] ?? .adaptive, invocation)
         let (loaded, model, r, profile, body) = try await publishedBody(invocation, context)
         let (width, height) = (body.width, body.height)
         let geometry = RigGeometry(rig: rig, bodyWidthMm: width, bodyHeightMm: height)

@@ -44,8 +44,9 @@ final class RunPrinter: Sendable {
         self.keysAvailable = keysAvailable
         self.predicted = session.predicted
         let shape = strategy.shape
-        if graded, let most = shape.gradedPositions {
-            // The grades choose each position: no count is expected, only the bound.
+        if graded || !shape.countsRightPrediction, let most = shape.gradedPositions {
+            // The grades, or what each tap tells, choose each position: no count is
+            // expected, only the bound.
             expectedPositions = nil
             maximumPositions = most
         } else {

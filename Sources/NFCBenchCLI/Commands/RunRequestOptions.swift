@@ -131,6 +131,17 @@ enum RunRequestOptions {
         case .tagModeUnsupported(let reader, let reason, hasTargetMode: true):
             return CommandFailure(
                 "Tag mode: '\(TerminalSafeText.neutralise(reader))' cannot emulate a tag: \(TerminalSafeText.neutralise(reason))")
+        case .coilPlanNeedsGeometry(let reader, let antennaKnown, let bodyKnown):
+            var missing: [String] = []
+            if !antennaKnown {
+                missing.append(
+                    "the reader's antenna ('\(TerminalSafeText.neutralise(reader))' has no profile): give --reader-antenna WxH "
+                        + "and --gap-mm MM (docs/physics.md)")
+            }
+            if !bodyKnown { missing.append("the phone's body size, which the catalog does not publish for this model") }
+            return UsageError(
+                "--plan coil places positions in millimetres under the physics of two loops and needs "
+                    + missing.joined(separator: ", and ") + ".", path: invocation.path)
         case .rigMissing:
             return UsageError("A gcode positioner needs a rig file (--rig FILE; docs/rig.md).", path: invocation.path)
         case .rigUnusable(let path, let reason):

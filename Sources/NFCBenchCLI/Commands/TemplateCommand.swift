@@ -40,7 +40,7 @@ enum TemplateCommand {
                 "No published body size for '\(TerminalSafeText.neutralise(chosen.identifier))': a life-size template needs one.",
                 hint: "Use a catalog entry with bodyWidthMm and bodyHeightMm (nfcbench catalog search TEXT).")
         }
-        let kind = invocation[plan] ?? .adaptive
+        let kind = try PlanCommand.listable(invocation[plan] ?? .adaptive, invocation)
         let planned = try await RunPlanning.plan(
             model: chosen.identifier, kind: kind, zone: profile.zone, aspectRatio: profile.aspectRatio,
             resolver: loaded.resolver, store: try await StoreOptions.planningStore(invocation, context),

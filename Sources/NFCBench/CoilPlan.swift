@@ -1,0 +1,189 @@
+import Foundation
+import NFCBenchRecords
+import NFCLocatorCore
+import NFCPhysics
+import NFCReaders
+import Synchronization
+
+/// The last fit a coil plan made, with the taps it was made from: a session's zone and its
+/// verdict are asked one after the other, of the same taps. A class, so copies of the plan
+/// share it.
+final class EstimateMemory: Sendable {
+    private let last = Mutex<(taps: [CoilTap], estimate: CoilEstimate?)?>(nil)
+
+    func estimate(_ taps: [CoilTap], fitting: () -> CoilEstimate?) -> CoilEstimate? {
+        if let kept = last.withLock({ $0 }), kept.taps == taps { return kept.estimate }
+        let estimate = fitting()
+        last.withLock { $0 = (taps, estimate) }
+        return estimate
+    }
+}
+
+/// What a plan needs to reason in millimetres under the physics of two loops: the
+/// session's reader antenna and gap, and the phone's body.
+public struct PlanPhysics: Sendable, Equatable {
+    public let reader: ReaderGeometry
+    public let bodyHeightMm: Double
+
+    public init(reader: ReaderGeometry, bodyHeightMm: Double) {
+        precondition(bodyHeightMm > 0 && bodyHeightMm.isFinite, "a body has a finite positive height")
+        self.reader = reader
+        self.bodyHeightMm = bodyHeightMm
+    }
+
+    /// A session's, when it records both its reader's antenna and the body's size.
+    public init?(_ session: SessionRecord) {
+        guard let reader = session.readerGeometry, let height = session.bodyHeightMm else { return nil }
+        self.init(reader: reader, bodyHeightMm: height)
+    }
+}
+
+/// `--plan coil`: each position chosen by what its outcome will tell about the phone's coil
+/// under the physics of two loops (`CoilDesign`), at most `budget` of them, on the centres
+/// of a 16 x 32 lattice of the back; the zone it measures is the coil fitted in
+/// millimetres (`CoilFit`), not the read region.
+///
+/// The adaptive plan bisects the read region's edges, which a big reader moves outwards and
+/// a small one inwards; this plan knows the reader's antenna and asks where the coils still
+/// possible disagree, at the edges where the null ring and the outer lobe tell a coil's size
+/// from the reader's reach (docs/physics.md, bench/physics). Graded sessions (`run
+/// --coupling`) use every rung a read reaches down to. It needs the reader's antenna and the
+/// body's size; without them a run refuses it.
+public struct CoilPlan: ProbeStrategy {
+    public let predicted: NormalizedRect?
+    public let aspectRatio: Double
+    public let physics: PlanPhysics
+    let binary: CoilDesign
+    let graded: CoilDesign
+    let probes: [Probe]
+    private let lastEstimate = EstimateMemory()
+
+    /// The positions a session taps at most: a hand session's.
+    public static let budget = 16
+    static let columns = 16
+    static let rows = 32
+    /// A hand's placement error, per axis, that the fit and the design allow for.
+    static let placementSpreadMm = 1.5
+
+    public var kind: PlanKind { .coil }
+    public var shape: PlanShape {
+        PlanShape(
+            plannedLength: nil, maximumPositions: Self.budget, cells: PlanShape.Cells(columns: Self.columns, rows: Self.rows),
+            gradedPositions: Self.budget, countsRightPrediction: false)
+    }
+
+    public init(around zone: NormalizedRect?, aspectRatio: Double, physics: PlanPhysics) {
+        precondition(aspectRatio > 0 && aspectRatio.isFinite, "a body has a finite positive aspect ratio")
+        predicted = zone
+        self.aspectRatio = aspectRatio
+        self.physics = physics
+        probes = (0..<Self.columns).flatMap { i in
+            (0..<Self.rows).map { j in
+                Probe(x: (Double(i) + 0.5) / Double(Self.columns), y: (Double(j) + 0.5) / Double(Self.rows))
+            }
+        }
+        let fit = Self.fit(physics, aspectRatio: aspectRatio)
+        let candidates = probes.map { CoilDesign.Position(x: $0.x * fit.bodyWidthMm, y: $0.y * fit.bodyHeightMm) }
+        var prior = CoilDesign.Prior(
+            centre: zone.map { CoilDesign.Position(x: $0.midX * fit.bodyWidthMm, y: $0.midY * fit.bodyHeightMm) })
+        prior.sideMm = CoilFit.smallestCoilMm...max(CoilFit.smallestCoilMm + 1, min(70, fit.bodyWidthMm))
+        func design(graded: Bool) -> CoilDesign {
+            var design = CoilDesign(
+                fit: fit, bench: Self.bench(physics), candidates: candidates, prior: prior, graded: graded, budget: Self.budget)
+            design.cloudSize = 600
+            design.weighed = 150
+            return design
+        }
+        binary = design(graded: false)
+        graded = design(graded: true)
+    }
+
+    static func fit(_ physics: PlanPhysics, aspectRatio: Double) -> CoilFit {
+        var fit = CoilFit(
+            bodyWidthMm: physics.bodyHeightMm * aspectRatio, bodyHeightMm: physics.bodyHeightMm,
+            rungThresholds: CouplingLadder.standard.profiles.reversed().map(\.threshold))
+        fit.spread = 0.15
+        fit.placementSpreadMm = placementSpreadMm
+        return fit
+    }
+
+    static func bench(_ physics: PlanPhysics) -> CoilTap.Bench {
+        CoilTap.Bench(
+            reader: ReaderAntenna(widthMm: physics.reader.antennaWidthMm, heightMm: physics.reader.antennaHeightMm),
+            gapMm: physics.reader.gapMm)
+    }
+
+    public func next(after history: [(probe: Probe, hit: Bool)]) -> Probe? {
+        chosen(by: binary, taps(history, grades: nil, skipped: []), skipped: [])
+    }
+
+    public func next(
+        after history: [(probe: Probe, hit: Bool)], grades: [(probe: Probe, coupling: Double)]?, skipped: Set<Probe>
+    ) -> Probe? {
+        chosen(by: grades == nil ? binary : graded, taps(history, grades: grades, skipped: skipped), skipped: skipped)
+    }
+
+    private func chosen(by design: CoilDesign, _ taps: [CoilTap], skipped: Set<Probe>) -> Probe? {
+        // A skipped position counts against the budget, though it told nothing.
+        guard taps.count + skipped.count < Self.budget else { return nil }
+        let unavailable = Set(probes.indices.filter { skipped.contains(probes[$0]) })
+        return design.next(after: taps, unavailable: unavailable).map { probes[$0] }
+    }
+
+    /// The taps as the fit reads them: skipped positions read nothing and are no silence;
+    /// a graded read says how many rungs below the default still read.
+    func taps(
+        _ history: [(probe: Probe, hit: Bool)], grades: [(probe: Probe, coupling: Double)]?, skipped: Set<Probe>
+    ) -> [CoilTap] {
+        let ladder = CouplingLadder.standard
+        var coupling: [Probe: Double] = [:]
+        for grade in grades ?? [] { coupling[grade.probe] = grade.coupling }
+        let width = physics.bodyHeightMm * aspectRatio, height = physics.bodyHeightMm
+        let bench = Self.bench(physics)
+        return history.filter { !skipped.contains($0.probe) }.map { entry in
+            let rungs = entry.hit ? coupling[entry.probe].map { ladder.rungsRead(coupling: $0) } : nil
+            return CoilTap(
+                x: entry.probe.x * width, y: entry.probe.y * height, hit: entry.hit, rungsRead: rungs, bench: bench)
+        }
+    }
+
+    public func measuredZone(from history: [(probe: Probe, hit: Bool)]) -> NormalizedRect? {
+        measured(taps(history, grades: nil, skipped: []))
+    }
+
+    public func measuredZone(
+        from history: [(probe: Probe, hit: Bool)], grades: [(probe: Probe, coupling: Double)]
+    ) -> NormalizedRect? {
+        measured(taps(history, grades: grades, skipped: []))
+    }
+
+    public func coilJudgement(
+        predicted: NormalizedRect, history: [(probe: Probe, hit: Bool)], grades: [(probe: Probe, coupling: Double)]
+    ) -> (SessionVerdict, String)? {
+        guard let estimate = estimate(taps(history, grades: grades, skipped: [])) else { return nil }
+        return CoilVerdict.judge(
+            predicted: predicted, estimate: estimate, bodyWidthMm: binary.fit.bodyWidthMm,
+            bodyHeightMm: binary.fit.bodyHeightMm)
+    }
+
+    /// The fit of `taps`, kept for the next question about the same taps: a session's zone
+    /// and its verdict are asked one after the other.
+    private func estimate(_ taps: [CoilTap]) -> CoilEstimate? {
+        lastEstimate.estimate(taps) { binary.fit.estimate(taps) }
+    }
+
+    /// The coil the taps say, as a share of the back.
+    private func measured(_ taps: [CoilTap]) -> NormalizedRect? {
+        let fit = binary.fit
+        guard let coil = estimate(taps)?.rectangle else { return nil }
+        return try? NormalizedRect(
+            x: coil.x / fit.bodyWidthMm, y: coil.y / fit.bodyHeightMm, width: coil.width / fit.bodyWidthMm,
+            height: coil.height / fit.bodyHeightMm)
+    }
+
+    /// A plan that chooses by what each tap said has no list to print ahead: only where it
+    /// starts.
+    public func expectedProbes(for expected: NormalizedRect?) -> [Probe] {
+        next(after: []).map { [$0] } ?? []
+    }
+}
