@@ -62,8 +62,6 @@ public struct CoilPlan: ProbeStrategy {
     public static let budget = 16
     static let columns = 16
     static let rows = 32
-    /// A hand's placement error, per axis, that the fit and the design allow for.
-    static let placementSpreadMm = 1.5
 
     public var kind: PlanKind { .coil }
     public var shape: PlanShape {
@@ -99,12 +97,7 @@ public struct CoilPlan: ProbeStrategy {
     }
 
     static func fit(_ physics: PlanPhysics, aspectRatio: Double) -> CoilFit {
-        var fit = CoilFit(
-            bodyWidthMm: physics.bodyHeightMm * aspectRatio, bodyHeightMm: physics.bodyHeightMm,
-            rungThresholds: CouplingLadder.standard.profiles.reversed().map(\.threshold))
-        fit.spread = 0.15
-        fit.placementSpreadMm = placementSpreadMm
-        return fit
+        .bench(bodyWidthMm: physics.bodyHeightMm * aspectRatio, bodyHeightMm: physics.bodyHeightMm)
     }
 
     static func bench(_ physics: PlanPhysics) -> CoilTap.Bench {
@@ -185,5 +178,21 @@ public struct CoilPlan: ProbeStrategy {
     /// starts.
     public func expectedProbes(for expected: NormalizedRect?) -> [Probe] {
         next(after: []).map { [$0] } ?? []
+    }
+}
+
+extension CoilFit {
+    /// The bench's one coil fit, for every session's coil (`show`, `refine`, `catalog
+    /// publish`) and the coil plan's measured zone alike, so a session tells one story: the
+    /// standard ladder's rungs, a threshold scatter of 0.15 and a hand's 1.5 mm per axis
+    /// through the coupling's slope (docs/physics.md). A motion stage places more finely;
+    /// the hand's figure only widens its intervals.
+    public static func bench(bodyWidthMm: Double, bodyHeightMm: Double) -> CoilFit {
+        var fit = CoilFit(
+            bodyWidthMm: bodyWidthMm, bodyHeightMm: bodyHeightMm,
+            rungThresholds: CouplingLadder.standard.profiles.reversed().map(\.threshold))
+        fit.spread = 0.15
+        fit.placementSpreadMm = 1.5
+        return fit
     }
 }

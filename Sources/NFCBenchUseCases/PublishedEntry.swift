@@ -37,9 +37,7 @@ enum PublishedEntry {
                 })
         ).sorted { ($0.widthMm, $0.heightMm) < ($1.widthMm, $1.heightMm) }
         let newest = Self.newest(sessions.map(\.session))
-        let coilDTO = CatalogCoilDTO(
-            centreXMm: interval(coil.centreX), centreYMm: interval(coil.centreY), widthMm: interval(coil.width),
-            heightMm: interval(coil.height))
+        let coilDTO = CatalogCoilDTO(coil)
         var entry = profile.entry
         entry.zoneX = zone.x
         entry.zoneY = zone.y
@@ -71,11 +69,5 @@ enum PublishedEntry {
     /// The session that ended last (ties by id, so the choice never depends on order).
     static func newest(_ sessions: [SessionRecord]) -> SessionRecord? {
         sessions.max { ($0.endedAt ?? $0.startedAt, $0.id) < ($1.endedAt ?? $1.startedAt, $1.id) }
-    }
-
-    /// A figure to a tenth of a millimetre, as published.
-    private static func interval(_ i: CoilEstimate.Interval) -> CatalogIntervalDTO {
-        func r(_ v: Double) -> Double { (v * 10).rounded() / 10 }
-        return CatalogIntervalDTO(value: r(i.value), low: r(i.low), high: r(i.high))
     }
 }

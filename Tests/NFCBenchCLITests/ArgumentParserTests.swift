@@ -107,7 +107,10 @@ struct ArgumentParserTests {
             "Invalid value 'exec:' for '--positioner': expected manual, sim, exec:TEMPLATE, gcode or gcode:DEVICE."
         ),
         (["poll", "--timeout", "1e20"], "Invalid value '1e20' for '--timeout': expected seconds in 0.05...86400."),
-        (["plan", "-m", "x", "--plan", "spiral"], "Invalid value 'spiral' for '--plan': expected grid, adaptive or raster."),
+        (
+            ["plan", "-m", "x", "--plan", "spiral"],
+            "Invalid value 'spiral' for '--plan': expected grid, adaptive, raster or coil."
+        ),
         (
             ["catalog", "import", "f", "--format", "gematik", "--point-size-mm", "1e19"],
             "Invalid value '1e19' for '--point-size-mm': expected millimetres in 1...100."

@@ -1,6 +1,7 @@
 import Foundation
 import NFCBenchRecords
 import NFCLocatorCore
+import NFCPhysics
 
 /// One stored session with its taps: the unit of bench evidence.
 public struct SessionEvidence: Sendable {
@@ -58,8 +59,12 @@ public struct SessionEvidence: Sendable {
 ///
 /// Sessions are grouped by the catalog entry their model resolves to in the given
 /// catalog, so regional variants (SM-S921U, SM-S921N) count toward their family's entry.
-/// Taps are pooled per entry and fitted by `ZoneEstimator`. Verified entries are never
-/// changed: evidence against them is reported as a disagreement, with figures.
+/// Taps are pooled per entry and fitted by `ZoneEstimator`, which gives the read region;
+/// the sessions that record their reader's antenna also pool into one coil fit under the
+/// physics of two loops (`SessionCoil.pooled`, each bench with its own threshold), and
+/// where there is one, the coil is the zone compared and written (docs/physics.md).
+/// Verified entries are never changed: evidence against them is reported as a
+/// disagreement, with figures.
 public struct CatalogRefiner: Sendable {
     public var resolver: AntennaZoneResolver
     public var minimumSessions: Int
@@ -140,6 +145,7 @@ public struct CatalogRefiner: Sendable {
         guard let estimate = estimator.estimate(tallies) else {
             return EntryRefinement(profile: profile, evidence: evidence, estimate: nil, sessionDeviance: [], outcome: .noReads)
         }
+        let coil = Self.coil(profile, sessions)
         // Likelihood-ratio deviance of each session: how much better its own best
         // rectangle explains its taps than the pooled one does.
         let deviance = sessions.map { s in
@@ -148,8 +154,9 @@ public struct CatalogRefiner: Sendable {
             return max(0, 2 * (alone.logLikelihood - estimator.logLikelihood(of: estimate.zone, own)))
         }
         let outcome: EntryRefinement.Outcome
+        let compared = coil.flatMap { EntryRefinement.zone(of: $0.estimate, profile) } ?? estimate.zone
         if profile.verified {
-            outcome = estimate.zone.iou(with: profile.zone) < disagreementIoU ? .verifiedDisagrees : .verifiedAgrees
+            outcome = compared.iou(with: profile.zone) < disagreementIoU ? .verifiedDisagrees : .verifiedAgrees
         } else if sessions.count < minimumSessions {
             outcome = .tooFewSessions(needed: minimumSessions)
         } else {
@@ -166,7 +173,22 @@ public struct CatalogRefiner: Sendable {
         return EntryRefinement(
             profile: profile, evidence: evidence, estimate: estimate, sessionDeviance: deviance, outcome: outcome,
             gradedReads: graded, binaryEstimate: binary,
-            gradesSetAside: sessions.map { $0.taps.filter { $0.result == .hit && $0.gradeSetAside() }.count }.reduce(0, +))
+            gradesSetAside: sessions.map { $0.taps.filter { $0.result == .hit && $0.gradeSetAside() }.count }.reduce(0, +),
+            coil: coil?.estimate, coilSessions: coil?.sessions ?? 0)
+    }
+
+    /// The coil the sessions that record their reader's antenna say together, and how many
+    /// they are; `nil` without such sessions, without a published body, or without a read.
+    static func coil(_ profile: DeviceAntennaProfile, _ sessions: [SessionEvidence]) -> (
+        estimate: CoilEstimate, sessions: Int
+    )? {
+        guard let height = profile.bodyHeightMm else { return nil }
+        let measured = sessions.filter { $0.session.readerGeometry != nil }
+        guard !measured.isEmpty,
+            case .success(let estimate) = SessionCoil.pooled(
+                measured.map { ($0.session, $0.taps) }, bodyWidthMm: height * profile.aspectRatio, bodyHeightMm: height)
+        else { return nil }
+        return (estimate, measured.count)
     }
 }
 
@@ -225,18 +247,35 @@ public struct EntryRefinement: Sendable {
     /// Reads graded on another ladder than the standard one, fitted as plain reads: a grade
     /// is a share of its own ladder (`TapRecord.grade(on:)`).
     public var gradesSetAside = 0
+    /// The coil in millimetres, pooled over the `coilSessions` sessions that record their
+    /// reader's antenna (`nil`: none do, or the entry publishes no body size).
+    public var coil: CoilEstimate? = nil
+    public var coilSessions = 0
 
-    public var iouWithPrevious: Double? { estimate.map { $0.zone.iou(with: profile.zone) } }
+    /// The zone compared with the catalog and written to the patch: the coil where the
+    /// sessions give one (the read region is larger than the coil, by an amount that
+    /// depends on the reader), else the read region's fit.
+    public var zone: NormalizedRect? { coil.flatMap { Self.zone(of: $0, profile) } ?? estimate?.zone }
+
+    /// A coil in millimetres as a share of the entry's back.
+    static func zone(of coil: CoilEstimate, _ profile: DeviceAntennaProfile) -> NormalizedRect? {
+        guard let height = profile.bodyHeightMm else { return nil }
+        let width = height * profile.aspectRatio
+        let r = coil.rectangle
+        return try? NormalizedRect(x: r.x / width, y: r.y / height, width: r.width / width, height: r.height / height)
+    }
+
+    public var iouWithPrevious: Double? { zone.map { $0.iou(with: profile.zone) } }
     /// In body heights.
     public var centreShift: Double? {
-        estimate.map { $0.zone.centreDistance(to: profile.zone, aspectRatio: profile.aspectRatio) }
+        zone.map { $0.centreDistance(to: profile.zone, aspectRatio: profile.aspectRatio) }
     }
 
     /// For a verified entry the evidence agrees with: the reader reach (mm) that would
     /// make the measured zone coincide with the verified one, averaged over the edges the
     /// evidence bounds. A lab calibrates `--reach-mm` with it on phones it trusts.
     public var impliedReachMm: Double? {
-        guard outcome == .verifiedAgrees, let estimate else { return nil }
+        guard outcome == .verifiedAgrees, coil == nil, let estimate else { return nil }
         let verified = profile.zone, aspect = profile.aspectRatio
         var offsets: [Double] = []
         for (edge, e) in estimate.edges where !e.open {
@@ -254,7 +293,7 @@ public struct EntryRefinement: Sendable {
 
     /// The patched catalog row, when the outcome is `.refined`.
     public var patchedEntry: CatalogEntryDTO? {
-        guard case .refined(let promoted, _) = outcome, let zone = estimate?.zone else { return nil }
+        guard case .refined(let promoted, _) = outcome, let zone else { return nil }
         var entry = profile.entry
         entry.zoneX = zone.x; entry.zoneY = zone.y; entry.zoneWidth = zone.width; entry.zoneHeight = zone.height
         if let newestBench = evidence.newestBench {
@@ -263,7 +302,11 @@ public struct EntryRefinement: Sendable {
         if promoted { entry.verified = true }
         entry.zoneProvenance =
             "refined: bench evidence, \(evidence.sessionIDs.count) session(s), \(evidence.taps) taps on "
-            + "\(evidence.units.count) labelled unit(s); nfcbench refine, maximum-likelihood fit"
+            + "\(evidence.units.count) labelled unit(s); nfcbench refine, "
+            + (coil != nil
+                ? "the coil by maximum likelihood under the mutual inductance of two loops, from \(coilSessions) session(s) "
+                    + "that record their reader's antenna"
+                : "maximum-likelihood fit of the read region")
             + (promoted ? "; promoted to verified" : "; unverified")
             + (evidence.simulatedSessions > 0
                 ? "; SIMULATED evidence: \(evidence.simulatedSessions) session(s) from a simulated reader, not bench evidence"

@@ -1,5 +1,6 @@
 import Foundation
 import NFCLocatorCore
+import NFCPhysics
 
 /// `refine`'s output: a catalog document in the wire format (`version`, `generatedAt`,
 /// `entries`), so `--catalog PATCH` and every platform's reader take it as is. Each
@@ -63,6 +64,11 @@ public struct RefinementPatch: Sendable, Codable {
         public var simulatedSessions: Int?
         public var promotionPolicy: String
         public var promotionUnmet: [String]
+        /// The coil in millimetres, each figure with its 95 % interval, when the sessions
+        /// recorded their reader's antenna: the zone written is then this coil, and `edges`
+        /// are the read region's. Absent in older patches and without such sessions.
+        public var coil: CatalogCoilDTO? = nil
+        public var coilSessions: Int? = nil
     }
 
     /// The refined rows, after the rows of `base` (the `--catalog` file refined against)
@@ -127,14 +133,20 @@ public struct RefinementPatch: Sendable, Codable {
             previousZone: .init(zoneX: old.x, zoneY: old.y, zoneWidth: old.width, zoneHeight: old.height),
             iouWithPrevious: rounded(r.iouWithPrevious ?? 0), centreShift: rounded(r.centreShift ?? 0), edges: edges,
             sessionDeviance: r.sessionDeviance.map(rounded), promoted: promoted,
-            simulatedSessions: r.evidence.simulatedSessions, promotionPolicy: policy.summary, promotionUnmet: unmet)
+            simulatedSessions: r.evidence.simulatedSessions, promotionPolicy: policy.summary, promotionUnmet: unmet,
+            coil: r.coil.map(CatalogCoilDTO.init), coilSessions: r.coil == nil ? nil : r.coilSessions)
     }
 }
 
 extension EntryRefinement {
     /// How the zone was estimated, in words, for the provenance block.
     public var methodDescription: String {
-        "maximum-likelihood rectangle over pooled taps; read chance ramps across a 0.03 body-height band centred "
+        if coil != nil {
+            return "the coil: maximum-likelihood rectangle in mm under the mutual inductance of two rectangular loops "
+                + "(Neumann's integral, Grover's closed form), from the \(coilSessions) session(s) that record their "
+                + "reader's antenna, a threshold per bench, 95 % profile intervals (docs/physics.md); edges: the read region's fit"
+        }
+        return "maximum-likelihood rectangle over pooled taps; read chance ramps across a 0.03 body-height band centred "
             + "\(evidence.reachMm) mm outside the zone (reader reach"
             + (evidence.assumedBodyHeight
                 ? ", converted with an assumed \(CatalogRefiner.assumedBodyHeightMm) mm body height" : "")

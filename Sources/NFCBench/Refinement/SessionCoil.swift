@@ -1,5 +1,6 @@
 import Foundation
 import NFCBenchRecords
+import NFCLocatorCore
 import NFCPhysics
 import NFCReaders
 
@@ -62,17 +63,17 @@ public struct SessionCoil: Sendable {
             }
         }
         guard sessions.contains(where: { $0.session.readerGeometry != nil }) else { return .failure(.readerAntennaUnknown) }
-        let fit = CoilFit(
-            bodyWidthMm: bodyWidthMm, bodyHeightMm: bodyHeightMm,
-            rungThresholds: ladder.profiles.reversed().map(\.threshold))
+        let fit = CoilFit.bench(bodyWidthMm: bodyWidthMm, bodyHeightMm: bodyHeightMm)
         guard let estimate = fit.estimate(coilTaps) else { return .failure(.noReads) }
         return .success(estimate)
     }
 
     /// "centre 35.3 mm from the left (33.1-37.0), 40.2 mm from the top (39.0-41.5); 40 x 30 mm
     /// (width 35-44, height 26-33); open: width".
-    public var words: String {
-        let e = estimate
+    public var words: String { Self.words(estimate) }
+
+    /// The same words for any coil estimate (a pooled one: `refine`).
+    public static func words(_ e: CoilEstimate) -> String {
         func mm(_ v: Double) -> String { String(format: "%.1f", v) }
         func range(_ i: CoilEstimate.Interval) -> String { mm(i.low) + "-" + mm(i.high) }
         let open = [("centre x", e.centreX), ("centre y", e.centreY), ("width", e.width), ("height", e.height)]
@@ -80,5 +81,19 @@ public struct SessionCoil: Sendable {
         return "centre \(mm(e.centreX.value)) mm from the left (\(range(e.centreX))), \(mm(e.centreY.value)) mm from the top "
             + "(\(range(e.centreY))); \(mm(e.width.value)) x \(mm(e.height.value)) mm (width \(range(e.width)), "
             + "height \(range(e.height)))" + (open.isEmpty ? "" : "; open: " + open.joined(separator: ", "))
+    }
+}
+
+extension CatalogCoilDTO {
+    /// A coil estimate to a tenth of a millimetre, as `refine` and `catalog publish` write
+    /// it; `open` only on a figure the taps did not bound.
+    public init(_ e: CoilEstimate) {
+        func interval(_ i: CoilEstimate.Interval) -> CatalogIntervalDTO {
+            func r(_ v: Double) -> Double { (v * 10).rounded() / 10 }
+            return CatalogIntervalDTO(value: r(i.value), low: r(i.low), high: r(i.high), open: i.open ? true : nil)
+        }
+        self.init(
+            centreXMm: interval(e.centreX), centreYMm: interval(e.centreY), widthMm: interval(e.width),
+            heightMm: interval(e.height))
     }
 }

@@ -18,7 +18,7 @@ struct RefinePrinter {
 
     static func disagreement(_ e: EntryRefinement) -> String {
         "\(e.profile.modelIdentifier) (\(e.profile.displayName)) is verified and was not changed, but "
-            + "\(e.evidence.sessionIDs.count) session(s) with \(e.evidence.taps) taps disagree: measured \(e.estimate.map { zone($0.zone) } ?? "-"), "
+            + "\(e.evidence.sessionIDs.count) session(s) with \(e.evidence.taps) taps disagree: measured \(e.zone.map { zone($0) } ?? "-"), "
             + "IoU \(f(e.iouWithPrevious ?? 0, 2)) with the verified zone, centre \(f(e.centreShift ?? 0, 2)) body heights away. "
             + "Check the unit and the reader position; if the catalog is wrong, correct it at its source."
     }
@@ -82,6 +82,12 @@ struct RefinePrinter {
                 out.append(
                     "  sessions   deviance from the pooled zone (0 = agrees): "
                         + e.sessionDeviance.map { Self.f($0, 2) }.joined(separator: " "))
+                if let coil = e.coil, let zone = e.zone {
+                    out.append(
+                        "  coil       \(SessionCoil.words(coil)), from \(e.coilSessions) session(s) that record their "
+                            + "reader's antenna (physical model, 95% intervals)")
+                    out.append("  written    \(Self.zone(zone))   the coil, not the read region measured above")
+                }
             }
             if drawings, let estimate = e.estimate {
                 let marks = ev.positions.map {
@@ -125,6 +131,10 @@ struct RefinePrinter {
             case .verifiedDisagrees: outcome = "verifiedDisagrees"
             case .noReads: outcome = "noReads"
             }
+            // The coil and the zone written, apart: the object below is already at the edge
+            // of what the type checker takes in one expression.
+            let writtenZone: JSONValue = e.zone.map(rect) ?? .null
+            let coil: JSONValue = e.coil.map { SessionJSON.coilEstimate($0) } ?? .null
             return .object([
                 ("key", .string(e.profile.lookupKey)), ("modelIdentifier", .string(e.profile.modelIdentifier)),
                 ("displayName", .string(e.profile.displayName)), ("verified", .bool(e.profile.verified)),
@@ -135,6 +145,7 @@ struct RefinePrinter {
                 ("taps", .int(e.evidence.taps)),
                 ("hits", .int(e.evidence.hits)), ("units", .array(e.evidence.units.map(JSONValue.string))),
                 ("previousZone", rect(e.profile.zone)), ("measuredZone", e.estimate.map { rect($0.zone) } ?? .null),
+                ("zone", writtenZone), ("coil", coil), ("coilSessions", .int(e.coilSessions)),
                 ("iouWithPrevious", e.iouWithPrevious.map(rounded) ?? .null),
                 ("centreShift", e.centreShift.map(rounded) ?? .null),
                 (

@@ -39,26 +39,24 @@ enum SessionJSON {
         case .failure(let why):
             return .object([("estimate", .null), ("unavailable", .string(why.words))])
         case .success(let coil):
-            func interval(_ i: CoilEstimate.Interval) -> JSONValue {
-                func round(_ v: Double) -> JSONValue { .number((v * 10).rounded() / 10) }
-                return .object([
-                    ("value", round(i.value)), ("low", round(i.low)), ("high", round(i.high)), ("open", .bool(i.open)),
-                ])
-            }
-            let e = coil.estimate
+            return .object([("estimate", coilEstimate(coil.estimate)), ("unavailable", .null)])
+        }
+    }
+
+    /// A coil estimate: each figure with its 95 % interval, mm (`show`, `refine`).
+    static func coilEstimate(_ e: CoilEstimate) -> JSONValue {
+        func interval(_ i: CoilEstimate.Interval) -> JSONValue {
+            func round(_ v: Double) -> JSONValue { .number((v * 10).rounded() / 10) }
             return .object([
-                (
-                    "estimate",
-                    .object([
-                        ("centreXMm", interval(e.centreX)), ("centreYMm", interval(e.centreY)),
-                        ("widthMm", interval(e.width)), ("heightMm", interval(e.height)),
-                        ("rungFieldExponent", .number((e.rungFieldExponent * 100).rounded() / 100)),
-                        ("model", .string("mutual inductance of two rectangular loops (docs/physics.md)")),
-                    ])
-                ),
-                ("unavailable", .null),
+                ("value", round(i.value)), ("low", round(i.low)), ("high", round(i.high)), ("open", .bool(i.open)),
             ])
         }
+        return .object([
+            ("centreXMm", interval(e.centreX)), ("centreYMm", interval(e.centreY)),
+            ("widthMm", interval(e.width)), ("heightMm", interval(e.height)),
+            ("rungFieldExponent", .number((e.rungFieldExponent * 100).rounded() / 100)),
+            ("model", .string("mutual inductance of two rectangular loops (docs/physics.md)")),
+        ])
     }
 
     /// `{at, kind, step, ...details}`: the details' names are the event's own.
