@@ -21,7 +21,7 @@ enum PublishedEntry {
         let coil: CoilEstimate
         switch promotion.judge(sessions, units: units.count) {
         case .success(let estimate): coil = estimate
-        case .failure(let refusal): return .failure(refusal)
+        case .failure(let unmet): return .failure(PublishRefusal(unmet.reasons))
         }
         let rect = coil.rectangle
         func unit(_ v: Double) -> Double { min(1, max(0, v)) }

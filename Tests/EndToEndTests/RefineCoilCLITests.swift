@@ -26,10 +26,10 @@ struct RefineCoilCLITests {
         #expect(r.status == 0, "\(r.stderr)")
     }
 
-    func refine(_ db: String, patch: String) async throws -> [String: Any] {
-        let r = try await BuiltBinary.run([
-            "refine", "--model", "SM-S921B", "--include-simulated", "--db", db, "-o", patch, "--json",
-        ])
+    func refine(_ db: String, patch: String, promote: Bool = false) async throws -> [String: Any] {
+        let r = try await BuiltBinary.run(
+            ["refine", "--model", "SM-S921B", "--include-simulated", "--db", db, "-o", patch, "--json"]
+                + (promote ? ["--promote"] : []))
         #expect(r.status == 0, "\(r.stderr)")
         let o = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r.stdout)")
         return try #require((o["entries"] as? [[String: Any]])?.first, "\(o)")
@@ -63,6 +63,14 @@ struct RefineCoilCLITests {
         #expect((refinement["method"] as? String)?.hasPrefix("the coil: maximum-likelihood rectangle in mm") == true)
         let written = try #require(refinement["coil"] as? [String: Any])
         #expect(abs((Self.value(written, "centreXMm") ?? -1) - x) < 0.11)
+
+        // --promote asks the policy of the coil, as `catalog publish` does: its words, not
+        // the read region's (and simulated sessions are never promoted at all).
+        let promoted = try await refine(db, patch: scratch.file("promoted.json"), promote: true)
+        let unmet = try #require(promoted["promotionUnmet"] as? [String], "\(promoted)")
+        #expect(unmet.contains("2 bench session(s), needs 3"), "\(unmet)")
+        #expect(!unmet.contains("2 session(s), needs 3"), "\(unmet)")
+        #expect(unmet.contains { $0.contains("simulated") } && promoted["promoted"] as? Bool == false, "\(unmet)")
     }
 
     /// Without the reader's antenna no coil is made up: the read region is written, as before.

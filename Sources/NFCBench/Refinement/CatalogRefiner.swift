@@ -160,7 +160,7 @@ public struct CatalogRefiner: Sendable {
         } else if sessions.count < minimumSessions {
             outcome = .tooFewSessions(needed: minimumSessions)
         } else {
-            var unmet = policy.unmet(sessions: sessions.count, units: units.count, sessionDeviance: deviance, estimate: estimate)
+            var unmet = promotionUnmet(profile, sessions, units: units.count, deviance: deviance, estimate, coil: coil)
             if evidence.simulatedSessions > 0 {
                 unmet.insert(
                     "\(evidence.simulatedSessions) of the sessions are simulated (--include-simulated): never promotable", at: 0)
@@ -175,6 +175,25 @@ public struct CatalogRefiner: Sendable {
             gradedReads: graded, binaryEstimate: binary,
             gradesSetAside: sessions.map { $0.taps.filter { $0.result == .hit && $0.gradeSetAside() }.count }.reduce(0, +),
             coil: coil?.estimate, coilSessions: coil?.sessions ?? 0)
+    }
+
+    /// What promotion still needs: the policy asked of the coil where the coil is what is
+    /// written (`CoilPromotion`, as `catalog publish` asks it), else of the read region.
+    func promotionUnmet(
+        _ profile: DeviceAntennaProfile, _ sessions: [SessionEvidence], units: Int, deviance: [Double], _ estimate: ZoneEstimate,
+        coil: (estimate: CoilEstimate, sessions: Int)?
+    ) -> [String] {
+        guard coil != nil, let height = profile.bodyHeightMm else {
+            return policy.unmet(sessions: sessions.count, units: units, sessionDeviance: deviance, estimate: estimate)
+        }
+        let measured = sessions.filter { $0.session.readerGeometry != nil }
+        let measuredUnits = Set(
+            measured.compactMap { $0.session.unit?.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+        let promotion = CoilPromotion(policy: policy, bodyWidthMm: height * profile.aspectRatio, bodyHeightMm: height)
+        switch promotion.judge(measured, units: measuredUnits.count) {
+        case .success: return []
+        case .failure(let unmet): return unmet.reasons
+        }
     }
 
     /// The coil the sessions that record their reader's antenna say together, and how many

@@ -1,10 +1,10 @@
 import Foundation
-import NFCBench
 import NFCPhysics
 
-/// When bench evidence may publish a coil (`catalog publish`): the promotion policy's
+/// When bench evidence may publish or promote a coil (`catalog publish`, and `refine
+/// --promote` where the sessions record their reader's antenna): the promotion policy's
 /// conditions (docs/refine.md) asked of the coil, in millimetres, rather than of the read
-/// region `refine --promote` fits. Read regions of two readers differ by the readers' sizes
+/// region. Read regions of two readers differ by the readers' sizes
 /// (docs/physics.md), so two benches that agree on the coil would look like a disagreement
 /// there; on the coil they must agree.
 ///
@@ -17,12 +17,24 @@ import NFCPhysics
 ///    for the number of checks (Bonferroni: a family-wise false-alarm rate of 5 % over all
 ///    sessions and both axes). A session whose own fit leaves its centre open cannot say
 ///    where the coil is alone and is not checked.
-struct CoilPromotion {
-    let policy: PromotionPolicy
-    let bodyWidthMm: Double
-    let bodyHeightMm: Double
+public struct CoilPromotion: Sendable {
+    public let policy: PromotionPolicy
+    public let bodyWidthMm: Double
+    public let bodyHeightMm: Double
 
-    func judge(_ sessions: [SessionEvidence], units: Int) -> Result<CoilEstimate, PublishRefusal> {
+    /// The conditions a coil did not meet, in words.
+    public struct Unmet: Error, Sendable {
+        public let reasons: [String]
+    }
+
+    public init(policy: PromotionPolicy, bodyWidthMm: Double, bodyHeightMm: Double) {
+        self.policy = policy
+        self.bodyWidthMm = bodyWidthMm
+        self.bodyHeightMm = bodyHeightMm
+    }
+
+    /// The pooled coil when every condition holds, else what did not.
+    public func judge(_ sessions: [SessionEvidence], units: Int) -> Result<CoilEstimate, Unmet> {
         var unmet: [String] = []
         if sessions.count < policy.minimumSessions {
             unmet.append("\(sessions.count) bench session(s), needs \(policy.minimumSessions)")
@@ -30,11 +42,11 @@ struct CoilPromotion {
         if units < policy.minimumUnits {
             unmet.append("\(units) labelled unit(s), needs \(policy.minimumUnits) (label them with run --unit)")
         }
-        guard unmet.isEmpty else { return .failure(PublishRefusal(unmet)) }
+        guard unmet.isEmpty else { return .failure(Unmet(reasons: unmet)) }
         let pooled: CoilEstimate
         switch fit(sessions) {
         case .success(let estimate): pooled = estimate
-        case .failure(let why): return .failure(PublishRefusal([why.words]))
+        case .failure(let why): return .failure(Unmet(reasons: [why.words]))
         }
         let figures = [
             ("centre x", pooled.centreX), ("centre y", pooled.centreY), ("width", pooled.width), ("height", pooled.height),
@@ -68,7 +80,7 @@ struct CoilPromotion {
                 }
             }
         }
-        return unmet.isEmpty ? .success(pooled) : .failure(PublishRefusal(unmet))
+        return unmet.isEmpty ? .success(pooled) : .failure(Unmet(reasons: unmet))
     }
 
     private func fit(_ sessions: [SessionEvidence]) -> Result<CoilEstimate, SessionCoil.Unavailable> {

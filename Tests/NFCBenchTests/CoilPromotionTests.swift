@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import NFCBenchUseCases
+@testable import NFCBench
 
 /// The numbers behind `catalog publish`'s stability check: the normal quantile against
 /// published values (Abramowitz and Stegun, table 26.5), and the Bonferroni widening.
