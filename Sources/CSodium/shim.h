@@ -16,5 +16,6 @@ NFCBENCH_SODIUM_FUNCTION(crypto_sign_detached)
 NFCBENCH_SODIUM_FUNCTION(crypto_sign_verify_detached)
 NFCBENCH_SODIUM_FUNCTION(crypto_sign_seed_keypair)
 NFCBENCH_SODIUM_FUNCTION(crypto_generichash)
+NFCBENCH_SODIUM_FUNCTION(crypto_pwhash_scryptsalsa208sha256)
 #undef NFCBENCH_SODIUM_FUNCTION
 #endif

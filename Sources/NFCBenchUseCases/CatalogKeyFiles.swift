@@ -40,7 +40,10 @@ public enum CatalogKeyFiles {
     }
 
     /// The secret key, refused when others may read it (as ssh refuses a private key).
-    public static func readSecret(_ url: URL) throws(CatalogKeyError) -> MinisignSecretKey {
+    /// `password` is asked only of a key protected by one (minisign's `-G` makes such keys).
+    public static func readSecret(_ url: URL, password: (() -> [UInt8]?)? = nil) throws(CatalogKeyError)
+        -> MinisignSecretKey
+    {
         var info = stat()
         guard stat(url.path, &info) == 0 else { throw .unreadable(url.path, Errno.current.description) }
         guard info.st_mode & 0o077 == 0 else {
@@ -48,8 +51,11 @@ public enum CatalogKeyFiles {
         }
         let data: Data
         do { data = try BoundedFile.read(url, limit: 4096) } catch { throw .unreadable(url.path, error.reason) }
-        do { return try MinisignSecretKey(text: String(decoding: data, as: UTF8.self)) } catch {
-            throw .notAKey(url.path, error.description)
+        do { return try MinisignSecretKey(text: String(decoding: data, as: UTF8.self), password: password) } catch {
+            switch error {
+            case .passwordProtected, .wrongPassword, .undecryptable: throw .locked(url.path, error.description)
+            default: throw .notAKey(url.path, error.description)
+            }
         }
     }
 
@@ -69,6 +75,7 @@ public enum CatalogKeyError: Error, Sendable, CustomStringConvertible {
     case unreadable(String, String)
     case exposed(String, String)
     case notAKey(String, String)
+    case locked(String, String)
     case crypto(String)
 
     public var description: String {
@@ -78,6 +85,7 @@ public enum CatalogKeyError: Error, Sendable, CustomStringConvertible {
         case .unreadable(let path, let why): "cannot read the key '\(path)': \(why)"
         case .exposed(let path, let mode): "the secret key '\(path)' has mode \(mode): others may read it"
         case .notAKey(let path, let why): "'\(path)' is not a usable key: \(why)"
+        case .locked(let path, let why): "the secret key '\(path)' is locked: \(why)"
         case .crypto(let why): why
         }
     }
@@ -89,6 +97,9 @@ public enum CatalogKeyError: Error, Sendable, CustomStringConvertible {
         case .unreadable: "Check the path; make a key with 'nfcbench catalog keygen -o KEY'."
         case .exposed(let path, _): "Run 'chmod 600 \(path)', and make a new key if others could have copied it."
         case .notAKey: "Give the file 'nfcbench catalog keygen' or 'minisign -G -W' wrote (KEY for publish, KEY.pub to verify)."
+        case .locked:
+            "Run on a terminal to be asked for its password, or set NFCBENCH_CATALOG_KEY_PASSWORD for a script "
+                + "(the environment of a shared machine is not a secret store)."
         case .crypto: "Install libsodium (Debian: apt-get install libsodium23)."
         }
     }

@@ -6,6 +6,10 @@ import Foundation
 public struct Catalog: Sendable {
     public let version: String
     public let generatedAt: String?
+    /// A signed publication's number and approval (docs/catalog-api.md), kept so that what
+    /// the catalog is printed as (`catalog list --json`) says which version it is.
+    public let catalogVersion: Int?
+    public let publication: CatalogPublicationDTO?
     /// Valid profiles, in document order.
     public let profiles: [DeviceAntennaProfile]
     /// Every row left out, from decoding and from validation, in document order.
@@ -41,6 +45,8 @@ public struct Catalog: Sendable {
         }
         self.version = document.version
         self.generatedAt = document.generatedAt
+        self.catalogVersion = document.catalogVersion
+        self.publication = document.publication
         self.profiles = profiles
         self.skippedRows = skipped.sorted { $0.index < $1.index }
         self.byKey = byKey
@@ -55,17 +61,21 @@ public struct Catalog: Sendable {
 
     /// The document form, e.g. for `catalog list --json`. Skipped rows are not in it.
     public var document: CatalogResponseDTO {
-        CatalogResponseDTO(version: version, generatedAt: generatedAt, entries: profiles.map(\.entry))
+        CatalogResponseDTO(
+            version: version, generatedAt: generatedAt, entries: profiles.map(\.entry), catalogVersion: catalogVersion,
+            publication: publication)
     }
 
     /// This catalog laid over `base`: its own entries first, then `base`'s entries for
-    /// keys it does not name. How a lab's patch becomes a full catalog.
+    /// keys it does not name. How a lab's patch becomes a full catalog. The publication
+    /// (number and approval) is this layer's: a seed under a signed catalog adds rows, not
+    /// a version.
     public func laid(over base: Catalog) -> Catalog {
         let own = Set(profiles.map(\.lookupKey))
         let rest = base.profiles.filter { !own.contains($0.lookupKey) }.map(\.entry)
         return Catalog(
             document: CatalogResponseDTO(
                 version: "\(version)+\(base.version)", generatedAt: generatedAt,
-                entries: profiles.map(\.entry) + rest))
+                entries: profiles.map(\.entry) + rest, catalogVersion: catalogVersion, publication: publication))
     }
 }

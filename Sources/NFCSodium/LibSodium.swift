@@ -13,6 +13,7 @@ struct LibSodium: Sendable {
     let verifyDetached: nfcbench_crypto_sign_verify_detached_f
     let seedKeypair: nfcbench_crypto_sign_seed_keypair_f
     let genericHash: nfcbench_crypto_generichash_f
+    let scrypt: nfcbench_crypto_pwhash_scryptsalsa208sha256_f
 
     /// The library, loaded and initialised once for the process (`sodium_init` picks the
     /// CPU's fastest implementations and seeds the random source; it must run before any
@@ -44,6 +45,7 @@ struct LibSodium: Sendable {
         verifyDetached = try library.function("crypto_sign_verify_detached")
         seedKeypair = try library.function("crypto_sign_seed_keypair")
         genericHash = try library.function("crypto_generichash")
+        scrypt = try library.function("crypto_pwhash_scryptsalsa208sha256")
     }
 }
 

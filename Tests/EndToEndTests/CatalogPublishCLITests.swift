@@ -62,6 +62,35 @@ struct CatalogPublishCLITests {
         }
     }
 
+    /// A key minisign itself made with a password (its default, scrypt at 1 GiB): opened
+    /// with the password from the environment, refused without it or with a wrong one, and
+    /// the password never printed.
+    @Test func aMinisignKeyWithAPasswordOpensWithItsPasswordOnly() async throws {
+        let (pub, secret) = (scratch.file("m.pub"), scratch.file("m.key"))
+        let made = try await ChildProcess.run(
+            "/bin/sh", ["-c", "printf 'bench-pass\\nbench-pass\\n' | \(Self.minisign) -G -p '\(pub)' -s '\(secret)'"],
+            environment: [:])
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(try String(contentsOfFile: secret, encoding: .utf8).contains("encrypted secret key"))
+        let db = scratch.file("bench.sqlite")
+        try await BenchEvidenceFixture.record([Self.lab[0]], into: db)
+        let www = scratch.file("www")
+        let publish = ["catalog", "publish", "--db", db, "--key", secret, "-o", www, "--reviewer", "Ana"] + Self.oneSession
+        let opened = try await BuiltBinary.run(publish, environment: ["NFCBENCH_CATALOG_KEY_PASSWORD": "bench-pass"])
+        #expect(opened.status == 0, "\(opened.stderr)")
+        // Signed with the opened key: minisign verifies it with the public half it made.
+        let verified = try await ChildProcess.run(
+            Self.minisign, ["-V", "-p", pub, "-m", www + "/v1/catalog", "-x", www + "/v1/catalog.minisig"], environment: [:])
+        #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
+        // No terminal, no password: refused, saying how to give one.
+        let locked = try await BuiltBinary.run(publish)
+        #expect(locked.status == 1 && locked.stderr.contains("is locked"), "\(locked.stderr)")
+        #expect(locked.stderr.contains("NFCBENCH_CATALOG_KEY_PASSWORD"), "\(locked.stderr)")
+        let wrong = try await BuiltBinary.run(publish, environment: ["NFCBENCH_CATALOG_KEY_PASSWORD": "bench-pasS"])
+        #expect(wrong.status == 1 && wrong.stderr.contains("the password does not open it"), "\(wrong.stderr)")
+        for output in [opened, locked, wrong].map({ $0.stdout + $0.stderr }) { #expect(!output.contains("bench-pas")) }
+    }
+
     @Test func publishingNeedsAReviewerAndADryRunWritesNothing() async throws {
         let key = try await keygen()
         let db = scratch.file("bench.sqlite")

@@ -63,6 +63,14 @@ struct MinisignTests {
         #expect(throws: MinisignFormatError.passwordProtected) {
             try MinisignSecretKey(text: "untrusted comment: k\n" + Data(encrypted).base64EncodedString() + "\n")
         }
+        // A protected key asking for more memory than any minisign cost is refused before
+        // anything is allocated (a hostile file must not take the machine's memory).
+        var greedy = encrypted
+        greedy[46..<54] = [0, 0, 0, 0, 0, 0, 0, 0x10][...]
+        #expect(throws: MinisignFormatError.self) {
+            try MinisignSecretKey(
+                text: "untrusted comment: k\n" + Data(greedy).base64EncodedString() + "\n", password: { Array("x".utf8) })
+        }
         bytes[70] ^= 0x01  // inside the secret: its checksum no longer matches
         #expect(throws: MinisignFormatError.damaged) {
             try MinisignSecretKey(text: "untrusted comment: k\n" + Data(bytes).base64EncodedString() + "\n")

@@ -21,6 +21,25 @@ struct CatalogLoadingTests {
         return Catalog(document: try CatalogDocumentDecoder.decode(Data(json.utf8), origin: "test"))
     }
 
+    /// A signed publication's number and approval survive loading, printing and layering
+    /// over the seed: `catalog list --json` says which version it is.
+    @Test func aPublicationsVersionAndApprovalAreKept() throws {
+        let json = """
+            {"version":"lab","catalogVersion":7,"publication":{"reviewer":"Ana","approvedAt":"2026-12-06T10:00:00Z",
+             "source":"sqlite:bench.sqlite"},"entries":[\(Self.good)]}
+            """
+        let signed = Catalog(document: try CatalogDocumentDecoder.decode(Data(json.utf8), origin: "test"))
+        #expect(signed.catalogVersion == 7 && signed.publication?.reviewer == "Ana")
+        let seed = try load([row { $0["modelIdentifier"] = "SM-A556B" }])
+        let effective = signed.laid(over: seed)
+        #expect(effective.profiles.count == 2)
+        #expect(effective.document.catalogVersion == 7 && effective.document.publication == signed.publication)
+        let printed = try JSONEncoder().encode(effective.document)
+        let again = try CatalogDocumentDecoder.decode(printed, origin: "printed")
+        #expect(again.catalogVersion == 7 && again.publication?.approvedAt == "2026-12-06T10:00:00Z")
+        #expect(seed.laid(over: signed).document.catalogVersion == nil, "the version is the top layer's")
+    }
+
     @Test func malformedRowsAreSkippedWhileGoodRowsLoad() throws {
         let rows = [
             Self.good,

@@ -106,7 +106,11 @@ enum CatalogPublishCommand {
         }
         let key: MinisignSecretKey
         let keyPath = context.url(forPath: invocation.required(signingKey))
-        do throws(CatalogKeyError) { key = try CatalogKeyFiles.readSecret(keyPath) } catch {
+        let password = { () -> [UInt8]? in
+            if let given = context.environment["NFCBENCH_CATALOG_KEY_PASSWORD"] { return Array(given.utf8) }
+            return PasswordPrompt.read("Password for the catalog key \(keyPath.lastPathComponent): ", to: context.errors)
+        }
+        do throws(CatalogKeyError) { key = try CatalogKeyFiles.readSecret(keyPath, password: password) } catch {
             throw CommandFailure("Cannot sign with the key: \(error).", hint: error.hint)
         }
         let (store, location) = try await StoreOptions.reading(invocation, context, checked: true)

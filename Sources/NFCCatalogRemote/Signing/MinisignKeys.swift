@@ -60,7 +60,9 @@ public struct MinisignSecretKey: Sendable {
         MinisignPublicKey(keyID: keyID, key: Array(secret[32..<64]))
     }
 
-    public init(text: String) throws(MinisignFormatError) {
+    /// `password`: asked for only when the key is protected by one (minisign's default);
+    /// `nil` from it, or no closure, refuses such a key.
+    public init(text: String, password: (() -> [UInt8]?)? = nil) throws(MinisignFormatError) {
         let lines = text.split(whereSeparator: \.isNewline).map(String.init)
         guard lines.count >= 2, lines[0].hasPrefix(MinisignFormat.untrustedPrefix) else {
             throw .notMinisign("a secret key file is a comment line and a key line")
@@ -71,16 +73,38 @@ public struct MinisignSecretKey: Sendable {
         guard bytes[0..<2].elementsEqual(MinisignFormat.ed), bytes[4..<6].elementsEqual(Array("B2".utf8)) else {
             throw .notMinisign("its algorithms are not Ed25519 with a BLAKE2b checksum")
         }
-        guard bytes[2..<4].elementsEqual([0, 0]) else {
-            throw .passwordProtected
+        var keyNumber = Array(bytes[54..<158])  // key id, secret, checksum
+        defer { Ed25519.wipe(&keyNumber) }
+        let encrypted = !bytes[2..<4].elementsEqual([0, 0])
+        if encrypted {
+            guard bytes[2..<4].elementsEqual(Array("Sc".utf8)) else {
+                throw .notMinisign("its key is protected by an unknown method (not scrypt)")
+            }
+            guard var typed = password?() else { throw .passwordProtected }
+            defer { Ed25519.wipe(&typed) }
+            let salt = Array(bytes[6..<38])
+            let operations = Self.littleEndian(bytes[38..<46]), memory = Self.littleEndian(bytes[46..<54])
+            var mask: [UInt8]
+            do {
+                mask = try Scrypt.derive(length: 104, password: typed, salt: salt, operations: operations, memory: memory)
+            } catch let failure { throw .undecryptable(failure.description) }
+            for i in keyNumber.indices { keyNumber[i] ^= mask[i] }
+            Ed25519.wipe(&mask)
         }
-        let keyID = Array(bytes[54..<62]), secret = Array(bytes[62..<126]), checksum = Array(bytes[126..<158])
-        // minisign leaves the checksum of a key without a password zero; nfcbench writes it.
-        if checksum.contains(where: { $0 != 0 }) {
-            guard (try? MinisignFormat.checksum(keyID: keyID, secret: secret)) == checksum else { throw .damaged }
+        let keyID = Array(keyNumber[0..<8]), secret = Array(keyNumber[8..<72]), checksum = Array(keyNumber[72..<104])
+        // minisign leaves the checksum of a key without a password zero; nfcbench writes it. A
+        // protected key's checksum is what tells a wrong password.
+        if encrypted || checksum.contains(where: { $0 != 0 }) {
+            guard (try? MinisignFormat.checksum(keyID: keyID, secret: secret)) == checksum else {
+                throw encrypted ? .wrongPassword : .damaged
+            }
         }
         guard (try? Ed25519.publicKey(of: secret)) == Array(secret[32..<64]) else { throw .damaged }
         self.init(keyID: keyID, secret: secret)
+    }
+
+    static func littleEndian(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        bytes.reversed().reduce(0) { $0 << 8 | UInt64($1) }
     }
 
     /// The file's text: the secret in base64. Callers write it with mode 0600 only.
@@ -98,14 +122,18 @@ public struct MinisignSecretKey: Sendable {
 public enum MinisignFormatError: Error, Sendable, Equatable, CustomStringConvertible {
     case notMinisign(String)
     case passwordProtected
+    case wrongPassword
+    case undecryptable(String)
     case damaged
 
     public var description: String {
         switch self {
         case .notMinisign(let why): "it is not a minisign file: \(why)"
         case .passwordProtected:
-            "it is protected by a password, which nfcbench does not ask for: make the key with 'nfcbench catalog keygen' "
-                + "or 'minisign -G -W'"
+            "it is protected by a password and none was given: type it at the prompt on a terminal, or set "
+                + "NFCBENCH_CATALOG_KEY_PASSWORD"
+        case .wrongPassword: "the password does not open it (its checksum does not match)"
+        case .undecryptable(let why): "its password could not be applied: \(why)"
         case .damaged: "its checksum or public half does not match its secret: the file is damaged"
         }
     }
