@@ -10,8 +10,11 @@ public struct CatalogSource: Sendable {
         /// A catalog or patch file laid over the seed catalog.
         case file(URL)
         /// A catalog service, fetched through the `nfcbench-fetch` helper and cached; with a
-        /// key, only documents signed by it (`--catalog-key`).
-        case url(String, allowInsecureHTTP: Bool, timeoutSeconds: Double, key: MinisignPublicKey? = nil)
+        /// key, only documents signed by it (`--catalog-key`), and with a minimum, none of
+        /// an older `catalogVersion` (`--catalog-min-version`).
+        case url(
+            String, allowInsecureHTTP: Bool, timeoutSeconds: Double, key: MinisignPublicKey? = nil,
+            minimumVersion: Int? = nil)
     }
 
     public var remote: Remote
@@ -72,9 +75,10 @@ public enum CatalogLoading {
         case .file(let url):
             remote = FileCatalogRemote(url: url)
             origin = url.path
-        case .url(let text, let insecure, let seconds, let key):
+        case .url(let text, let insecure, let seconds, let key, let minimum):
             let fetched = await loadRemote(
-                text, allowInsecureHTTP: insecure, timeoutSeconds: seconds, key: key, environment: source.environment)
+                text, allowInsecureHTTP: insecure, timeoutSeconds: seconds, key: key, minimumVersion: minimum,
+                environment: source.environment)
             warnings += fetched.warnings
             remoteLoad = fetched.load
             remote = LoadedRemoteCatalog(fetched.load)
@@ -88,7 +92,7 @@ public enum CatalogLoading {
     /// The remote catalog at `text`: the network, else the cached copy.
     public static func loadRemote(
         _ text: String, allowInsecureHTTP: Bool, timeoutSeconds: Double, key: MinisignPublicKey? = nil,
-        environment: [String: String]
+        minimumVersion: Int? = nil, environment: [String: String]
     ) async -> (load: RemoteCatalogLoad, warnings: [String]) {
         let endpoint: CatalogEndpoint
         do { endpoint = try CatalogEndpoint(text, allowInsecureHTTP: allowInsecureHTTP) } catch {
@@ -106,7 +110,7 @@ public enum CatalogLoading {
         let limits = FetchLimits(connectTimeout: min(2, timeoutSeconds), totalTimeout: timeoutSeconds)
         let remote = CachingRemoteCatalog(
             endpoint: endpoint, fetcher: HelperProcessFetcher(helper: helper, limits: limits), cache: cache?.cache,
-            verifier: key.map(MinisignVerifier.init(key:)))
+            verifier: key.map(MinisignVerifier.init(key:)), minimumVersion: minimumVersion)
         return (await remote.load(), warnings)
     }
 

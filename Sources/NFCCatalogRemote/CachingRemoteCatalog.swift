@@ -41,21 +41,28 @@ public struct RemoteCatalogLoad: Sendable {
 /// (`catalog.minisig` beside it) verifies and its `catalogVersion` is not older than the
 /// cached one's (`SignedCatalog`); the cached copy is checked again at every use, so a copy
 /// cached before a key was given is not trusted because of it. A refused document never
-/// replaces the cache.
+/// replaces the cache. A `minimumVersion` (`--catalog-min-version`) pins what the cache
+/// alone would guard: a bench with no cache yet, or a cleared one, still refuses every
+/// version older than the pin, and a cached copy older than it is not served.
 public struct CachingRemoteCatalog: Sendable {
     public let endpoint: CatalogEndpoint
     public let fetcher: any CatalogFetching
     public let cache: CatalogCache?
     public let verifier: (any CatalogSignatureVerifying)?
+    /// The oldest `catalogVersion` taken; only with a verifier (an unsigned version number
+    /// proves nothing).
+    public let minimumVersion: Int?
 
     public init(
         endpoint: CatalogEndpoint, fetcher: any CatalogFetching, cache: CatalogCache?,
-        verifier: (any CatalogSignatureVerifying)? = nil
+        verifier: (any CatalogSignatureVerifying)? = nil, minimumVersion: Int? = nil
     ) {
+        precondition(minimumVersion == nil || verifier != nil, "a minimum catalog version needs a key to trust it by")
         self.endpoint = endpoint
         self.fetcher = fetcher
         self.cache = cache
         self.verifier = verifier
+        self.minimumVersion = minimumVersion
     }
 
     public func load(now: Date = Date()) async -> RemoteCatalogLoad {
@@ -88,9 +95,9 @@ public struct CachingRemoteCatalog: Sendable {
                 if let verifier {
                     signature = try await fetchSignature()
                     do {
+                        let held = [cachedDocument?.catalogVersion, minimumVersion].compactMap { $0 }.max()
                         document = try SignedCatalog.open(
-                            body, signature: signature, verifier: verifier, origin: url,
-                            heldVersion: cachedDocument?.catalogVersion)
+                            body, signature: signature, verifier: verifier, origin: url, heldVersion: held)
                     } catch {
                         return fromCache(.refused(error.description))
                     }
@@ -124,11 +131,11 @@ public struct CachingRemoteCatalog: Sendable {
     }
 
     /// A cached copy that may be used: with a verifier, only one whose stored signature
-    /// still verifies under the trusted key.
+    /// still verifies under the trusted key, and not older than the pinned minimum.
     private func usable(_ cached: CachedCatalog, origin: String) -> CatalogResponseDTO? {
         guard let verifier else { return try? CatalogDocumentDecoder.decode(cached.body, origin: origin) }
         return try? SignedCatalog.open(
-            cached.body, signature: cached.signature, verifier: verifier, origin: origin, heldVersion: nil)
+            cached.body, signature: cached.signature, verifier: verifier, origin: origin, heldVersion: minimumVersion)
     }
 }
 

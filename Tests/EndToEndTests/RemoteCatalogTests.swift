@@ -131,6 +131,20 @@ struct RemoteCatalogTests {
         #expect(r.stderr.contains("remoteCatalog skipped 3 bad row(s)"))
     }
 
+    /// A minimum catalog version is a rollback pin on signed versions: without a key it
+    /// means nothing and is refused before any fetch, as is a pin that is not a version.
+    @Test func aMinimumVersionWithoutAKeyIsRefusedBeforeAnyFetch() async throws {
+        let server = try await CatalogServer.start()
+        let pinned = try await BuiltBinary.run(
+            ["catalog", "sync", "--catalog-url", server.url("ok"), "--catalog-min-version", "3"], environment: server.environment)
+        #expect(pinned.status == 64 && pinned.stderr.contains("needs --catalog-key"), "\(pinned.stderr)")
+        var environment = server.environment
+        environment["NFCBENCH_CATALOG_MIN_VERSION"] = "three"
+        let garbled = try await BuiltBinary.run(["catalog", "sync", "--catalog-url", server.url("ok")], environment: environment)
+        #expect(garbled.status == 64 && garbled.stderr.contains("not a catalog version"), "\(garbled.stderr)")
+        #expect(try server.stats()["requests"]?["ok"] ?? 0 == 0, "nothing was fetched")
+    }
+
     @Test func plainHTTPToANonLoopbackHostIsRefusedBeforeAnyNetwork() async throws {
         let server = try await CatalogServer.start()
         let refused = try await server.resolve(nil, extra: ["--catalog-url", "http://catalog.nfcbench.invalid"])

@@ -145,6 +145,47 @@ struct CachingRemoteCatalogTests {
         #expect(try await cache.load(url: endpoint.catalogURL.absoluteString)?.body == two)
     }
 
+    /// A pinned minimum guards what the cache alone cannot: a bench with no cache refuses
+    /// an older signed version, and a cached copy older than the pin is not served.
+    @Test func aPinnedMinimumRefusesOlderVersionsWithoutACache() async throws {
+        let key = try MinisignSecretKey.generate()
+        let verifier = MinisignVerifier(key: key.publicKey)
+        let (three, threeSigned) = try signed(3, with: key), (five, fiveSigned) = try signed(5, with: key)
+        let fresh = await CachingRemoteCatalog(
+            endpoint: endpoint,
+            fetcher: ScriptedFetcher([
+                .success(.fetched(body: three, etag: nil)), .success(.fetched(body: threeSigned, etag: nil)),
+            ]),
+            cache: nil, verifier: verifier, minimumVersion: 4
+        ).load()
+        #expect(fresh.served == .none && fresh.document == nil)
+        #expect(
+            fresh.error == .refused(CatalogSignatureError.rolledBack(offered: 3, held: 4).description),
+            "\(String(describing: fresh.error))")
+        // A copy of version 3 cached before the pin was raised is not served under it.
+        let cache = try await cache()
+        _ = await CachingRemoteCatalog(
+            endpoint: endpoint,
+            fetcher: ScriptedFetcher([
+                .success(.fetched(body: three, etag: nil)), .success(.fetched(body: threeSigned, etag: nil)),
+            ]),
+            cache: cache, verifier: verifier
+        ).load()
+        let pinned = CachingRemoteCatalog(
+            endpoint: endpoint, fetcher: ScriptedFetcher([.failure(.httpStatus(503))]), cache: cache, verifier: verifier,
+            minimumVersion: 4)
+        let offline = await pinned.load()
+        #expect(offline.served == .none && offline.document == nil, "\(offline.served)")
+        // Version 5 clears the pin and is taken.
+        let newer = await CachingRemoteCatalog(
+            endpoint: endpoint,
+            fetcher: ScriptedFetcher([.success(.fetched(body: five, etag: nil)), .success(.fetched(body: fiveSigned, etag: nil))]
+            ),
+            cache: cache, verifier: verifier, minimumVersion: 4
+        ).load()
+        #expect(newer.served == .network && newer.document?.catalogVersion == 5 && newer.signatureVerified)
+    }
+
     @Test func aCopyCachedWithoutASignatureIsNotTrustedOnceAKeyIsGiven() async throws {
         let cache = try await cache()
         _ = await CachingRemoteCatalog(

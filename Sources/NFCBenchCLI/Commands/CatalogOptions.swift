@@ -21,7 +21,39 @@ enum CatalogOptions {
         "--catalog-key", value: "file",
         help: "Accept only catalogs signed by this minisign public key (KEY.pub); also NFCBENCH_CATALOG_KEY.")
 
-    static let all = [catalogFile.spec, catalogURL.spec, allowInsecure.spec, timeout.spec, catalogKey.spec]
+    static let minimumVersion = Option<Int>(
+        "--catalog-min-version", value: "n",
+        help: "With --catalog-key: refuse signed catalogs older than version n, cache or none (rollback pin); "
+            + "also NFCBENCH_CATALOG_MIN_VERSION.",
+        expected: "a whole number in 1...2147483647", convert: OptionValue.whole(in: 1...Int(Int32.max)))
+
+    static let all = [
+        catalogFile.spec, catalogURL.spec, allowInsecure.spec, timeout.spec, catalogKey.spec, minimumVersion.spec,
+    ]
+
+    /// The pinned oldest version, from `--catalog-min-version` or
+    /// `NFCBENCH_CATALOG_MIN_VERSION`; refused without a key (an unsigned number proves
+    /// nothing) and when the environment's value is not a version.
+    static func pinnedVersion(_ invocation: ParsedInvocation, _ context: CommandContext, key: MinisignPublicKey?) throws
+        -> Int?
+    {
+        var pinned = invocation[minimumVersion]
+        if pinned == nil, let text = nonEmpty(context.environment["NFCBENCH_CATALOG_MIN_VERSION"]) {
+            guard let value = Int(text), value >= 1 else {
+                throw UsageError(
+                    "NFCBENCH_CATALOG_MIN_VERSION is '\(TerminalSafeText.neutralise(text))', not a catalog version "
+                        + "(a whole number from 1).", path: invocation.path)
+            }
+            pinned = value
+        }
+        guard let pinned else { return nil }
+        guard key != nil else {
+            throw UsageError(
+                "A minimum catalog version needs --catalog-key KEY.pub (or NFCBENCH_CATALOG_KEY): only a signed version "
+                    + "number can be trusted.", path: invocation.path)
+        }
+        return pinned
+    }
 
     /// The trusted key, from `--catalog-key` or `NFCBENCH_CATALOG_KEY`; `nil` when neither
     /// is given. A key that cannot be read stops the command: trusting nothing by mistake
@@ -49,9 +81,10 @@ enum CatalogOptions {
             }
             remote = .file(context.url(forPath: path))
         } else if let text = invocation[catalogURL] ?? nonEmpty(context.environment["NFCBENCH_CATALOG_URL"]) {
+            let key = try trustedKey(invocation, context)
             remote = .url(
                 text, allowInsecureHTTP: invocation[allowInsecure], timeoutSeconds: invocation[timeout] ?? 3,
-                key: try trustedKey(invocation, context))
+                key: key, minimumVersion: try pinnedVersion(invocation, context, key: key))
         }
         return await CatalogLoading.load(
             CatalogSource(remote: remote, seedURL: resources.seedCatalogURL, environment: context.environment),
@@ -61,9 +94,10 @@ enum CatalogOptions {
     static func loadRemote(_ text: String, _ invocation: ParsedInvocation, _ context: CommandContext) async throws
         -> RemoteCatalogLoad
     {
+        let key = try trustedKey(invocation, context)
         let fetched = await CatalogLoading.loadRemote(
             text, allowInsecureHTTP: invocation[allowInsecure], timeoutSeconds: invocation[timeout] ?? 3,
-            key: try trustedKey(invocation, context), environment: context.environment)
+            key: key, minimumVersion: try pinnedVersion(invocation, context, key: key), environment: context.environment)
         for warning in fetched.warnings { context.errors.line(warning) }
         return fetched.load
     }

@@ -13,7 +13,7 @@ enum CatalogSyncCommand {
             + "Exit codes: 0 synced (or unchanged, 304), 1 the remote could not be fetched or was refused (the cache is kept).",
         options: [
             CatalogOptions.catalogURL.spec, CatalogOptions.allowInsecure.spec, CatalogOptions.timeout.spec,
-            CatalogOptions.catalogKey.spec, syncJSON.spec,
+            CatalogOptions.catalogKey.spec, CatalogOptions.minimumVersion.spec, syncJSON.spec,
         ],
         handler: sync)
 
