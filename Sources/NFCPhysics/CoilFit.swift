@@ -327,15 +327,32 @@ public struct CoilFit: Sendable {
         centreX: Double, centreY: Double, width: Double, height: Double, readerX: Double, readerY: Double,
         heightMm: Double, bench: CoilTap.Bench
     ) -> Double {
+        let (coil, reader, z) = filaments(centreX, centreY, width, height, readerX, readerY, heightMm, bench)
+        return Self.logNanohenries(abs(RectangularLoop.neumann(coil, reader, z)))
+    }
+
+    /// The coil's turns as one filament at their mean inset, the reader's antenna at the tap,
+    /// and the distance between their planes.
+    private func filaments(
+        _ centreX: Double, _ centreY: Double, _ width: Double, _ height: Double, _ readerX: Double, _ readerY: Double,
+        _ heightMm: Double, _ bench: CoilTap.Bench
+    ) -> (RectangularLoop.Filament, RectangularLoop.Filament, Double) {
         let inset = coilPitchMm * Double(coilTurns - 1) / 2
         let w = max(width - 2 * inset, 1), h = max(height - 2 * inset, 1)
         let reader = bench.reader
-        let m = RectangularLoop.filamentNeumann(
-            left: centreX - w / 2, right: centreX + w / 2, top: centreY - h / 2, bottom: centreY + h / 2,
-            left: readerX - reader.widthMm / 2, right: readerX + reader.widthMm / 2,
-            top: readerY - reader.heightMm / 2, bottom: readerY + reader.heightMm / 2,
-            separation: bench.gapMm + heightMm)
-        return log(max(abs(m) * LoopConstants.neumannPerMm * 1e9, 1e-12))
+        return (
+            RectangularLoop.Filament(
+                left: centreX - w / 2, right: centreX + w / 2, top: centreY - h / 2, bottom: centreY + h / 2),
+            RectangularLoop.Filament(
+                left: readerX - reader.widthMm / 2, right: readerX + reader.widthMm / 2,
+                top: readerY - reader.heightMm / 2, bottom: readerY + reader.heightMm / 2),
+            bench.gapMm + heightMm
+        )
+    }
+
+    /// Neumann's integral (mm) as log nanohenries, floored far below any threshold.
+    static func logNanohenries(_ integral: Double) -> Double {
+        log(max(integral * LoopConstants.neumannPerMm * 1e9, 1e-12))
     }
 
     /// How well the coil and threshold in `p` explain `taps` (higher is better); -1e18
@@ -369,16 +386,10 @@ public struct CoilFit: Sendable {
                     readerY: readerY, heightMm: heightMm, bench: bench), spread
             )
         }
-        let inset = coilPitchMm * Double(coilTurns - 1) / 2
-        let w = max(width - 2 * inset, 1), h = max(height - 2 * inset, 1)
-        let reader = bench.reader
-        let m = RectangularLoop.filamentNeumannWithSlopes(
-            left: centreX - w / 2, right: centreX + w / 2, top: centreY - h / 2, bottom: centreY + h / 2,
-            left: readerX - reader.widthMm / 2, right: readerX + reader.widthMm / 2,
-            top: readerY - reader.heightMm / 2, bottom: readerY + reader.heightMm / 2,
-            separation: bench.gapMm + heightMm)
+        let (coil, reader, z) = filaments(centreX, centreY, width, height, readerX, readerY, heightMm, bench)
+        let m = RectangularLoop.neumannWithSlopes(coil, reader, z)
         let magnitude = abs(m.value)
-        let logM = log(max(magnitude * LoopConstants.neumannPerMm * 1e9, 1e-12))
+        let logM = Self.logNanohenries(magnitude)
         let slope = magnitude > 0 ? hypot(m.slopeX, m.slopeY) / magnitude : .infinity
         let placement = placementSpreadMm * slope
         return (logM, min((spread * spread + placement * placement).squareRoot(), Self.largestSpread))

@@ -72,7 +72,7 @@ public struct RectangularLoop: Sendable, Hashable {
     /// along -x and the one at the bottom along +x (left along +y, right along -y), so a
     /// pair of sides counts positive when both are at the same end. Written out without
     /// arrays: the coil fit calls it millions of times.
-    private static func neumann(_ f: Filament, _ g: Filament, _ z: Double) -> Double {
+    static func neumann(_ f: Filament, _ g: Filament, _ z: Double) -> Double {
         filamentNeumann(
             left: f.left, right: f.right, top: f.top, bottom: f.bottom, left: g.left, right: g.right, top: g.top,
             bottom: g.bottom, separation: z)
@@ -121,5 +121,12 @@ public struct RectangularLoop: Sendable, Hashable {
             slopeX -= sign * term.distanceSlope * across / d
         }
         return (value, slopeX, slopeY)
+    }
+
+    /// `filamentNeumannWithSlopes` for two filaments, the second the reader's.
+    static func neumannWithSlopes(_ f: Filament, _ g: Filament, _ z: Double) -> (value: Double, slopeX: Double, slopeY: Double) {
+        filamentNeumannWithSlopes(
+            left: f.left, right: f.right, top: f.top, bottom: f.bottom, left: g.left, right: g.right, top: g.top,
+            bottom: g.bottom, separation: z)
     }
 }

@@ -1,15 +1,6 @@
-/// SplitMix64: small, fast and reproducible across platforms, so `--sim-seed N` gives
-/// the same taps everywhere.
-public struct SeededGenerator: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+import NFCPhysics
 
-    public init(seed: UInt64) { state = seed }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The simulations' random numbers: SplitMix64, reproducible across platforms, so
+/// `--sim-seed N` gives the same taps everywhere. One generator for the whole bench, kept
+/// in the physics module (whose coil design needs it, below this one).
+public typealias SeededGenerator = SplitMix64
