@@ -121,9 +121,6 @@ func session(_ lab: Lab, readerMm: Double, _ rng: inout SeededGenerator) -> (coi
         fit: coilFit, bench: bench, candidates: probeCells,
         prior: CoilDesign.Prior(centre: .init(x: lab.predictedCentre.x, y: lab.predictedCentre.y)), graded: true,
         budget: side * side)
-    // As the coil plan (`CoilPlan`): 600 coils, 150 weighed per choice.
-    design.cloudSize = 600
-    design.weighed = 150
     let environment = ProcessInfo.processInfo.environment
     if let cloud = environment["DESIGN_CLOUD"].flatMap(Int.init) { design.cloudSize = cloud }
     if let weighed = environment["DESIGN_WEIGHED"].flatMap(Int.init) { design.weighed = weighed }

@@ -86,11 +86,9 @@ public struct CoilPlan: ProbeStrategy {
             centre: zone.map { CoilDesign.Position(x: $0.midX * fit.bodyWidthMm, y: $0.midY * fit.bodyHeightMm) })
         prior.sideMm = CoilFit.smallestCoilMm...max(CoilFit.smallestCoilMm + 1, min(70, fit.bodyWidthMm))
         func design(graded: Bool) -> CoilDesign {
-            var design = CoilDesign(
-                fit: fit, bench: Self.bench(physics), candidates: candidates, prior: prior, graded: graded, budget: Self.budget)
-            design.cloudSize = 600
-            design.weighed = 150
-            return design
+            CoilDesign(
+                fit: fit, bench: CoilTap.Bench(physics.reader), candidates: candidates, prior: prior, graded: graded,
+                budget: Self.budget)
         }
         binary = design(graded: false)
         graded = design(graded: true)
@@ -98,12 +96,6 @@ public struct CoilPlan: ProbeStrategy {
 
     static func fit(_ physics: PlanPhysics, aspectRatio: Double) -> CoilFit {
         .bench(bodyWidthMm: physics.bodyHeightMm * aspectRatio, bodyHeightMm: physics.bodyHeightMm)
-    }
-
-    static func bench(_ physics: PlanPhysics) -> CoilTap.Bench {
-        CoilTap.Bench(
-            reader: ReaderAntenna(widthMm: physics.reader.antennaWidthMm, heightMm: physics.reader.antennaHeightMm),
-            gapMm: physics.reader.gapMm)
     }
 
     public func next(after history: [(probe: Probe, hit: Bool)]) -> Probe? {
@@ -132,7 +124,7 @@ public struct CoilPlan: ProbeStrategy {
         var coupling: [Probe: Double] = [:]
         for grade in grades ?? [] { coupling[grade.probe] = grade.coupling }
         let width = physics.bodyHeightMm * aspectRatio, height = physics.bodyHeightMm
-        let bench = Self.bench(physics)
+        let bench = CoilTap.Bench(physics.reader)
         return history.filter { !skipped.contains($0.probe) }.map { entry in
             let rungs = entry.hit ? coupling[entry.probe].map { ladder.rungsRead(coupling: $0) } : nil
             return CoilTap(

@@ -183,14 +183,14 @@ public struct CatalogRefiner: Sendable {
         _ profile: DeviceAntennaProfile, _ sessions: [SessionEvidence], units: Int, deviance: [Double], _ estimate: ZoneEstimate,
         coil: (estimate: CoilEstimate, sessions: Int)?
     ) -> [String] {
-        guard coil != nil, let height = profile.bodyHeightMm else {
+        guard let coil, let height = profile.bodyHeightMm else {
             return policy.unmet(sessions: sessions.count, units: units, sessionDeviance: deviance, estimate: estimate)
         }
         let measured = sessions.filter { $0.session.readerGeometry != nil }
         let measuredUnits = Set(
             measured.compactMap { $0.session.unit?.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
         let promotion = CoilPromotion(policy: policy, bodyWidthMm: height * profile.aspectRatio, bodyHeightMm: height)
-        switch promotion.judge(measured, units: measuredUnits.count) {
+        switch promotion.judge(measured, units: measuredUnits.count, pooled: coil.estimate) {
         case .success: return []
         case .failure(let unmet): return unmet.reasons
         }

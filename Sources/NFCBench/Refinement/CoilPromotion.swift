@@ -34,7 +34,11 @@ public struct CoilPromotion: Sendable {
     }
 
     /// The pooled coil when every condition holds, else what did not.
-    public func judge(_ sessions: [SessionEvidence], units: Int) -> Result<CoilEstimate, Unmet> {
+    /// `pooled`: the sessions' pooled fit when the caller has made it already (`refine`
+    /// writes it), so it is not made twice.
+    public func judge(_ sessions: [SessionEvidence], units: Int, pooled known: CoilEstimate? = nil)
+        -> Result<CoilEstimate, Unmet>
+    {
         var unmet: [String] = []
         if sessions.count < policy.minimumSessions {
             unmet.append("\(sessions.count) bench session(s), needs \(policy.minimumSessions)")
@@ -44,7 +48,7 @@ public struct CoilPromotion: Sendable {
         }
         guard unmet.isEmpty else { return .failure(Unmet(reasons: unmet)) }
         let pooled: CoilEstimate
-        switch fit(sessions) {
+        switch known.map(Result.success) ?? fit(sessions) {
         case .success(let estimate): pooled = estimate
         case .failure(let why): return .failure(Unmet(reasons: [why.words]))
         }

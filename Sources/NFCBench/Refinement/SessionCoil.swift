@@ -51,9 +51,7 @@ public struct SessionCoil: Sendable {
         var coilTaps: [CoilTap] = []
         for (session, taps) in sessions {
             guard let geometry = session.readerGeometry else { continue }
-            let bench = CoilTap.Bench(
-                reader: ReaderAntenna(widthMm: geometry.antennaWidthMm, heightMm: geometry.antennaHeightMm),
-                gapMm: geometry.gapMm)
+            let bench = CoilTap.Bench(geometry)
             coilTaps += taps.compactMap { t -> CoilTap? in
                 guard t.result == .hit || t.result == .miss else { return nil }
                 let graded = t.result == .hit && t.couplingLadder == ladder.name ? t.coupling : nil
@@ -95,5 +93,14 @@ extension CatalogCoilDTO {
         self.init(
             centreXMm: interval(e.centreX), centreYMm: interval(e.centreY), widthMm: interval(e.width),
             heightMm: interval(e.height))
+    }
+}
+
+extension CoilTap.Bench {
+    /// The bench a session's recorded reader geometry describes.
+    public init(_ geometry: ReaderGeometry) {
+        self.init(
+            reader: ReaderAntenna(widthMm: geometry.antennaWidthMm, heightMm: geometry.antennaHeightMm),
+            gapMm: geometry.gapMm)
     }
 }
