@@ -12,10 +12,9 @@ enum PublishedEntry {
     static func judge(_ profile: DeviceAntennaProfile, _ sessions: [SessionEvidence], policy: PromotionPolicy) -> Result<
         (CatalogEntryDTO, PublishedChange), PublishRefusal
     > {
-        guard let bodyHeight = profile.bodyHeightMm else {
+        guard let (bodyWidth, bodyHeight) = profile.coilBodyMm else {
             return .failure(PublishRefusal(["the catalog publishes no body size for this model"]))
         }
-        let bodyWidth = profile.entry.bodyWidthMm ?? bodyHeight * profile.aspectRatio
         let units = Set(sessions.compactMap { $0.session.unit?.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
         let promotion = CoilPromotion(policy: policy, bodyWidthMm: bodyWidth, bodyHeightMm: bodyHeight)
         let coil: CoilEstimate

@@ -146,6 +146,11 @@ public enum RunStart {
         session.readerGeometry = ReaderAntennaProfile.geometry(
             antenna: request.readerAntenna, gapMm: request.gapMm,
             profile: ReaderAntennaProfile.matching(spec: spec, name: reader.info.name))
+        // The coil plan chooses by the reader's antenna, known only now: the session stores
+        // its first position, not the one the plan without its physics would have taken.
+        if session.plan == .coil, PlanPhysics(session) != nil {
+            session.plannedProbes = session.strategy.storedProbes(for: session.predicted)
+        }
         return session
     }
 

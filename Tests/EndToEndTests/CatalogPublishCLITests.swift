@@ -220,4 +220,38 @@ struct CatalogPublishCLITests {
         let changes = try #require(try json(fromOwn.stdout)["changes"] as? [[String: Any]], "\(fromOwn.stderr)")
         #expect(changes.map { $0["displayName"] as? String } == ["Lab test phone"], "\(changes)")
     }
+
+    /// A catalog whose `bodyWidthMm` (75) disagrees with its `aspectRatio` (0.4803 of 147 mm,
+    /// 70.6): `refine` and `catalog publish` read the same taps at the same millimetres, so
+    /// one session tells one coil (publish used to read them at 75 mm wide, 2 mm to the right).
+    @Test func refineAndPublishTellOneCoilWhereTheCatalogsWidthDisagrees() async throws {
+        let key = try await keygen()
+        let db = scratch.file("bench.sqlite")
+        try await BenchEvidenceFixture.record([Self.lab[0]], into: db, model: "SM-T000042")
+        var seed = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: Checkout.seedCatalog)) as? [String: Any])
+        var row = try #require((seed["entries"] as? [[String: Any]])?.first { $0["modelIdentifier"] as? String == "SM-S921B" })
+        row["modelIdentifier"] = "SM-T000042"
+        row["bodyWidthMm"] = 75.0
+        seed["entries"] = [row]
+        let own = scratch.file("own.json")
+        try JSONSerialization.data(withJSONObject: seed).write(to: URL(fileURLWithPath: own))
+        let published = try await BuiltBinary.run(
+            ["catalog", "publish", "--db", db, "--key", key, "-o", scratch.file("www"), "--dry-run", "--json", "--catalog", own]
+                + Self.oneSession)
+        #expect(published.status == 0, "\(published.stderr)")
+        let change = try #require((try json(published.stdout)["changes"] as? [[String: Any]])?.first, "\(published.stdout)")
+        let refined = try await BuiltBinary.run(
+            ["refine", "--model", "SM-T000042", "--db", db, "--catalog", own, "--json", "-o", scratch.file("patch.json")])
+        #expect(refined.status == 0, "\(refined.stderr)")
+        let entry = try #require((try json(refined.stdout)["entries"] as? [[String: Any]])?.first, "\(refined.stdout)")
+        func centre(_ o: [String: Any]?, _ axis: String) -> Double? {
+            ((o?["coil"] as? [String: Any])?[axis] as? [String: Any])?["value"] as? Double
+        }
+        for axis in ["centreXMm", "centreYMm"] {
+            let p = try #require(centre(change, axis)), r = try #require(centre(entry, axis), "\(entry)")
+            #expect(abs(p - r) < 0.11, "\(axis): publish \(p), refine \(r)")
+        }
+        #expect(abs((centre(change, "centreXMm") ?? 0) - BenchEvidenceFixture.coil.centreX) < 2)
+    }
 }

@@ -171,3 +171,30 @@ final class ClosedReaders: Sendable {
     func count() { closes.withLock { $0 += 1 } }
     var value: Int { closes.withLock { $0 } }
 }
+
+/// A coil session's stored plan is the coil plan's: its first position is the one the plan
+/// chooses from the reader's antenna, which `--resume` and a machine's travel check read.
+@Suite("Starting a coil run")
+struct CoilRunStartTests {
+    @Test func aCoilSessionStoresTheCoilPlansFirstPosition() async throws {
+        let scratch = try TemporaryDirectory("runstart-coil")
+        let store = try await SQLiteBenchStore.open(path: scratch.database())
+        var asked = try request(model: "SM-S921B")
+        asked.plan = .coil
+        asked.readerAntenna = (width: 60, height: 60)
+        asked.gapMm = 3
+        let started = try await RunStart.prepare(asked, store: store) { $0.session }
+        let stored = try #require(try await store.session(started.id))
+        let physics = try #require(PlanPhysics(stored))
+        let plan = CoilPlan(around: stored.predicted, aspectRatio: stored.aspectRatio, physics: physics)
+        let first = try #require(plan.next(after: []))
+        // Positions are stored to four decimals.
+        func same(_ a: [Probe], _ b: [Probe]) -> Bool {
+            a.count == b.count && zip(a, b).allSatisfy { abs($0.x - $1.x) < 1e-4 && abs($0.y - $1.y) < 1e-4 }
+        }
+        #expect(same(stored.plannedProbes, [first]), "stored \(stored.plannedProbes), the coil plan starts at \(first)")
+        // The adaptive plan the session would have stored without its physics starts elsewhere.
+        let adaptive = ProbePlans.make(.adaptive, around: stored.predicted, aspectRatio: stored.aspectRatio)
+        #expect(!same(adaptive.storedProbes(for: stored.predicted), [first]))
+    }
+}

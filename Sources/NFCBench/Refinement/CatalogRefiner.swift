@@ -183,13 +183,13 @@ public struct CatalogRefiner: Sendable {
         _ profile: DeviceAntennaProfile, _ sessions: [SessionEvidence], units: Int, deviance: [Double], _ estimate: ZoneEstimate,
         coil: (estimate: CoilEstimate, sessions: Int)?
     ) -> [String] {
-        guard let coil, let height = profile.bodyHeightMm else {
+        guard let coil, let body = profile.coilBodyMm else {
             return policy.unmet(sessions: sessions.count, units: units, sessionDeviance: deviance, estimate: estimate)
         }
         let measured = sessions.filter { $0.session.readerGeometry != nil }
         let measuredUnits = Set(
             measured.compactMap { $0.session.unit?.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
-        let promotion = CoilPromotion(policy: policy, bodyWidthMm: height * profile.aspectRatio, bodyHeightMm: height)
+        let promotion = CoilPromotion(policy: policy, bodyWidthMm: body.width, bodyHeightMm: body.height)
         switch promotion.judge(measured, units: measuredUnits.count, pooled: coil.estimate) {
         case .success: return []
         case .failure(let unmet): return unmet.reasons
@@ -201,11 +201,11 @@ public struct CatalogRefiner: Sendable {
     static func coil(_ profile: DeviceAntennaProfile, _ sessions: [SessionEvidence]) -> (
         estimate: CoilEstimate, sessions: Int
     )? {
-        guard let height = profile.bodyHeightMm else { return nil }
+        guard let body = profile.coilBodyMm else { return nil }
         let measured = sessions.filter { $0.session.readerGeometry != nil }
         guard !measured.isEmpty,
             case .success(let estimate) = SessionCoil.pooled(
-                measured.map { ($0.session, $0.taps) }, bodyWidthMm: height * profile.aspectRatio, bodyHeightMm: height)
+                measured.map { ($0.session, $0.taps) }, bodyWidthMm: body.width, bodyHeightMm: body.height)
         else { return nil }
         return (estimate, measured.count)
     }

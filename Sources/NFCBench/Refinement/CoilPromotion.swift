@@ -1,4 +1,5 @@
 import Foundation
+import NFCLocatorCore
 import NFCPhysics
 
 /// When bench evidence may publish or promote a coil (`catalog publish`, and `refine
@@ -133,5 +134,15 @@ public struct CoilPromotion: Sendable {
         let e = 0.5 * erfc(-x / 2.0.squareRoot()) - p
         let u = e * (2 * Double.pi).squareRoot() * exp(x * x / 2)
         return x - u / (1 + x * u / 2)
+    }
+}
+
+extension DeviceAntennaProfile {
+    /// The back in millimetres as every coil fit reads a session's positions: the published
+    /// height times the aspect ratio a session stores (`SessionCoil.estimate`), so `show`,
+    /// `refine` and `catalog publish` place the same taps at the same millimetres even where
+    /// a catalog's `bodyWidthMm` and `aspectRatio` disagree. `nil` without a published height.
+    public var coilBodyMm: (width: Double, height: Double)? {
+        bodyHeightMm.map { (width: $0 * aspectRatio, height: $0) }
     }
 }
