@@ -19,6 +19,7 @@ public struct CSVSessionExporter: SessionExporter {
         "session_started_at", "session_ended_at", "station", "mode", "partial_positions", "foreign_answers",
         "model_typed", "phone_os", "phone_build", "phone_case", "reader_serial",
         "reader_antenna_width_mm", "reader_antenna_height_mm", "reader_gap_mm", "reader_geometry_source",
+        "partial_reads", "layers", "verdict_positions", "verdict_positions_read",
     ]
 
     public func export(_ sessions: SessionSource, from store: any BenchReading, to sink: ExportSink) async throws {
@@ -31,7 +32,7 @@ public struct CSVSessionExporter: SessionExporter {
     }
 
     static func row(_ r: ReportedSession) -> String {
-        let s = r.session, score = r.score
+        let s = r.session, score = r.score, counted = r.tapSummary
         func fractions(_ z: NormalizedRect?) -> [String] {
             [z?.x, z?.y, z?.width, z?.height].map { FixedPoint.format($0, 4) }
         }
@@ -52,7 +53,7 @@ public struct CSVSessionExporter: SessionExporter {
         cells += [
             FixedPoint.format(score.iou, 3), FixedPoint.format(score.centreOffset, 4),
             FixedPoint.format(score.centreOffset.flatMap { o in s.bodyHeightMm.map { o * $0 } }, 1),
-            String(score.taps), String(score.hits), String(score.skipped),
+            String(counted.taps), String(counted.hits), String(counted.skips),
             FixedPoint.format(r.body?.width, 1), FixedPoint.format(r.body?.height, 1),
             CSVFormat.iso8601(s.startedAt), CSVFormat.iso8601(s.endedAt), CSVFormat.text(s.station), s.mode.rawValue,
             String(r.partialPositions.count), String(r.positions.reduce(0) { $0 + $1.foreignAnswers }),
@@ -60,6 +61,8 @@ public struct CSVSessionExporter: SessionExporter {
             CSVFormat.text(s.phone.phoneCase), CSVFormat.text(s.readerSerial),
             FixedPoint.format(s.readerGeometry?.antennaWidthMm, 1), FixedPoint.format(s.readerGeometry?.antennaHeightMm, 1),
             FixedPoint.format(s.readerGeometry?.gapMm, 1), CSVFormat.text(s.readerGeometry?.source),
+            String(counted.partialReads), CSVFormat.text(counted.layers.map(\.words).joined(separator: "; ")),
+            String(score.taps), String(score.hits),
         ]
         return cells.map(CSVFormat.quote).joined(separator: ",") + "\r\n"
     }

@@ -141,9 +141,12 @@ struct HTMLSessionSection {
 
     private func verdict(to sink: ExportSink) throws {
         let score = report.score
+        let counted = report.tapSummary
         var numbers: [String] = [
             "\(score.taps) position(s) tapped, \(score.hits) hit, \(score.skipped) skipped"
+                + (counted.layers.count > 1 ? " on the back" : "")
         ]
+        if let layers = counted.layerWords { numbers.append("hits/taps per layer: \(layers)") }
         if let iou = score.iou { numbers.append("IoU \(FixedPoint.format(iou, 2))") }
         if let offset = score.centreOffset {
             numbers.append(

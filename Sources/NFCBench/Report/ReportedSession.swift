@@ -75,6 +75,9 @@ public struct ReportedSession: Sendable {
     /// a tenth of a second or so, so computed when a report shows it, not for every export row.
     public func coil() -> Result<SessionCoil, SessionCoil.Unavailable> { SessionCoil.estimate(session, taps: taps) }
 
+    /// The session's taps counted as every surface counts them, in total and per layer.
+    public var tapSummary: TapSummary { TapSummary(taps) }
+
     public init(_ session: SessionRecord, taps: [TapRecord], events: [SessionEvent] = [], eventsProblem: String? = nil) {
         self.session = session
         self.taps = taps
@@ -141,9 +144,27 @@ public struct ReportedSession: Sendable {
     }
 
     /// Whether the position's result contradicts the prediction: a miss in the zone's
-    /// core, or a hit far outside it. Edge and near taps say nothing either way.
+    /// core, or a hit far outside it, on the back. Edge and near taps say nothing either
+    /// way, and taps above the back (`--heights`) map the operating volume, which the
+    /// verdict does not use (docs/refine.md).
     public func contradicts(_ p: Position) -> Bool {
-        (p.evidence == .core && p.outcome == .miss) || (p.evidence == .far && p.outcome.read)
+        guard p.probe.isAtTapHeight else { return false }
+        return (p.evidence == .core && p.outcome == .miss) || (p.evidence == .far && p.outcome.read)
+    }
+
+    /// Whether the verdict's decision rule took `p`'s contradiction in its stride: a
+    /// CONFIRMED session allows a phone's occasional miss in the core (`allowedCoreMisses`),
+    /// so such a position is a tolerated outlier, not a failed check (JUnit).
+    public func toleratedByVerdict(_ p: Position) -> Bool {
+        contradicts(p) && session.status == .completed && score.verdict == .confirmed
+    }
+
+    /// Where a position lies, with its height when it is above the back.
+    public func placeWords(_ p: Position) -> String {
+        let at =
+            body.map { $0.words(p.probe) }
+            ?? "x \(FixedPoint.format(p.probe.x, 3)), y \(FixedPoint.format(p.probe.y, 3)) of the back"
+        return p.probe.isAtTapHeight ? at : at + ", \(FixedPoint.format(p.probe.heightMm, 1)) mm above the back"
     }
 
     /// The verdict in words, with direction and millimetres when it is SHIFTED.

@@ -240,9 +240,12 @@ final class RunPrinter: Sendable {
 
     private func finished(_ s: SessionRecord, _ score: SessionScore) {
         let out = context.output
+        // The verdict counts positions on the back; a session with layers above it says so,
+        // so its figure is not read as the session's taps (`sessions`, `show`).
+        let layered = s.plannedProbes.contains { !$0.isAtTapHeight }
         out.line(
             "Verdict: \(score.verdict.rawValue)  hits \(score.hits)/\(score.taps)"
-                + (score.skipped > 0 ? ", \(score.skipped) skipped" : ""))
+                + (layered ? " positions on the back" : "") + (score.skipped > 0 ? ", \(score.skipped) skipped" : ""))
         out.line(VerdictWords.sentence(score, bodyHeightMm: s.bodyHeightMm))
         if let m = score.measured {
             out.line(
@@ -293,6 +296,16 @@ final class RunPrinter: Sendable {
         [
             ("taps", .int(summary.taps)), ("hits", .int(summary.hits)), ("partialReads", .int(summary.partialReads)),
             ("reads", .int(summary.reads)), ("skipped", .int(summary.skips)), ("foreign", .int(summary.foreign)),
+            (
+                "layers",
+                .array(
+                    summary.layers.map {
+                        .object([
+                            ("heightMm", .number($0.heightMm)), ("taps", .int($0.taps)), ("hits", .int($0.hits)),
+                            ("partialReads", .int($0.partialReads)), ("skipped", .int($0.skips)), ("foreign", .int($0.foreign)),
+                        ])
+                    })
+            ),
         ]
     }
 

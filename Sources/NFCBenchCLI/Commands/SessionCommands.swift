@@ -177,6 +177,7 @@ enum SessionCommands {
                 + (counted.foreign > 0 ? ", foreign answers \(counted.foreign)" : "")
                 + (counted.skips > 0 ? ", skipped \(counted.skips)" : "") + (s.iou.map { String(format: ", IoU %.2f", $0) } ?? "")
                 + "  reader \(safe(s.reader.description))  unit \(safe(s.unit ?? "-"))  operator \(safe(s.operatorName ?? "-"))")
+        if let layers = counted.layerWords { context.output.line("  hits/taps per layer: \(layers)") }
         return ExitCode.success
     }
 }
