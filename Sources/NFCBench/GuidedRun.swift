@@ -181,7 +181,7 @@ public struct GuidedRun: Sendable {
                 guard await nextCommand(inbox, accepting: [.proceed, .quit]) != .quit else {
                     return try await suspend(reason: "quit by the operator", kind: .quit, events: events)
                 }
-                try await journal(.ready)
+                try await journal(.ready, details: ["field": try await clearFieldBeforeFirstPosition(events: events)])
             }
             // A machine that crosses with the field off homes with it off too.
             if positioner.crossesWithFieldOff { try await fieldSwitch(of: readers.current).switchField(on: false) }

@@ -12,6 +12,9 @@ public enum RunEvent: Sendable {
     /// What the reader's open put back that an earlier session left changed
     /// (`Reader.restoredAtOpen`); said before the first position.
     case readerRestored(String)
+    /// The ready gate found something answering in the field before position 1 (a phone
+    /// left on the reader): the run waits for it to be lifted (`lifted`) before it starts.
+    case fieldOccupied(DetectedTarget)
     case position(step: Int, total: Int?, probe: Probe, attempt: Int)
     /// The run waits for the operator to say the phone is in place at `step` (Enter or
     /// Space); the reader already listens, so a phone that answers first still counts.

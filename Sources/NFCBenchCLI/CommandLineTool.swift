@@ -37,6 +37,9 @@ public enum CommandLineTool {
             Subcommand("void", abstract: "Mark a session void: kept and listed, but left out of refine, reports and exports.") {
                 VoidCommand.spec
             },
+            Subcommand("annotate", abstract: "Add a note to a session's record: who, when and what; the taps stay as recorded.") {
+                AnnotateCommand.spec
+            },
             Subcommand("refine", abstract: "Refine unverified catalog zones from completed sessions; write a catalog patch.") {
                 RefineCommand.spec
             },

@@ -34,7 +34,5 @@ public struct ReaderGeometry: Sendable, Equatable {
             + "\(Self.millimetres(gapMm)) mm (\(source))"
     }
 
-    static func millimetres(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String((value * 10).rounded() / 10)
-    }
+    static func millimetres(_ value: Double) -> String { Tenths.words(value) }
 }

@@ -25,6 +25,11 @@ public struct SessionEvent: Sendable, Equatable {
         case tapWindowChanged = "tap-window-changed"
         case suspended
         case finished
+        /// `void`: the session was taken out of the evidence (`reason`, `by`, and `replaces`
+        /// when it was void already): the row keeps the current reason, the trail every one.
+        case voided
+        /// `annotate`: a note added to the record afterwards (`note`, `by`).
+        case note
     }
 
     public var sessionID: String

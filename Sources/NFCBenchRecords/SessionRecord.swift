@@ -31,6 +31,8 @@ public struct SessionRecord: Sendable, Equatable {
     /// `nil`: unknown (a session from before migration 018, or a reader without a profile
     /// whose operator gave none).
     public var readerGeometry: ReaderGeometry?
+    /// The room's temperature and humidity as the operator gave them (`BenchConditions`).
+    public var conditions: BenchConditions
     public var unit: String?
     public var operatorName: String?
     public var plan: PlanKind
@@ -82,7 +84,7 @@ public struct SessionRecord: Sendable, Equatable {
         measured: NormalizedRect? = nil, iou: Double? = nil, bodyHeightMm: Double? = nil, simulated: Bool = false,
         verdictReason: String? = nil, voidReason: String? = nil, voidedAt: Date? = nil, planFocus: PlanFocus? = nil,
         station: String? = nil, mode: TapMode = .card, modelTyped: String? = nil, phone: PhoneDetails = PhoneDetails(),
-        readerSerial: String? = nil, readerGeometry: ReaderGeometry? = nil
+        readerSerial: String? = nil, readerGeometry: ReaderGeometry? = nil, conditions: BenchConditions = BenchConditions()
     ) {
         precondition(Self.repeatCounts.contains(repeats), "taps per position are within SessionRecord.repeatCounts")
         precondition(Self.storedTapTimeouts.contains(tapTimeout), "a tap window is within SessionRecord.storedTapTimeouts")
@@ -99,6 +101,7 @@ public struct SessionRecord: Sendable, Equatable {
         self.mode = mode; self.modelTyped = modelTyped; self.phone = phone
         self.readerSerial = readerSerial
         self.readerGeometry = readerGeometry
+        self.conditions = conditions
     }
 
     /// How a store is asked for this session: `station/id` when the session has a

@@ -31,15 +31,8 @@ public struct TapSummary: Sendable, Equatable {
         public var isBack: Bool { heightMm == 0 }
         /// "on the back 147/406" or "10 mm above 36/147 +2 partial".
         public var words: String {
-            let place = isBack ? "on the back" : Self.millimetres(heightMm) + " mm above"
+            let place = isBack ? "on the back" : Tenths.words(heightMm) + " mm above"
             return place + " \(hits)/\(taps)" + (partialReads > 0 ? " +\(partialReads) partial" : "")
-        }
-
-        /// A height to a tenth of a millimetre, without a trailing ".0" (heights are bounded
-        /// and finite when stored).
-        static func millimetres(_ v: Double) -> String {
-            let tenths = (v * 10).rounded()
-            return tenths.truncatingRemainder(dividingBy: 10) == 0 ? String(Int(tenths / 10)) : String(tenths / 10)
         }
     }
 

@@ -48,7 +48,8 @@ enum DefinerFunctions {
 
     static var migration: String {
         replacement(
-            sessionColumns: PushFunctions.sessionColumns(without: PushFunctions.readerGeometryColumns),
+            sessionColumns: PushFunctions.sessionColumns(
+                without: PushFunctions.readerGeometryColumns + PushFunctions.conditionColumns),
             then: """
                     -- Station roles had TEMPORARY only through PUBLIC; the database's owner keeps it.
                     EXECUTE format('REVOKE TEMPORARY ON DATABASE %I FROM PUBLIC', current_database());

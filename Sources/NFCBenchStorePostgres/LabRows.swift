@@ -14,7 +14,7 @@ enum LabRows {
         plan_focus, repeats, tap_timeout, status, started_at, ended_at, verdict, verdict_reason, measured_x, measured_y,
         measured_width, measured_height, iou, body_height_mm, simulated, void_reason, voided_at, mode, model_typed,
         phone_os, phone_build, phone_case, reader_serial, reader_antenna_width_mm, reader_antenna_height_mm, reader_gap_mm,
-        reader_geometry_source
+        reader_geometry_source, temperature_c, humidity_pct
         """
     static let sessionSelect = "SELECT \(sessionColumns) FROM lab_session"
 
@@ -58,7 +58,8 @@ enum LabRows {
             .optional(s.modelTyped), .optional(s.phone.os), .optional(s.phone.build), .optional(s.phone.phoneCase),
             .optional(s.readerSerial), .optional(s.readerGeometry?.antennaWidthMm),
             .optional(s.readerGeometry?.antennaHeightMm), .optional(s.readerGeometry?.gapMm),
-            .optional(s.readerGeometry?.source), .integer(revision),
+            .optional(s.readerGeometry?.source), .optional(s.conditions.temperatureC), .optional(s.conditions.humidityPct),
+            .integer(revision),
         ]
     }
 
@@ -130,7 +131,10 @@ enum LabRows {
             verdictReason: v.optionalText(28), voidReason: v.optionalText(36), voidedAt: try v.optionalDate(37),
             planFocus: focus, station: station, mode: try v.name(38, as: TapMode.self), modelTyped: v.optionalText(39),
             phone: PhoneDetails(os: v.optionalText(40), build: v.optionalText(41), phoneCase: v.optionalText(42)),
-            readerSerial: v.optionalText(43), readerGeometry: try geometry(v))
+            readerSerial: v.optionalText(43), readerGeometry: try geometry(v),
+            conditions: BenchConditions(
+                temperatureC: try v.optionalNumber(48, in: BenchConditions.temperatures),
+                humidityPct: try v.optionalNumber(49, in: BenchConditions.humidities)))
     }
 
     /// Columns 44-47: all NULL (unknown) or a geometry within `ReaderGeometry`'s ranges.

@@ -181,6 +181,9 @@ enum LabSchema {
         // The reader's antenna and gap (`ReaderGeometry`, docs/physics.md), and the push that
         // stores them; NULL for sessions from before, whose reader's antenna is unknown.
         ("014-reader-geometry", PushFunctions.readerGeometryMigration),
+        // The room a session was taken in (`BenchConditions`, issue 52), and the push that
+        // stores it; NULL for sessions that did not give it.
+        ("015-bench-conditions", PushFunctions.conditionsMigration),
     ]
 
     /// Applies missing migrations under the advisory lock; refuses a store from a newer

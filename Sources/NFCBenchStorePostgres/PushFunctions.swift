@@ -19,7 +19,8 @@ enum PushFunctions {
     /// The session columns as migration 005 knew them: its push updates these on a
     /// conflict. Later migrations that add columns replace the push (`detailsMigration`,
     /// `readerSerialMigration`); each push names only the columns that exist by then.
-    static let sessionColumnsAt005 = sessionColumns(without: detailColumns + readerSerialColumns + readerGeometryColumns)
+    static let sessionColumnsAt005 = sessionColumns(
+        without: detailColumns + readerSerialColumns + readerGeometryColumns + conditionColumns)
 
     /// The session columns migration 007 adds.
     static let detailColumns = ["model_typed", "phone_os", "phone_build", "phone_case"]
@@ -29,6 +30,9 @@ enum PushFunctions {
     static let readerGeometryColumns = [
         "reader_antenna_width_mm", "reader_antenna_height_mm", "reader_gap_mm", "reader_geometry_source",
     ]
+
+    /// The session columns migration 015 adds (`BenchConditions`).
+    static let conditionColumns = ["temperature_c", "humidity_pct"]
 
     static func sessionColumns(without later: [String]) -> [String] {
         LabRows.names(LabRows.sessionColumns).filter { !later.contains($0) }
@@ -74,12 +78,15 @@ enum PushFunctions {
     /// bench from before sends none of them: they stay NULL.
     static var detailsMigration: String {
         addTextColumns(detailColumns)
-            + push(updating: sessionColumns(without: readerSerialColumns + readerGeometryColumns), replacing: true)
+            + push(
+                updating: sessionColumns(without: readerSerialColumns + readerGeometryColumns + conditionColumns), replacing: true
+            )
     }
 
     /// Migration 008: the reader's serial number, and the push that updates it too.
     static var readerSerialMigration: String {
-        addTextColumns(readerSerialColumns) + push(updating: sessionColumns(without: readerGeometryColumns), replacing: true)
+        addTextColumns(readerSerialColumns)
+            + push(updating: sessionColumns(without: readerGeometryColumns + conditionColumns), replacing: true)
     }
 
     /// Migration 014: the reader's antenna and gap (`ReaderGeometry`), bounded as the bench
@@ -99,7 +106,19 @@ enum PushFunctions {
             ALTER TABLE lab_session ADD CONSTRAINT lab_session_reader_geometry_whole CHECK (
                 num_nulls(reader_antenna_width_mm, reader_antenna_height_mm, reader_gap_mm, reader_geometry_source) IN (0, 4));
 
-            """ + DefinerFunctions.replacement(sessionColumns: sessionColumns(without: []))
+            """ + DefinerFunctions.replacement(sessionColumns: sessionColumns(without: conditionColumns))
+    }
+
+    /// The room's conditions (`BenchConditions`), within the ranges the bench checks, and
+    /// the push that stores them (schema-qualified, as every definer function since 012).
+    static var conditionsMigration: String {
+        """
+        ALTER TABLE lab_session ADD COLUMN temperature_c double precision
+            CHECK (temperature_c IS NULL OR \(RangeConstraints.between("temperature_c", BenchConditions.temperatures)));
+        ALTER TABLE lab_session ADD COLUMN humidity_pct double precision
+            CHECK (humidity_pct IS NULL OR \(RangeConstraints.between("humidity_pct", BenchConditions.humidities)));
+
+        """ + DefinerFunctions.replacement(sessionColumns: sessionColumns(without: []))
     }
 
     /// The three-argument push: a session and its taps, checked against the caller's

@@ -255,6 +255,15 @@ enum BenchSchema {
             );
             """
         ),
+        // The room a session was taken in (`BenchConditions`): NULL when not given, as for
+        // every session from before. Older rows keep their checksums.
+        (
+            "020-bench-conditions",
+            """
+            ALTER TABLE session ADD COLUMN temperature_c REAL;
+            ALTER TABLE session ADD COLUMN humidity_pct REAL;
+            """
+        ),
     ]
 
     /// Migrations that only add an index: a reader may read a file without them as it is

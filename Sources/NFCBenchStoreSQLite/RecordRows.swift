@@ -13,7 +13,8 @@ enum RecordRows {
             plan_json, repeats, tap_timeout, status, started_at, ended_at, verdict, measured_x, measured_y, measured_width,
             measured_height, iou, plan_pass, simulated, body_height_mm, verdict_reason, void_reason, voided_at,
             plan_focus, checksum, station, mode, model_typed, phone_os, phone_build, phone_case, reader_serial,
-            reader_antenna_width_mm, reader_antenna_height_mm, reader_gap_mm, reader_geometry_source FROM session
+            reader_antenna_width_mm, reader_antenna_height_mm, reader_gap_mm, reader_geometry_source, temperature_c,
+            humidity_pct FROM session
         """
 
     static let tapSelect = """
@@ -73,7 +74,10 @@ enum RecordRows {
             phone: PhoneDetails(
                 os: try v.optionalText((42, "phone_os")), build: try v.optionalText((43, "phone_build")),
                 phoneCase: try v.optionalText((44, "phone_case"))),
-            readerSerial: try v.optionalText((45, "reader_serial")), readerGeometry: try geometry(v))
+            readerSerial: try v.optionalText((45, "reader_serial")), readerGeometry: try geometry(v),
+            conditions: BenchConditions(
+                temperatureC: try v.optionalNumber((50, "temperature_c"), in: BenchConditions.temperatures),
+                humidityPct: try v.optionalNumber((51, "humidity_pct"), in: BenchConditions.humidities)))
         // Values in range can still be altered ones.
         try verifySessionChecksum(s, id: id)
         return record
@@ -87,8 +91,8 @@ enum RecordRows {
     static let stationColumn: Int32 = 39
     static let modeColumn: Int32 = 40
     /// model_typed, phone_os, phone_build, phone_case (migration 012), reader_serial (013),
-    /// the reader's geometry (018).
-    static let detailColumns: [Int32] = [41, 42, 43, 44, 45, 46, 47, 48, 49]
+    /// the reader's geometry (018), the room's conditions (020).
+    static let detailColumns: [Int32] = [41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51]
 
     /// The four geometry columns: all NULL (unknown) or all within `ReaderGeometry`'s ranges.
     static func geometry(_ v: StoredValues) throws(RecordDecodingError) -> ReaderGeometry? {
@@ -160,6 +164,7 @@ enum RecordRows {
             .optionalText(s.phone.build), .optionalText(s.phone.phoneCase), .optionalText(s.readerSerial),
             .optionalReal(s.readerGeometry?.antennaWidthMm), .optionalReal(s.readerGeometry?.antennaHeightMm),
             .optionalReal(s.readerGeometry?.gapMm), .optionalText(s.readerGeometry?.source),
+            .optionalReal(s.conditions.temperatureC), .optionalReal(s.conditions.humidityPct),
         ]
     }
 

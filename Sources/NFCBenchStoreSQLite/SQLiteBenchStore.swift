@@ -108,9 +108,10 @@ public actor SQLiteBenchStore: BenchStoring {
                     confidence, source, stale, catalog_version, aspect_ratio, reader_backend, reader_name, reader_firmware,
                     unit, operator, plan_kind, plan_json, repeats, tap_timeout, status, started_at, plan_pass, simulated,
                     body_height_mm, plan_focus, station, mode, model_typed, phone_os, phone_build, phone_case,
-                    reader_serial, reader_antenna_width_mm, reader_antenna_height_mm, reader_gap_mm, reader_geometry_source)
+                    reader_serial, reader_antenna_width_mm, reader_antenna_height_mm, reader_gap_mm, reader_geometry_source,
+                    temperature_c, humidity_pct)
                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27,
-                    ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35, ?36, ?37, ?38, ?39)
+                    ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35, ?36, ?37, ?38, ?39, ?40, ?41)
                 """
             ).run(RecordRows.sessionValues(s))
             try reseal(s.id)

@@ -46,6 +46,8 @@ public struct RunRequest: Sendable {
     /// What was typed for the model, when it was a name or a spelling of the identifier.
     public var modelTyped: String?
     public var phone = PhoneDetails()
+    /// The room's temperature and humidity as the operator read them, for the record.
+    public var conditions = BenchConditions()
     /// The reader's antenna (W x H mm) and the gap to the phone, where the operator gave
     /// them; the reader's profile fills in the rest (`ReaderAntennaProfile`).
     public var readerAntenna: (width: Double, height: Double)?

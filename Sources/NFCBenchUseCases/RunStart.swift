@@ -142,6 +142,7 @@ public enum RunStart {
         session.mode = request.mode ?? .card
         session.modelTyped = request.modelTyped
         session.phone = request.phone
+        session.conditions = request.conditions
         session.readerSerial = reader.info.serial
         session.readerGeometry = ReaderAntennaProfile.geometry(
             antenna: request.readerAntenna, gapMm: request.gapMm,

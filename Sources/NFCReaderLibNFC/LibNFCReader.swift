@@ -240,6 +240,34 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
         }
     }
 
+    /// One poll round (the chip's own, up to ~450 ms); a target found is kept selected, so
+    /// `waitForRemoval` follows it until it leaves.
+    public func fieldOccupant() async throws(ReaderError) -> DetectedTarget? {
+        try await interruptible(timeout: Self.occupantLook) { deadline, start in
+            while true {
+                if self.cancelled.load(ordering: .relaxed) { return .failure(.cancelled(self.info.name)) }
+                switch self.device.pollOnce(pollNr: 1, period: 1) {
+                case .success(let target?):
+                    self.lastTarget = target
+                    return .success(self.identified(target, latency: ContinuousClock.now - start))
+                case .success(nil):
+                    return .success(nil)
+                case .failure(.aborted):
+                    // Our deadline or cancellation: a look that could not finish saw nothing
+                    // it can vouch for, so it is a fault, not a clear field.
+                    if ContinuousClock.now >= deadline {
+                        return .failure(ReaderError(.failed, "Reader '\(self.info.name)' did not finish one poll round."))
+                    }
+                case .failure(let status):
+                    return .failure(self.failure(status))
+                }
+            }
+        }
+    }
+
+    /// How long one look at the field may take: a poll round with margin.
+    static let occupantLook = Duration.seconds(2)
+
     /// Drops the selected target (on the queue): after the field went off it is gone.
     func forgetTarget() {
         if lastTarget != nil { device.deselect() }

@@ -218,6 +218,12 @@ public final class PCSCReader: Reader, @unchecked Sendable {
         }
     }
 
+    /// pcscd knows whether a card is present (its driver polls the reader): the first
+    /// status answers at once, so half a second only covers a card just arriving.
+    public func fieldOccupant() async throws(ReaderError) -> DetectedTarget? {
+        try await waitForTarget(timeout: .milliseconds(500))
+    }
+
     public func waitForRemoval(timeout: Duration) async throws(ReaderError) -> Bool {
         try await interruptible { [self] () throws(ReaderError) -> Bool in
             let deadline = ContinuousClock.now + timeout

@@ -62,6 +62,9 @@ public final class ReplayReader: Reader {
 
     /// A replay has no phone on it between taps.
     public func waitForRemoval(timeout: Duration) async throws(ReaderError) -> Bool { true }
+    /// A replay has no field to look at: its answers are the recorded session's, in order,
+    /// and a look must not take one of them.
+    public func fieldOccupant() async throws(ReaderError) -> DetectedTarget? { nil }
 
     public func close() async {}
 

@@ -75,6 +75,11 @@ public protocol Reader: AnyObject, Sendable {
     /// Waits until the present target leaves the field: `true` when it left, `false`
     /// when it was still there at `timeout`.
     func waitForRemoval(timeout: Duration) async throws(ReaderError) -> Bool
+    /// What answers in the field now, from one short look (a poll round), or `nil` when the
+    /// field is clear; the target found is the one `waitForRemoval` then waits out. A run
+    /// asks before its first position: `waitForRemoval` alone follows only a target the
+    /// reader saw, so a phone left on the reader would read at position 1, wherever that is.
+    func fieldOccupant() async throws(ReaderError) -> DetectedTarget?
     /// LED/buzzer feedback; readers without them ignore it.
     func signal(_ feedback: TapFeedback) async
     /// Restores what the reader changed (e.g. ACR122U polling parameters) and releases it.

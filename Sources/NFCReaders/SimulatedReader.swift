@@ -46,6 +46,10 @@ public final class SimulatedReader: Reader {
         return true
     }
 
+    public func fieldOccupant() async throws(ReaderError) -> DetectedTarget? {
+        try await waitForTarget(timeout: .zero)
+    }
+
     public func close() async {}
 }
 

@@ -223,6 +223,36 @@ struct InteractiveRunTests {
         try await tmux.stop()
     }
 
+    /// Issue 52: a phone left on the reader (real libnfc over the emulated PN532) was read
+    /// at position 1 as a HIT there. The ready gate looks at the field, says what answers,
+    /// and starts only once it is lifted; the trail records what the gate saw.
+    @Test func aPhoneLeftOnTheReaderHoldsTheGateUntilLifted() async throws {
+        let db = scratch.database()
+        let bench = try TestBench(antenna: (0.02, 0.02, 0.96, 0.96))
+        bench.placeOverCoil()
+        let tmux = Tmux()
+        try await tmux.start(
+            "\(BuiltBinary.path) run --plan grid --model SM-S921B --reader \(bench.spec) --tap-timeout 1"
+                + " --db \(db) --no-report; sleep 30")
+        _ = try await tmux.waitFor("press Enter")
+        try await tmux.press("Enter")
+        let held = try await tmux.waitFor("Something answers in the reader's field")
+        #expect(held.contains("The run starts when the field is clear") && !held.contains("Position 1/"), "\(held)")
+        try await Task.sleep(for: .milliseconds(1500))
+        #expect(try await !tmux.screen().contains("Position 1/"))
+        bench.lift()
+        let total = RunEndToEndTests.s24GridPositions
+        _ = try await tmux.waitFor("to place the phone", after: "Position 1/\(total)")
+        try await tmux.press("q")
+        _ = try await tmux.waitFor("resume with: nfcbench run --resume")
+        let store = try await SQLiteBenchStore.open(path: db)
+        let session = try #require(try await store.sessions().first)
+        #expect(try await store.taps(session.id).isEmpty, "a phone left on the reader was recorded")
+        let ready = try #require(try await store.events(session.id).first { $0.kind == .ready })
+        #expect(ready.details["field"]?.hasPrefix("occupied by ") == true, "\(ready.details)")
+        try await tmux.stop()
+    }
+
     /// Ctrl-C while the run waits for the phone: the session is saved, the resume command
     /// (with --db) is printed, and the exit code is 130, as documented.
     @Test func ctrlCDuringTheTapWaitInATerminal() async throws {

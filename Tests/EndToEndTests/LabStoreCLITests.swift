@@ -188,7 +188,7 @@ struct LabStoreCLITests {
         #expect(try await checks("bench-x")["lab-machines"] == "WARN")
         #expect(try await checks("bench-y")["lab-station"] == "FAIL")
         let migrated = try await BuiltBinary.run(["labstore", "migrate", "--store", lab.admin])
-        #expect(migrated.status == 0 && migrated.stdout.contains("014-reader-geometry (14 applied)"), "\(migrated.stdout)")
+        #expect(migrated.status == 0 && migrated.stdout.contains("015-bench-conditions (15 applied)"), "\(migrated.stdout)")
     }
 
     /// lab.conf names the station and the lab store for every command; a malformed line

@@ -38,7 +38,7 @@ struct PhoneDetailsCLITests {
             lines.first?.hasSuffix(
                 ",foreign_answers,model_typed,phone_os,phone_build,phone_case,reader_serial,reader_antenna_width_mm,"
                     + "reader_antenna_height_mm,reader_gap_mm,reader_geometry_source,partial_reads,layers,verdict_positions,"
-                    + "verdict_positions_read") == true,
+                    + "verdict_positions_read,temperature_c,humidity_pct") == true,
             "\(csv.stdout)")
         // The simulated reader has no serial number and no antenna profile: those cells are empty.
         #expect(lines.last?.contains(",galaxy s24,Android 15,AP3A.240905.015,none,,,,,,0,on the back ") == true, "\(csv.stdout)")

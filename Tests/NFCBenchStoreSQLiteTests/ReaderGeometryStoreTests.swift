@@ -33,10 +33,15 @@ struct ReaderGeometryStoreTests {
         }
         do {
             let db = try SQLiteDatabase(path: path)
-            for column in ["reader_antenna_width_mm", "reader_antenna_height_mm", "reader_gap_mm", "reader_geometry_source"] {
+            // A store from before 018 has none of the columns later migrations add either.
+            for column in [
+                "reader_antenna_width_mm", "reader_antenna_height_mm", "reader_gap_mm", "reader_geometry_source",
+                "temperature_c", "humidity_pct",
+            ] {
                 try db.execute("ALTER TABLE session DROP COLUMN \(column)")
             }
-            try db.execute("DELETE FROM schema_migration WHERE id = '018-reader-geometry'")
+            try db.execute("DROP TABLE lab_sync_hold")
+            try db.execute("DELETE FROM schema_migration WHERE id >= '018-reader-geometry'")
         }
         let store = try await SQLiteBenchStore.open(path: path)
         #expect(try await store.appliedMigrations().contains("018-reader-geometry"))

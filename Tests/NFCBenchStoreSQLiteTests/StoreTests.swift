@@ -187,6 +187,7 @@ struct StoreTests {
                 "006-tap-checksum", "007-session-checksum", "008-lab-sync", "009-tag-mode", "010-placement-and-events",
                 "011-session-start-order", "012-phone-details", "013-reader-serial", "014-tap-height", "015-tap-coupling",
                 "016-tap-coupling-ladder", "017-lab-sync-refusals", "018-reader-geometry", "019-lab-sync-holds",
+                "020-bench-conditions",
             ])
         let s = try #require(try await store.session("S-old"))
         let oldTaps = try await store.taps("S-old")

@@ -79,6 +79,10 @@ struct CoilVerdictTests {
         #expect(rules.verdict == .shifted && !rules.coilTested, "the tap rules, for comparison: \(rules.reason)")
         let criteria = VerdictCriteria(score: score, bodyHeightMm: Self.body.height)
         #expect(criteria.confirmed.allSatisfy { $0.met == true }, "\(criteria.confirmed)")
+        // The decision rule the report states is the coil's, with both of its risks.
+        #expect(criteria.decisionRule.contains("two tests on the coil's centre"))
+        #expect(criteria.decisionRule.contains("False accept") && criteria.decisionRule.contains("false reject"))
+        #expect(criteria.decisionRule != VerdictCriteria(score: rules, bodyHeightMm: Self.body.height).decisionRule)
     }
 
     /// The same coil predicted 14 mm lower: the coil's tests call the prediction SHIFTED,

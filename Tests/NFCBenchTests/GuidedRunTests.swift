@@ -94,6 +94,8 @@ final class EventLog: Sendable {
             case .awaitingPlacement(let step): "placement \(step)"
             case .foreign(let t, _): "foreign \(t.step)"
             case .waitingForLift: "lift"
+            case .fieldOccupied: "occupied"
+            case .lifted: "lifted"
             case .waitingForTap: "window"
             case .tap(let t): "tap \(t.step) \(t.result.rawValue)"
             case .position(let step, _, _, _): "position \(step)"
@@ -171,6 +173,45 @@ struct RunControlTests {
         let tap = try #require(try await store.taps("S-gate").first)
         // The phone answered before the operator confirmed: a HIT, not timed.
         #expect(tap.result == .hit && tap.placement == .answeredBeforeConfirmation && tap.latencyMs == nil)
+    }
+
+    /// Issue 52: a phone left on the reader before the run was read at position 1 as a
+    /// HIT there (the reader follows only a target it saw). The ready gate looks at the
+    /// field: while the phone answers the run does not start, and the trail says what it saw.
+    @Test func theReadyGateWaitsForAPhoneLeftOnTheReader() async throws {
+        let run = try await ManualRun("S-left", in: scratch)
+        let (store, bench, typing, log, predicted) = (run.store, run.bench, run.keys, run.log, run.predicted)
+        // Position 1 is the predicted centre; the phone lies elsewhere on the reader, reading.
+        bench.place(x: predicted.x + 0.05, y: predicted.midY)
+        try await log.wait(for: "ready")
+        typing.yield(.proceed)
+        try await log.wait(for: "occupied")
+        try await Task.sleep(for: .milliseconds(600))
+        #expect(!log.all.contains("placement 0") && !log.all.contains("position 0"), "\(log.all)")
+        #expect(try await store.taps("S-left").isEmpty)
+        bench.lift()
+        try await log.wait(for: "placement 0")
+        typing.yield(.quit)
+        #expect(try await run.running.value == nil)
+        #expect(try await store.taps("S-left").isEmpty)
+        let ready = try #require(try await store.events("S-left").first { $0.kind == .ready })
+        let field = try #require(ready.details["field"])
+        #expect(field.hasPrefix("occupied by ") && field.contains("clear after"), "\(field)")
+        #expect(EventWords.describe(ready).hasPrefix("operator ready; field occupied by "))
+    }
+
+    /// The field clear at the gate: the trail says it looked.
+    @Test func theReadyGateRecordsAClearField() async throws {
+        let run = try await ManualRun("S-clear", in: scratch)
+        let (store, typing, log) = (run.store, run.keys, run.log)
+        try await log.wait(for: "ready")
+        typing.yield(.proceed)
+        try await log.wait(for: "placement 0")
+        typing.yield(.quit)
+        #expect(try await run.running.value == nil)
+        #expect(!log.all.contains("occupied"))
+        let ready = try #require(try await store.events("S-clear").first { $0.kind == .ready })
+        #expect(ready.details["field"] == "clear")
     }
 
     /// A slow hand: the operator takes four windows' time to place the phone. No window

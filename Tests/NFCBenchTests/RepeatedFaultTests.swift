@@ -30,6 +30,7 @@ struct RepeatedFaultTests {
         func waitForTarget(timeout: Duration) async throws(ReaderError) -> DetectedTarget? {
             try await inner.waitForTarget(timeout: timeout)
         }
+        func fieldOccupant() async throws(ReaderError) -> DetectedTarget? { try await inner.fieldOccupant() }
         func pollWindow(_ window: Duration) async throws(ReaderError) -> TapWindow {
             let failing =
                 window == tapWindow

@@ -14,6 +14,7 @@ final class CountingReader: Reader {
         return nil
     }
     func waitForRemoval(timeout: Duration) async throws(ReaderError) -> Bool { true }
+    func fieldOccupant() async throws(ReaderError) -> DetectedTarget? { nil }
     func close() async { closes.withLock { $0 += 1 } }
     var closeCount: Int { closes.withLock { $0 } }
 }

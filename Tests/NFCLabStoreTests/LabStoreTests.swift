@@ -249,7 +249,7 @@ struct LabStoreTests {
                         "001-lab-sessions", "002-tag-mode", "003-station-machines", "004-stored-ranges", "005-push-functions",
                         "006-placement-and-events", "007-phone-details", "008-reader-serial", "009-tap-height",
                         "010-tap-coupling", "011-tap-coupling-ladder", "012-definer-search-path",
-                        "013-operator-text-bounds", "014-reader-geometry",
+                        "013-operator-text-bounds", "014-reader-geometry", "015-bench-conditions",
                     ])
             }
         }

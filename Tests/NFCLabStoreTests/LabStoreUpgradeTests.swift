@@ -82,4 +82,30 @@ struct LabStoreUpgradeTests {
             }
         }
     }
+
+    /// A lab store from before migration 015 keeps its sessions (conditions not recorded)
+    /// and, upgraded, stores a bench's temperature and humidity and gives them back; a
+    /// figure out of range is refused by the store itself.
+    @Test func aStoreFromBeforeTheBenchConditionsUpgradesAndCarriesThem() async throws {
+        let lab = try await LabFixture(stations: ["bench-a"], migrate: Self.migrated(through: "014-reader-geometry"))
+        let local = try await SQLiteBenchStore.open(path: scratch.database())
+        let before = try await LabFixture.session("S-20261207-100000-env1", station: "bench-a", in: local)
+        _ = try await PostgresLabStore.open(lab.admin, migrate: true)
+        let store = try await PostgresLabStore.open(lab.benches["bench-a"]!)
+        let after = try await LabFixture.session(
+            "S-20261207-110000-env2", station: "bench-a", in: local, start: Date(timeIntervalSince1970: 1_790_003_600),
+            conditions: BenchConditions(temperatureC: 22.5, humidityPct: 45))
+        let sync = await LabSync.run(from: local, to: store, station: "bench-a")
+        #expect(sync.succeeded, "\(String(describing: sync.error))")
+        let reader = try await PostgresLabStore.open(lab.reader)
+        #expect(try await reader.session("S-20261207-100000-env1") == before)
+        #expect(try await reader.session("S-20261207-110000-env2") == after)
+        #expect(try await reader.session("S-20261207-110000-env2")?.conditions.temperatureC == 22.5)
+        let admin = try PostgresConnection(lab.admin)
+        for change in ["temperature_c = 300", "humidity_pct = -2", "humidity_pct = 'NaN'"] {
+            #expect(throws: PostgresError.self, "\(change)") {
+                try admin.execute("UPDATE lab_session SET \(change) WHERE id = 'S-20261207-110000-env2'")
+            }
+        }
+    }
 }

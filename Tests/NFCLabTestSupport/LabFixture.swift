@@ -39,7 +39,8 @@ public struct LabFixture {
     /// A finished session of `taps` positions on `station`, stored in `store`.
     public static func session(
         _ id: String, station: String?, in store: SQLiteBenchStore, taps: Int = 6,
-        start: Date = Date(timeIntervalSince1970: 1_790_000_000), geometry: ReaderGeometry? = nil
+        start: Date = Date(timeIntervalSince1970: 1_790_000_000), geometry: ReaderGeometry? = nil,
+        conditions: BenchConditions = BenchConditions()
     ) async throws -> SessionRecord {
         var session = SessionRecord(
             id: id, modelInput: "SM-S921B", lookupKey: "sm_s921b", displayName: "Galaxy S24", predicted: predicted,
@@ -49,6 +50,7 @@ public struct LabFixture {
             bodyHeightMm: 147, simulated: false, station: station, modelTyped: "galaxy s24",
             phone: PhoneDetails(os: "Android 15", build: "AP3A.240905.015", phoneCase: "none"), readerSerial: "RR174-002117")
         session.readerGeometry = geometry
+        session.conditions = conditions
         try await store.insert(session)
         for step in 0..<taps {
             // The sixth tap is a motion stage's, 7.5 mm above the back: its height goes to the lab too.

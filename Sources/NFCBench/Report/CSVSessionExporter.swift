@@ -19,7 +19,7 @@ public struct CSVSessionExporter: SessionExporter {
         "session_started_at", "session_ended_at", "station", "mode", "partial_positions", "foreign_answers",
         "model_typed", "phone_os", "phone_build", "phone_case", "reader_serial",
         "reader_antenna_width_mm", "reader_antenna_height_mm", "reader_gap_mm", "reader_geometry_source",
-        "partial_reads", "layers", "verdict_positions", "verdict_positions_read",
+        "partial_reads", "layers", "verdict_positions", "verdict_positions_read", "temperature_c", "humidity_pct",
     ]
 
     public func export(_ sessions: SessionSource, from store: any BenchReading, to sink: ExportSink) async throws {
@@ -63,6 +63,8 @@ public struct CSVSessionExporter: SessionExporter {
             FixedPoint.format(s.readerGeometry?.gapMm, 1), CSVFormat.text(s.readerGeometry?.source),
             String(counted.partialReads), CSVFormat.text(counted.layers.map(\.words).joined(separator: "; ")),
             String(score.taps), String(score.hits),
+            s.conditions.temperatureC.map(BenchConditions.figure) ?? "",
+            s.conditions.humidityPct.map(BenchConditions.figure) ?? "",
         ]
         return cells.map(CSVFormat.quote).joined(separator: ",") + "\r\n"
     }

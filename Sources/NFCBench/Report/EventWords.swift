@@ -12,7 +12,12 @@ public enum EventWords {
             return "session started" + setup(d)
         case .resumed:
             return "resumed with \(d["tapsRecorded"] ?? "?") taps recorded" + setup(d)
-        case .ready: return "operator ready: the phone is prepared and the field is clear"
+        case .ready:
+            // Sessions before the gate looked at the field record no `field`.
+            guard let field = d["field"], field != "clear" else {
+                return "operator ready: the phone is prepared and the field is clear"
+            }
+            return "operator ready; field " + field
         case .placed:
             return at
                 + (d["by"] == TapPlacement.confirmedByOperator.rawValue
@@ -31,6 +36,10 @@ public enum EventWords {
         case .tapWindowChanged: return "tap window changed from \(seconds("from")) to \(seconds("to"))"
         case .suspended: return "saved: \(d["reason"] ?? "")"
         case .finished: return "completed: \(d["verdict"] ?? "")"
+        case .voided:
+            return "voided by \(d["by"] ?? "?"): \(d["reason"] ?? "")"
+                + (d["replaces"].map { " (it was void already: \($0))" } ?? "")
+        case .note: return "note by \(d["by"] ?? "?"): \(d["note"] ?? "")"
         }
     }
 

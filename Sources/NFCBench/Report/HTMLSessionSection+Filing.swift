@@ -23,7 +23,7 @@ extension HTMLSessionSection {
         }
         try sink.append("</tbody></table>\n<ul class=\"criteria\">")
         for other in c.others { try sink.append("<li>\(h(other))</li>") }
-        try sink.append("</ul>\n</section>\n")
+        try sink.append("</ul>\n<p class=\"decision-rule\">\(h(c.decisionRule))</p>\n</section>\n")
     }
 
     /// Names where the record has them; blank lines to write on where it does not.

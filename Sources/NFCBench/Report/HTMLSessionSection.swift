@@ -96,7 +96,9 @@ struct HTMLSessionSection {
                     + (s.readerSerial.map { ", serial " + h($0) } ?? "")
             ),
             ("Reader antenna", h(s.readerGeometry?.description ?? "unknown, so no coil estimate (run --reader-antenna)")),
-            ("Station", h(s.station ?? "not recorded")),
+            // The bench and the room it stood in, one row: page 1 of the A4 record holds the
+            // facts, the drawing and the verdict.
+            ("Station, room", h((s.station ?? "not recorded") + "; " + (s.conditions.words ?? "room not recorded"))),
             (
                 "Mode",
                 s.mode == .tag ? "tag: the phone's reader read an emulated Type 4 tag" : "card: the reader polled the phone"

@@ -113,6 +113,7 @@ public struct JUnitReportExporter: SessionExporter {
             ("reader", s.reader.description), ("simulated", String(s.simulated)), ("version", options.toolVersion),
             ("taps", String(r.tapSummary.taps)), ("hits", String(r.tapSummary.hits)),
             ("layers", r.tapSummary.layers.map(\.words).joined(separator: "; ")),
+            ("conditions", s.conditions.words ?? ""),
         ]
         try sink.append(
             "<properties>"

@@ -40,6 +40,14 @@ struct RunOptions {
         help: "Between the reader's antenna and the phone's coil with the phone resting on it (default: the reader's profile).",
         expected: "millimetres in \(OptionValue.describe(ReaderGeometry.gaps))",
         convert: OptionValue.number(in: ReaderGeometry.gaps))
+    static let temperature = Option<Double>(
+        "--temperature-c", value: "°C", help: "The room's temperature at the bench, for the record (from the lab's thermometer).",
+        expected: "degrees Celsius in \(OptionValue.describe(BenchConditions.temperatures))",
+        convert: OptionValue.number(in: BenchConditions.temperatures))
+    static let humidity = Option<Double>(
+        "--humidity-pct", value: "%", help: "The room's relative humidity at the bench, for the record.",
+        expected: "percent in \(OptionValue.describe(BenchConditions.humidities))",
+        convert: OptionValue.number(in: BenchConditions.humidities))
     static let tapTimeout = Option<Double>(
         "--tap-timeout", value: "seconds", help: "How long to wait for the phone at each position (default 5).",
         expected: "seconds in \(OptionValue.describe(SessionRecord.tapTimeouts))",
@@ -88,7 +96,7 @@ struct RunOptions {
     static let all: [OptionSpec] = [
         model.spec, allowUnknown.spec, reader.spec, plan.spec, RasterOptions.stepMm.spec, HeightOptions.heights.spec, unit.spec,
         operatorName.spec, phoneOS.spec, phoneBuild.spec, readerAntenna.spec, gapMm.spec,
-        phoneCase.spec,
+        phoneCase.spec, temperature.spec, humidity.spec,
         tapTimeout.spec, repeats.spec, coupling.spec,
         positioner.spec, RigOptions.rig.spec,
         positionerTimeout.spec, confirmEach.spec, faultTimeout.spec, auto.spec, StoreOptions.database.spec, resume.spec,

@@ -89,6 +89,12 @@ final class RunPrinter: Sendable {
             )
         case .machineAnnounced(let plan):
             out.line(TerminalSafeText.neutralise(plan))
+        case .fieldOccupied(let target):
+            out.line(
+                "Something answers in the reader's field: \(TerminalSafeText.neutralise(ResponderWords.describe(target))). "
+                    + "A phone left on the reader would read at position 1, wherever that is: lift it, and anything with "
+                    + "a chip, off the reader. The run starts when the field is clear.")
+            if interactive { progress.start("  waiting for the lift", timeout: nil) }
         case .readerRestored(let what):
             out.line("Reader found weakened and restored before any tap: \(TerminalSafeText.neutralise(what)).")
         case .awaitingPlacement(let step): awaitingPlacement(step)
@@ -333,6 +339,13 @@ final class RunPrinter: Sendable {
                 "phone",
                 .object([
                     ("os", .optional(s.phone.os)), ("build", .optional(s.phone.build)), ("case", .optional(s.phone.phoneCase)),
+                ])
+            ),
+            (
+                "conditions",
+                .object([
+                    ("temperatureC", s.conditions.temperatureC.map(JSONValue.number) ?? .null),
+                    ("humidityPct", s.conditions.humidityPct.map(JSONValue.number) ?? .null),
                 ])
             ),
             ("lookupKey", .string(s.lookupKey)),

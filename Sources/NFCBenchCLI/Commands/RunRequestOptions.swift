@@ -13,7 +13,7 @@ enum RunRequestOptions {
         RunOptions.model.spec, RunOptions.plan.spec, RasterOptions.stepMm.spec, HeightOptions.heights.spec,
         RunOptions.repeats.spec, RunOptions.unit.spec,
         RunOptions.operatorName.spec, RunOptions.phoneOS.spec, RunOptions.phoneBuild.spec, RunOptions.phoneCase.spec,
-        RunOptions.readerAntenna.spec, RunOptions.gapMm.spec,
+        RunOptions.readerAntenna.spec, RunOptions.gapMm.spec, RunOptions.temperature.spec, RunOptions.humidity.spec,
     ]
 
     static func request(_ invocation: ParsedInvocation, _ context: CommandContext, options: RunOptions) async throws
@@ -36,6 +36,8 @@ enum RunRequestOptions {
         request.phone = PhoneDetails(
             os: invocation[RunOptions.phoneOS], build: invocation[RunOptions.phoneBuild],
             phoneCase: invocation[RunOptions.phoneCase])
+        request.conditions = BenchConditions(
+            temperatureC: invocation[RunOptions.temperature], humidityPct: invocation[RunOptions.humidity])
         request.readerAntenna = invocation[RunOptions.readerAntenna]
         request.gapMm = invocation[RunOptions.gapMm]
         if let typed = invocation[RunOptions.model], case .model(let identifier, _, _) = request.subject,

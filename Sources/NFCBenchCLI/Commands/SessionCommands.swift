@@ -162,6 +162,7 @@ enum SessionCommands {
             context.output.line("  \(words)")
         }
         if let station = s.station { context.output.line("  station \(TerminalSafeText.neutralise(station))") }
+        if let conditions = s.conditions.words { context.output.line("  conditions: \(conditions)") }
         if s.mode == .tag { context.output.line("  tag mode: the phone's reader read an emulated Type 4 tag") }
         if s.simulated { context.output.line("  SIMULATED reader (\(s.reader)): not bench evidence; refine leaves it out") }
         if let reason = s.voidReason { context.output.line("  VOID: \(safe(reason)); refine and exports leave it out") }

@@ -7,10 +7,11 @@ enum VoidCommand {
         "void", abstract: "Mark a session void: kept and listed, but left out of refine, reports and exports.",
         discussion: """
             A void session is never deleted: 'sessions' and 'show' list it with its reason, and exports
-            include it with --include-void. Voiding again replaces the reason.
+            include it with --include-void. Voiding again replaces the current reason; the audit trail
+            (show --events) keeps every one, with who and when.
             """,
         arguments: [ArgumentSpec("session", help: "The session id.")],
-        options: [reason.spec, StoreOptions.database.spec],
+        options: [reason.spec, Amender.by.spec, StoreOptions.database.spec],
         handler: run)
 
     static let reason = Option<String>(
@@ -33,11 +34,18 @@ enum VoidCommand {
             // A damaged session can still be voided, and stays marked damaged.
             described = "damaged: \(TerminalSafeText.neutralise(damaged.description))"
         }
-        try await store.void(id, reason: why, at: Date())
+        let who = Amender.name(invocation, context)
+        let at = Date()
+        try await store.void(id, reason: why, at: at)
+        var details = ["reason": why, "by": who]
+        if let earlier, earlier != why { details["replaces"] = earlier }
+        _ = try await store.record(
+            SessionEvent(sessionID: SessionReference(parsing: id).id, at: at, kind: .voided, details: details))
         // Never silently: the reason a session was void for is named as it is replaced.
         if let earlier, earlier != why {
             context.output.line(
-                "Session \(id) was void already (\(TerminalSafeText.field(earlier))); that reason is replaced.")
+                "Session \(id) was void already (\(TerminalSafeText.field(earlier))); that reason is replaced here and kept "
+                    + "in the audit trail (show --events).")
         }
         context.output.line(
             "Session \(id) (\(described)) is void: \(TerminalSafeText.neutralise(why)). "
