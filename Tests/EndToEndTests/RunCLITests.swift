@@ -70,6 +70,27 @@ struct RunEndToEndTests {
         #expect(r.stdout.contains("the plan also taps around it") && !r.stdout.lowercased().contains("sweep"), "\(r.stdout)")
     }
 
+    /// Issue 52: nobody watches an unattended run, so each position says the pace and the time
+    /// left; an adaptive run past the count a right prediction needs says only its bound
+    /// ("Position 141 of 135-210 (135 if the prediction is right)" had gone stale).
+    @Test func anUnattendedRunSaysItsPaceAndNeverAStaleCount() async throws {
+        // The phone's coil far from the seed's prediction: the plan runs past its likely count.
+        let r = try await BuiltBinary.run([
+            "run", "--model", "SM-S921B", "--reader", "sim", "--auto", "--tap-timeout", "0.1", "--plan", "adaptive",
+            "--sim-antenna", "0.05,0.05,0.3,0.12", "--db", scratch.database(), "--no-report",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n").map(String.init).filter { $0.hasPrefix("Position ") }
+        #expect(lines.count > 6, "\(r.stdout)")
+        #expect(lines.dropFirst(4).allSatisfy { $0.contains(" positions/min, ") && $0.contains(" left)") }, "\(lines)")
+        let likely = try #require(
+            lines.first.flatMap { $0.firstMatch(of: /of (\d+)–/) }.flatMap { Int($0.1) }, "\(lines.first ?? "")")
+        #expect(lines.count > likely, "the run stopped at the likely count; pick a coil further off")
+        for line in lines.dropFirst(likely) {
+            #expect(!line.contains("if the prediction is right") && line.contains(" of at most "), "\(line)")
+        }
+    }
+
     /// An iPhone presents its Wallet card for about a minute: the run reminds the operator,
     /// and says how to avoid a MISS for a card that was not presenting.
     @Test func iPhoneRunsRemindToPresentTheCard() async throws {

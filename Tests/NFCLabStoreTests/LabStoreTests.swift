@@ -254,7 +254,7 @@ struct LabStoreTests {
             }
         }
         let c = try PostgresConnection(url)
-        #expect(try c.execute("SELECT count(*) FROM lab_schema_migration").integer(0, 0) == 14)
+        #expect(try c.execute("SELECT count(*) FROM lab_schema_migration").integer(0, 0) == 15)
         #expect(try c.execute("SELECT count(*) FROM lab_identity").integer(0, 0) == 1)
     }
 

@@ -10,6 +10,7 @@ TEST_PACKAGES=(pkg-config libnfc-dev libnfc-bin libnfc-examples libpcsclite-dev 
                librsvg2-bin chromium firefox-esr python3-html5lib libxml2-utils fonts-dejavu-core
                poppler-utils qpdf  # pdfinfo, pdftotext and qpdf --check for the PDF report's tests
                python3-pandas  # the CSV read as docs/csv.md tells labs to
+               python3-jsonschema  # an outside validator for docs/schema/session.schema.json
                gcc python3-pyscard  # the tests' vpcd driver with a serial number, and an outside PC/SC client to read it
                python3-serial  # pyserial, for a G-code sender the emulated GRBL and Marlin are checked against
                python3-usb1  # nfcpy imports it (Tests/Fixtures/nfcpy), though its PN532 driver uses the serial port

@@ -34,6 +34,8 @@ final class RunPrinter: Sendable {
     let maximumPositions: Int?
     /// iPhones present a Wallet card for about a minute: the run reminds the operator.
     let isIPhone: Bool
+    /// An unattended run's pace and time left, said with each position.
+    let pace = RunPace()
 
     init(
         context: CommandContext, invocation: ParsedInvocation, json: Bool, strategy: any ProbeStrategy,
@@ -175,11 +177,17 @@ final class RunPrinter: Sendable {
                 "  iPhone: present the card again now (Wallet stops after about a minute). If it was not presenting,"
                     + " press r to tap this position again instead of recording a MISS.")
         }
-        // "3/18" for a fixed plan; an adaptive one states its range, the likely end first.
+        // "3/18" for a fixed plan; an adaptive one states its range, the likely end first,
+        // until the run has passed it (then only the bound is true).
         var count = total.map { "\(step + 1)/\($0)" } ?? "\(step + 1)"
         if total == nil, let most = maximumPositions {
-            count +=
-                expectedPositions.map { " of \($0)\u{2013}\(most) (\($0) if the prediction is right)" } ?? " of at most \(most)"
+            let likely = expectedPositions.flatMap { step + 1 <= $0 ? $0 : nil }
+            count += likely.map { " of \($0)\u{2013}\(most) (\($0) if the prediction is right)" } ?? " of at most \(most)"
+        }
+        // Nobody watches an unattended run: it says its pace and when it will end.
+        if !keysAvailable, let last = total ?? maximumPositions {
+            pace.began(step)
+            if let words = pace.words(remaining: max(0, last - step - 1), upTo: total == nil) { count += " (\(words))" }
         }
         let repeatText = attempt > 0 ? " (repeat \(attempt + 1))" : ""
         let height = probe.isAtTapHeight ? "" : ", \(OptionValue.format(probe.heightMm)) mm above the back"
