@@ -39,7 +39,7 @@ public struct RunRequest: Sendable {
     /// `--coupling`: grade every HIT down the analog ladder (docs/coupling.md).
     public var coupling = false
     public var repeats = 1
-    /// `nil`: 5 s for a new session; a resumed one keeps its own.
+    /// `nil`: 5 s for a new session (a machine run: its rig's window); a resumed one keeps its own.
     public var tapTimeout: Double?
     public var unit: String?
     public var operatorName: String?

@@ -22,6 +22,9 @@ public struct PreparedRun: Sendable {
     public let positionerName: String
     /// `--coupling`: the ladder each HIT is graded down.
     public var coupling: CouplingLadder? = nil
+    /// A new machine session without `--tap-timeout`: the rig's window it took (seconds),
+    /// said before the first position.
+    public var tapWindowFromRig: Double? = nil
 }
 
 /// Starts a new session or resumes a saved one. Every rule that needs no reader is checked
@@ -87,7 +90,9 @@ public enum RunStart {
                 PreparedRun(
                     session: session, resolution: request.resolution, isResumed: saved != nil, readers: readers,
                     positioner: built, warnings: warnings, tapWindowChange: change,
-                    positionerName: positioner.description, coupling: request.coupling ? .standard : nil))
+                    positionerName: positioner.description, coupling: request.coupling ? .standard : nil,
+                    tapWindowFromRig: saved == nil && request.tapTimeout == nil
+                        ? request.rig?.configuration.defaultTapWindow : nil))
         }
     }
 
@@ -134,7 +139,8 @@ public enum RunStart {
             id: SessionIdentifier.make(), model: model, resolution: resolution, plan: request.plan,
             planPass: planned.pass, planFocus: planned.focus, reader: spec, readerFirmware: reader.info.firmware,
             simulated: reader.info.isSimulated, unit: request.unit, operatorName: request.operatorName,
-            repeats: request.repeats, tapTimeout: request.tapTimeout ?? 5, startedAt: Date(),
+            repeats: request.repeats, tapTimeout: request.tapTimeout ?? request.rig?.configuration.defaultTapWindow ?? 5,
+            startedAt: Date(),
             strategy: request.heights.count > 1
                 ? HeightLayers(base: planned.strategy, heights: request.heights)
                 : request.plan == .raster ? planned.strategy : nil)

@@ -62,12 +62,25 @@ public struct RigConfiguration: Sendable, Equatable {
     public var travelZ: Double
     /// Whether the run homes the machine (`$H`, `G28`) before its first move.
     public var homes: Bool
+    /// The tap window a run on this rig takes when `--tap-timeout` is not given, seconds;
+    /// `nil`: `recommendedTapWindow`.
+    public var tapWindow: Double?
+
+    /// One whole libnfc poll round (InAutoPoll, 150 ms for each of ISO 14443 A, 4A and B): a
+    /// machine stops at the barrier before the window opens, so the phone is at rest and
+    /// answers the first poll it hears (docs/rig.md, "The tap window"). A hand needs 5 s.
+    public static let recommendedTapWindow = 0.4
+    /// Windows a rig file may set, seconds: one poll round at the least, a slow phone's wake at most.
+    public static let tapWindows: ClosedRange<Double> = 0.1...30
+
+    /// The window a run on this rig takes by default.
+    public var defaultTapWindow: Double { tapWindow ?? Self.recommendedTapWindow }
 
     public init(
         device: String? = nil, dialect: MachineDialect, baud: Int = 115_200, originX: Double, originY: Double,
         xAxis: AxisDirection = AxisDirection(axis: .x, sign: 1), yAxis: AxisDirection = AxisDirection(axis: .y, sign: 1),
         safeZ: Double, tapZ: Double, feedXY: Double, feedZ: Double, travelX: Double, travelY: Double, travelZ: Double,
-        homes: Bool, clearanceZ: Double? = nil
+        homes: Bool, clearanceZ: Double? = nil, tapWindow: Double? = nil
     ) {
         self.device = device
         self.dialect = dialect
@@ -85,6 +98,7 @@ public struct RigConfiguration: Sendable, Equatable {
         self.travelZ = travelZ
         self.homes = homes
         self.clearanceZ = clearanceZ
+        self.tapWindow = tapWindow
     }
 
     /// The rig file's text, every key in the documented order (docs/rig.md), numbers to
@@ -104,6 +118,7 @@ public struct RigConfiguration: Sendable, Equatable {
             "travel-x = \(Self.number(travelX))", "travel-y = \(Self.number(travelY))",
             "travel-z = \(Self.number(travelZ))", "homes = \(homes ? "yes" : "no")",
         ]
+        if let tapWindow { lines.append("tap-window = \(Self.number(tapWindow))") }
         return lines.joined(separator: "\n") + "\n"
     }
 

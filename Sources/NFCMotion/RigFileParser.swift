@@ -20,14 +20,14 @@ extension RigConfiguration {
     public static let keys = [
         "device", "dialect", "baud", "origin-x", "origin-y", "x-axis", "y-axis", "safe-z", "tap-z", "clearance-z", "feed-xy",
         "feed-z",
-        "travel-x", "travel-y", "travel-z", "homes",
+        "travel-x", "travel-y", "travel-z", "homes", "tap-window",
     ]
-    static let optionalKeys: Set<String> = ["device", "baud", "clearance-z"]
+    static let optionalKeys: Set<String> = ["device", "baud", "clearance-z", "tap-window"]
     /// Generous bounds that still catch a slip of the keyboard (a feed in mm/s, a travel in µm).
     static let travelRange = 1.0...5000
     static let feedRange = 1.0...100_000
 
-    /// Reads a rig file. Every key but `device`, `baud` and `clearance-z` is required, each once; an
+    /// Reads a rig file. Every key but `device`, `baud`, `clearance-z` and `tap-window` is required, each once; an
     /// unknown key, a value out of range or a rig at odds with itself (origin outside the
     /// travel, safe height below the tap height) is refused, naming the line.
     public static func parse(_ text: String) throws(RigFileError) -> RigConfiguration {
@@ -85,7 +85,8 @@ extension RigConfiguration {
             travelX: try reader.millimetres("travel-x", in: travelRange),
             travelY: try reader.millimetres("travel-y", in: travelRange),
             travelZ: try reader.millimetres("travel-z", in: travelRange), homes: try reader.yesNo("homes"),
-            clearanceZ: try reader.optionalMillimetres("clearance-z", in: 0...travelRange.upperBound))
+            clearanceZ: try reader.optionalMillimetres("clearance-z", in: 0...travelRange.upperBound),
+            tapWindow: try reader.optionalSeconds("tap-window", in: RigConfiguration.tapWindows))
         try rig.checkConsistency(lines: values.mapValues(\.line))
         return rig
     }
@@ -176,6 +177,20 @@ private struct ValueReader {
 
     func optionalMillimetres(_ key: String, in range: ClosedRange<Double>) throws(RigFileError) -> Double? {
         raw(key) == nil ? nil : try millimetres(key, in: range)
+    }
+
+    func optionalSeconds(_ key: String, in range: ClosedRange<Double>) throws(RigFileError) -> Double? {
+        guard let (value, line) = raw(key) else { return nil }
+        guard let number = Double(value), number.isFinite else {
+            throw RigFileError(line: line, "\(key) must be a number of seconds, found '\(RigConfiguration.printable(value))'")
+        }
+        guard range.contains(number) else {
+            throw RigFileError(
+                line: line,
+                "\(key) \(value) is outside \(RigConfiguration.number(range.lowerBound))...\(RigConfiguration.number(range.upperBound)) s"
+            )
+        }
+        return number
     }
 
     func axis(_ key: String) throws(RigFileError) -> RigConfiguration.AxisDirection {

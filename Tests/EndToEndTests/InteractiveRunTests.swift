@@ -175,6 +175,34 @@ struct InteractiveRunTests {
         try await tmux.stop()
     }
 
+    /// Issue 52: the map drawn after `--resume` starts with the taps the session already
+    /// holds (it showed none, as if the session began at the resume).
+    @Test func aResumedSessionsMapShowsItsEarlierTaps() async throws {
+        let db = scratch.database()
+        // Three positions, then the positioner fails: saved, three MISSes recorded (the
+        // simulated phone is never brought to the reader by an exec: positioner).
+        let first = try await BuiltBinary.run([
+            "run", "--plan", "grid", "--model", "SM-S921B", "--reader", "sim", "--positioner", "exec:[ {index} -lt 3 ]",
+            "--auto", "--tap-timeout", "0.1", "--db", db, "--no-report",
+        ])
+        #expect(first.status == 1, "\(first.stdout)\(first.stderr)")
+        let store = try await SQLiteBenchStore.open(path: db)
+        let session = try #require(try await store.sessions().first)
+        #expect(try await store.taps(session.id).map(\.result) == [.miss, .miss, .miss])
+        let tmux = Tmux()
+        try await tmux.start(
+            "\(BuiltBinary.path) run --resume \(session.id) --reader sim --positioner manual --db \(db) --no-report; sleep 30")
+        _ = try await tmux.waitFor("press Enter")
+        try await tmux.press("Enter")
+        let total = RunEndToEndTests.s24GridPositions
+        let screen = try await tmux.waitFor("to place the phone", after: "Position 4/\(total)")
+        let map = screen.components(separatedBy: "Position 4/").last ?? ""
+        #expect(map.components(separatedBy: "×").count - 1 == 3, "the three earlier misses are not on the map:\n\(map)")
+        try await tmux.press("q")
+        _ = try await tmux.waitFor("resume with: nfcbench run --resume")
+        try await tmux.stop()
+    }
+
     /// A slow hand at a virtual bench (libnfc over the emulated PN532), the coil covering the
     /// whole back and 1 s windows: a technician who needs 2.5 s to place the phone gets no
     /// MISS before they confirm the placement; an Enter pressed while the run waits for

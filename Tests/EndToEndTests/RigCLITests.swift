@@ -57,6 +57,26 @@ struct RigCLITests {
         text.range(of: #"S-\d{8}-\d{6}-[0-9a-f]{4}"#, options: .regularExpression).map { String(text[$0]) }
     }
 
+    /// Issue 52: without --tap-timeout a machine run takes its rig's tap window (one poll
+    /// round, 0.4 s, unless the rig file sets `tap-window`), says so, and records it; a
+    /// hand's 5 s made every miss on a rig cost 5 s.
+    @Test func aMachineRunTakesTheRigsTapWindow() async throws {
+        let bench = try await served("grbl")
+        defer { bench.discard() }
+        var arguments = runArguments(bench)
+        let at = try #require(arguments.firstIndex(of: "--tap-timeout"))
+        arguments.removeSubrange(at...(at + 1))
+        let db = try #require(arguments.firstIndex(of: "--db").map { arguments[$0 + 1] })
+        let r = try await BuiltBinary.run(arguments + ["--plan", "grid"], environment: bench.environment)
+        #expect(r.status == 0, "\(r.stdout)\n\(r.stderr)")
+        #expect(r.stderr.contains("Tap window 0.4 s, the rig's"), "\(r.stderr)")
+        let id = try #require(Self.sessionID(in: r.stdout + r.stderr))
+        let shown = try await BuiltBinary.run(["show", id, "--db", db, "--json"])
+        let taps = try #require(
+            (try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any])?["tapList"] as? [[String: Any]])
+        #expect(!taps.isEmpty && taps.allSatisfy { $0["windowSeconds"] as? Double == 0.4 }, "\(taps.prefix(2))")
+    }
+
     /// The bench's rig file without `clearance-z`: the machine crosses at the safe height.
     func safeHeightRig(_ bench: ServedBench) throws -> String {
         let rig = try String(contentsOfFile: bench.directory + "/rig.conf", encoding: .utf8)

@@ -126,6 +126,25 @@ struct RigFileTests {
         }
     }
 
+    /// Issue 52: a run on the rig takes its tap window unless --tap-timeout says otherwise;
+    /// one libnfc poll round (0.4 s) when the file sets none.
+    @Test func theTapWindowIsOptionalAndChecked() throws {
+        let plain = try RigConfiguration.parse(Self.complete)
+        #expect(plain.tapWindow == nil && plain.defaultTapWindow == RigConfiguration.recommendedTapWindow)
+        #expect(!plain.text.contains("tap-window"))
+        let set = try RigConfiguration.parse(Self.complete + "\ntap-window = 0.25")
+        #expect(set.defaultTapWindow == 0.25 && set.text.contains("tap-window = 0.25"))
+        #expect(try RigConfiguration.parse(set.text) == set)
+        for (value, words) in [("0.01", "outside 0.1...30 s"), ("inf", "must be a number of seconds"), ("5s", "a number")] {
+            do {
+                _ = try RigConfiguration.parse(Self.complete + "\ntap-window = \(value)")
+                Issue.record("accepted tap-window = \(value)")
+            } catch {
+                #expect(error.line == 17 && error.description.contains(words), "\(error)")
+            }
+        }
+    }
+
     @Test func aMissingKeyIsNamed() {
         let text = Self.complete.replacingOccurrences(of: "feed-z = 600\n", with: "")
         do {

@@ -115,6 +115,8 @@ enum RigCommand {
                 hint: "Check origin-x, origin-y, the axes and the travel in the rig file, or re-run 'nfcbench rig calibrate'.")
         }
         let timing = MoveTiming(probes: probes, geometry: geometry)
+        // The window a run on this rig takes unless --tap-timeout says otherwise.
+        let window = rig.defaultTapWindow, windowWords = RigConfiguration.number(rig.defaultTapWindow) + " s"
         out.line(
             "\(kind.rawValue) plan: \(probes.count) \(heights.count > 1 ? "taps at most" : "positions")"
                 + (kind == .adaptive ? " (if the phone answers exactly inside the predicted zone)" : "") + ", "
@@ -122,14 +124,15 @@ enum RigCommand {
         out.line(
             "Moves: \(Int(timing.acrossMm.rounded())) mm across and \(Int(timing.verticalMm.rounded())) mm up and down, "
                 + "about \(Self.duration(timing.seconds)) at feed-xy \(RigConfiguration.number(rig.feedXY)) and feed-z "
-                + "\(RigConfiguration.number(rig.feedZ)) mm/min (acceleration not counted); with 5 s tap windows, "
-                + String(format: "%.1f", timing.positionsPerMinute(windowSeconds: 5)) + " positions per minute")
+                + "\(RigConfiguration.number(rig.feedZ)) mm/min (acceleration not counted); with the rig's \(windowWords) "
+                + "tap windows, " + String(format: "%.1f", timing.positionsPerMinute(windowSeconds: window))
+                + " positions per minute")
         if let clearance = rig.clearanceZ {
             let low = MoveTiming(probes: probes, geometry: geometry, crossingZ: clearance)
             out.line(
                 "Crossing at clearance-z \(RigConfiguration.number(clearance)) mm with the reader's field off (libnfc readers): "
                     + "\(Int(low.verticalMm.rounded())) mm up and down, about \(Self.duration(low.seconds)) of moves, "
-                    + String(format: "%.1f", low.positionsPerMinute(windowSeconds: 5)) + " positions per minute")
+                    + String(format: "%.1f", low.positionsPerMinute(windowSeconds: window)) + " positions per minute")
         }
         if invocation[offline] { return ExitCode.success }
         let opened: (machine: GCodeMachine, state: String)

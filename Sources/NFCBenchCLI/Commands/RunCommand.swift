@@ -76,6 +76,9 @@ enum RunCommand {
                     databasePath: options.databasePath, resolution: prepared.resolution,
                     aspectRatio: prepared.session.aspectRatio, session: prepared.session,
                     keysAvailable: !(options.auto || options.json), graded: prepared.coupling != nil)
+                // A resumed session's map starts with the taps it already holds (issue 52: it
+                // showed none, as if the session began here).
+                if prepared.isResumed { printer.map.seed(try await store.taps(prepared.session.id)) }
                 return try await execution.run(
                     prepared, store: store, commands: operatorCommands(options, context), events: { printer.handle($0) })
             }
@@ -110,6 +113,11 @@ enum RunCommand {
     /// What the operator must know before position 1: a limited reader, a changed tap window.
     static func announce(_ prepared: PreparedRun, _ context: CommandContext) {
         for warning in prepared.warnings { context.errors.line("Warning: \(TerminalSafeText.neutralise(warning))") }
+        if let window = prepared.tapWindowFromRig {
+            context.errors.line(
+                "Tap window \(ReaderCommands.format(window)) s, the rig's: a machine stops before the window opens, so one "
+                    + "poll round is enough (tap-window in the rig file; --tap-timeout to change; docs/rig.md).")
+        }
         if let change = prepared.tapWindowChange {
             context.errors.line(
                 "Tap window changed from \(ReaderCommands.format(change.from)) s to \(ReaderCommands.format(change.to)) s "

@@ -423,6 +423,11 @@ final class LiveMap: Sendable {
         }
     }
 
+    /// The taps a resumed session already holds, in the order they were recorded.
+    func seed(_ taps: [TapRecord]) {
+        for t in taps { record(t) }
+    }
+
     func undo(_ t: TapRecord) {
         state.withLock { s in
             s.marks[t.step] = nil
