@@ -50,7 +50,7 @@ export NFCBENCH_TEST_PCSC_READER="nfcbench virtual 00 00"
 # 28-30 s (through resolve) after the helper started while the parallel passes ran.
 # And the consumer package: it runs SwiftPM (a clone, a manifest, a debug build of
 # NFCLocatorCore), two cores' worth of work the parallel passes' timings would feel.
-TIMED='ConsumerPackageTests|HelperProcessFetcherTests|aHungHelperIsKilledAtItsBound|TagEmulationTests|NFCPYClientTests|ctrlCMidMoveHaltsTheMachineAtOnce|Within300ms|aStalledPollIsCleanASlowLinkIsNot|aHungCommandIsStoppedAtItsTimeout|cancellationStopsTheCommandAndSaysSo|promptsSkipUndoRetryAndQuit|ctrlCDuringTheTapWaitInATerminal|liftPromptSingleKeysAndTheLiveMapInATerminal'
+TIMED='aPhoneLeftOnTheReaderHoldsTheGateUntilLifted|aResumedSessionsMapShowsItsEarlierTaps|ConsumerPackageTests|HelperProcessFetcherTests|aHungHelperIsKilledAtItsBound|TagEmulationTests|NFCPYClientTests|ctrlCMidMoveHaltsTheMachineAtOnce|Within300ms|aStalledPollIsCleanASlowLinkIsNot|aHungCommandIsStoppedAtItsTimeout|cancellationStopsTheCommandAndSaysSo|promptsSkipUndoRetryAndQuit|ctrlCDuringTheTapWaitInATerminal|liftPromptSingleKeysAndTheLiveMapInATerminal'
 # A pass of its own for the lab store's end-to-end suite: it fills bench databases with a
 # thousand sessions (an fsync per tap) and drives PostgreSQL, which on 2 cores starves the
 # emulated readers' threads in the parallel pass (seen: libnfc's initialisation timing out
@@ -59,8 +59,10 @@ HEAVY='LabStoreCLITests'
 # And one for publication: each `catalog publish` fits coils by maximum likelihood, seconds of
 # both cores per publish; beside the other end-to-end suites it starved their emulated PN532s
 # (seen: runs through libnfc faulty for 600 s, in CouplingCLITests, PhysicalBenchCLITests
-# and RigCLITests).
-PUBLISH='CatalogPublishCLITests|SignedCatalogSyncCLITests|LabStorePublishCLITests'
+# and RigCLITests). The coil plan's start joins it: its first position weighs 512 cells over
+# 150 coils, seconds of a core in a debug build, which beside the in-process emulated PN532
+# made libnfc time out (seen: AnalogRestoreChecksTests, NFC_ETIMEOUT).
+PUBLISH='CatalogPublishCLITests|SignedCatalogSyncCLITests|LabStorePublishCLITests|CoilRunStartTests'
 # The end-to-end suites (each test starts nfcbench processes, most a virtual bench too) run
 # apart from the in-process suites: all at once, on 2 cores, the runner's load reached the
 # product's own timing rules and PostgreSQL's connection timeout in fresh clones.

@@ -17,6 +17,10 @@ static inline DWORD nfcbench_ccid_escape_code(void) { return SCARD_CTL_CODE(3500
 // its serial number (the CCID driver gives the USB iSerialNumber string).
 static inline DWORD nfcbench_attr_vendor_ifd_serial_no(void) { return SCARD_ATTR_VENDOR_IFD_SERIAL_NO; }
 
+// The attribute a reader driver answers with its channel: 0xDDDDCCCC, DDDD the channel's
+// type (0x0020 for USB), CCCC its number (libccid: the USB bus << 8 | the device address).
+static inline DWORD nfcbench_attr_channel_id(void) { return SCARD_ATTR_CHANNEL_ID; }
+
 // The PnP notification pseudo-reader's name, for reader arrival and departure.
 static inline const char *nfcbench_pnp_reader_name(void) { return "\\\\?PnP?\\Notification"; }
 

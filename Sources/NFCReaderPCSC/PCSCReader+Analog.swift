@@ -15,7 +15,8 @@ import NFCReaders
 /// (`ifdDriverOptions` 0x0001, `doctor` says), else the card connection of the tap that
 /// was just read. The ladder is walked right after a HIT, so the phone is on the reader.
 extension PCSCReader: AnalogProfiling {
-    /// The journal's key: the reader's spec, which `doctor` opens again.
+    /// The reader's spec, which the journal names so that `doctor` opens it again; the
+    /// journal's file is the device's (`deviceKey`) where the driver names one.
     var analogKey: String { "pcsc:\(readerName)" }
 
     /// Weaker profiles take the chip from the firmware; the default (the ladder's top and
@@ -25,11 +26,15 @@ extension PCSCReader: AnalogProfiling {
             if profile == .pn532Default {
                 // Nothing weakened, nothing to put back: a MISS checked with no card to reach
                 // the chip through changed nothing.
-                guard analogJournal.original(for: analogKey) != nil || picc.suspendedFrom != nil else { return }
+                guard analogJournal.original(for: analogKey, device: deviceKey) != nil || picc.suspendedFrom != nil else {
+                    return
+                }
                 try writeAnalog(profile.settings, escapeChannel())
                 // The chip holds what it had before the first change: nothing left to put
                 // back, even if the phone is gone by the end of the run.
-                if analogJournal.original(for: analogKey) == profile.settings { analogJournal.clear(for: analogKey) }
+                if analogJournal.original(for: analogKey, device: deviceKey) == profile.settings {
+                    analogJournal.clear(for: analogKey, device: deviceKey)
+                }
                 guard picc.resumeAutoPolling(escapeChannel()) else { throw unreachable("turn its own polling back on") }
             } else {
                 try weaken(to: profile)
@@ -73,7 +78,9 @@ extension PCSCReader: AnalogProfiling {
     public func restoreAnalogSettings() async throws(ReaderError) {
         try await interruptible { [self] () throws(ReaderError) in
             restorePendingAnalog(escapeChannel())
-            guard analogJournal.original(for: analogKey) == nil else { throw unreachable("put its analog settings back") }
+            guard analogJournal.original(for: analogKey, device: deviceKey) == nil else {
+                throw unreachable("put its analog settings back")
+            }
             guard picc.resumeAutoPolling(escapeChannel()) else { throw unreachable("turn its own polling back on") }
         }
     }
@@ -84,10 +91,10 @@ extension PCSCReader: AnalogProfiling {
     private func weaken(to profile: AnalogProfile) throws(ReaderError) {
         let channel = escapeChannel()
         guard picc.suspendAutoPolling(channel) else { throw unreachable("turn its own polling off") }
-        if analogJournal.original(for: analogKey) == nil {
+        if analogJournal.original(for: analogKey, device: deviceKey) == nil {
             let original = try analogSettings(channel)
             // Never change what could not be noted: a kill would leave it weakened.
-            guard analogJournal.record(original, for: analogKey) else {
+            guard analogJournal.record(original, for: analogKey, device: deviceKey) else {
                 // Not `.failed`: a grading run must stop here, not go on ungraded.
                 throw ReaderError(
                     .permissionDenied,
@@ -101,10 +108,10 @@ extension PCSCReader: AnalogProfiling {
     /// Puts back journalled settings, if any, and clears the journal once they are back;
     /// a reader out of reach keeps them journalled for later.
     func restorePendingAnalog(_ channel: PICCParameterGuard.Channel) {
-        guard let original = analogJournal.original(for: analogKey) else { return }
+        guard let original = analogJournal.original(for: analogKey, device: deviceKey) else { return }
         do throws(ReaderError) {
             try writeAnalog(original, channel)
-            analogJournal.clear(for: analogKey)
+            analogJournal.clear(for: analogKey, device: deviceKey)
         } catch {}
     }
 

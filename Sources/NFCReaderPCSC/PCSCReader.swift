@@ -39,26 +39,33 @@ public final class PCSCReader: Reader, @unchecked Sendable {
     }
     public let feedbackEnabled: Bool
     /// The chip's analog settings while `run --coupling` has them weakened (`PCSCReader+Analog`),
-    /// keyed by the reader's spec (`pcsc:<name>`) so that `doctor` can open it again.
+    /// filed under the reader's device where its driver names one (`deviceKey`) and
+    /// naming its spec (`pcsc:<name>`) so that `doctor` can open it again.
     let analogJournal: AnalogJournal
+    /// The reader's USB device and slot (`ReaderDevice.pcscKey`): what its journals are
+    /// kept under, so a reader weakened under one pcscd name is restored under another
+    /// (issue 49, L2); `nil` when its driver names no USB channel (vpcd, a serial reader).
+    let deviceKey: String?
 
     private init(
         queue: DispatchQueue, context: PCSCContext, name: String, feedback: Bool, journal: PICCJournal,
-        analogJournal: AnalogJournal
+        analogJournal: AnalogJournal, deviceKey: String?
     ) {
         self.queue = queue
         self.context = context
         readerName = name
         feedbackEnabled = feedback
-        picc = PICCParameterGuard(reader: name, journal: journal)
+        picc = PICCParameterGuard(reader: deviceKey ?? name, legacy: name, journal: journal)
         self.analogJournal = analogJournal
+        self.deviceKey = deviceKey
     }
 
     /// Opens the reader whose name equals or uniquely contains `nameOrSubstring`.
     public static func open(
         _ nameOrSubstring: String, feedback: Bool = true,
         journal: PICCJournal = .fromEnvironment(ProcessInfo.processInfo.environment),
-        analogJournal: AnalogJournal = .fromEnvironment(ProcessInfo.processInfo.environment)
+        analogJournal: AnalogJournal = .fromEnvironment(ProcessInfo.processInfo.environment),
+        sysfs: String = ProcessInfo.processInfo.environment["NFCBENCH_SYSFS_ROOT"] ?? "/sys"
     )
         async throws(ReaderError) -> PCSCReader
     {
@@ -69,9 +76,11 @@ public final class PCSCReader: Reader, @unchecked Sendable {
                     let context = try PCSCContext()
                     let names = try context.readers()
                     let name = try match(nameOrSubstring, in: names)
+                    let channel = Self.channel(of: name, in: context)
                     let reader = PCSCReader(
                         queue: queue, context: context, name: name, feedback: feedback, journal: journal,
-                        analogJournal: analogJournal)
+                        analogJournal: analogJournal,
+                        deviceKey: ReaderDevice.pcscKey(channelID: channel, readerName: name, sysfs: sysfs))
                     // The analog settings first, while a killed session's suspended auto
                     // polling still keeps the chip to the host.
                     reader.restorePendingAnalog(reader.escapeChannel())
@@ -393,6 +402,19 @@ public final class PCSCReader: Reader, @unchecked Sendable {
     public static func serialNumber(of name: String) -> String? {
         guard let context = try? PCSCContext(), let answer = serialAnswer(of: name, in: context) else { return nil }
         return ReaderSerialNumber.parse(answer)
+    }
+
+    /// The channel the driver of the reader called `name` names (`ReaderChannel`), asked
+    /// on a direct connection; `nil` when it names none or the question failed.
+    static func channel(of name: String, in context: PCSCContext) -> UInt32? {
+        (try? PCSCCard(context: context, reader: name, direct: true).attribute(ReaderChannel.attribute))
+            .flatMap(ReaderChannel.parse)
+    }
+
+    /// The same, on a context of its own.
+    static func channel(of name: String) -> UInt32? {
+        guard let context = try? PCSCContext() else { return nil }
+        return channel(of: name, in: context)
     }
 
     /// The driver's answer on a direct connection; `nil` when the connection or the

@@ -28,12 +28,26 @@ public struct PICCParameterGuard: Sendable {
     public static let benchValue: UInt8 = 0xE3
 
     public private(set) var report = Report(original: nil, applied: nil, restored: false)
+    /// The journal's key: the reader's device where its driver names one
+    /// (`ReaderDevice.pcscKey`), else its name.
     let reader: String
+    /// The name, when the key is the device: what nfcbench before the device key wrote
+    /// under, still read and cleared.
+    let legacy: String?
     let journal: PICCJournal
 
-    public init(reader: String, journal: PICCJournal) {
+    public init(reader: String, legacy: String? = nil, journal: PICCJournal) {
         self.reader = reader
+        self.legacy = legacy == reader ? nil : legacy
         self.journal = journal
+    }
+
+    /// The value journalled under the key, or under the name before it.
+    private func journaled() -> UInt8? { journal.original(for: reader) ?? legacy.flatMap { journal.original(for: $0) } }
+
+    private func clearJournal() {
+        journal.clear(for: reader)
+        if let legacy { journal.clear(for: legacy) }
     }
 
     mutating func onOpen(_ channel: Channel) { capture(channel) }
@@ -59,7 +73,7 @@ public struct PICCParameterGuard: Sendable {
         }
         let current = answer[1]
         guard current & Self.autoPolling != 0 else { return true }  // off already: nothing to undo
-        if journal.original(for: reader) == nil {
+        if journaled() == nil {
             guard journal.record(current, for: reader) else { return false }
             report.original = current
         }
@@ -81,7 +95,7 @@ public struct PICCParameterGuard: Sendable {
         report.applied = value
         if value == report.original {
             report.restored = true
-            journal.clear(for: reader)
+            clearJournal()
         }
         return true
     }
@@ -93,7 +107,7 @@ public struct PICCParameterGuard: Sendable {
         guard let original = report.original, report.applied != nil, !report.restored else { return }
         if let answer = channel.send([0xFF, 0x00, 0x51, original, 0x00]), answer.first == 0x90 {
             report.restored = true
-            journal.clear(for: reader)
+            clearJournal()
         }
         // Otherwise the journal keeps the original for the next session.
     }
@@ -101,7 +115,7 @@ public struct PICCParameterGuard: Sendable {
     private mutating func capture(_ channel: Channel) {
         guard let answer = channel.send([0xFF, 0x00, 0x50, 0x00, 0x00]), answer.count == 2, answer[0] == 0x90 else { return }
         let current = answer[1]
-        let journaled = journal.original(for: reader)
+        let journaled = journaled()
         let original = journaled ?? current
         report.original = original
         if current == Self.benchValue {
@@ -115,7 +129,7 @@ public struct PICCParameterGuard: Sendable {
         if let set = channel.send([0xFF, 0x00, 0x51, Self.benchValue, 0x00]), set.first == 0x90 {
             report.applied = Self.benchValue
         } else {
-            journal.clear(for: reader)
+            clearJournal()
         }
     }
 }

@@ -29,16 +29,17 @@ public struct AnalogJournal: Sendable {
     private func file(key: String) -> String { directoryPath + "/" + ReaderStateFolder.fileName(key) }
 
     /// Where `reader`'s settings may be: under its device first, then under its name as
-    /// nfcbench before the device key wrote it.
-    private func files(_ reader: String) -> [String] {
-        let device = ReaderDevice.key(for: reader)
+    /// nfcbench before the device key wrote it. `device`: the key a backend found itself
+    /// (a PC/SC reader's USB device, `ReaderDevice.pcscKey`); else the name's own device.
+    private func files(_ reader: String, device given: String?) -> [String] {
+        let device = given ?? ReaderDevice.key(for: reader)
         return device == reader ? [file(key: reader)] : [file(key: device), file(key: reader)]
     }
 
     /// The settings to put back, or `nil` when none are pending. A damaged file is not
     /// settings: it reads as the PN532's defaults, the safe thing to restore.
-    public func original(for reader: String) -> [UInt8]? {
-        guard let data = files(reader).lazy.compactMap({ FileManager.default.contents(atPath: $0) }).first else {
+    public func original(for reader: String, device: String? = nil) -> [UInt8]? {
+        guard let data = files(reader, device: device).lazy.compactMap({ FileManager.default.contents(atPath: $0) }).first else {
             return nil
         }
         let text = String(decoding: data, as: UTF8.self)
@@ -49,20 +50,20 @@ public struct AnalogJournal: Sendable {
 
     /// Written, atomically, under the reader's device before the reader is changed;
     /// `false` when it could not be.
-    public func record(_ settings: [UInt8], for reader: String) -> Bool {
+    public func record(_ settings: [UInt8], for reader: String, device: String? = nil) -> Bool {
         do {
             try FileManager.default.createDirectory(
                 atPath: directoryPath, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try (Hex.string(settings, separator: " ") + "\n" + reader + "\n").write(
-                toFile: files(reader)[0], atomically: true, encoding: .utf8)
+                toFile: files(reader, device: device)[0], atomically: true, encoding: .utf8)
             return true
         } catch {
             return false
         }
     }
 
-    public func clear(for reader: String) {
-        for file in files(reader) { try? FileManager.default.removeItem(atPath: file) }
+    public func clear(for reader: String, device: String? = nil) {
+        for file in files(reader, device: device) { try? FileManager.default.removeItem(atPath: file) }
     }
 
     /// Readers with settings still to put back (`doctor`), as their files name them.

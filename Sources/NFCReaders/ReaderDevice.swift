@@ -34,6 +34,22 @@ public enum ReaderDevice {
         return String(repeating: "0", count: max(0, 3 - digits.count)) + digits
     }
 
+    /// What a PC/SC reader's state is kept under (issue 49, L2): its USB device and slot,
+    /// `device:<identity>/slot-<n>`, when its driver names a USB channel
+    /// (`SCARD_ATTR_CHANNEL_ID`, `0x0020` in the high half, then bus << 8 | address, as
+    /// libccid answers) and that device is plugged in now; else `nil`, and the reader's name
+    /// (`pcsc:<name>`) is the key. pcscd's names carry an index that follows the order
+    /// readers were plugged in, so two ACR122Us swap names across a replug; the device and
+    /// the slot (the name's last number) do not. The identity is the one a libnfc
+    /// connstring to the same USB device gives, so both backends find one journal.
+    public static func pcscKey(channelID: UInt32?, readerName: String, sysfs: String = "/sys") -> String? {
+        guard let channelID, channelID >> 16 == 0x0020 else { return nil }
+        let bus = Int((channelID >> 8) & 0xFF), address = Int(channelID & 0xFF)
+        guard let identity = DeviceNode.identity(usbBus: bus, address: address, sysfs: sysfs) else { return nil }
+        let slot = readerName.split(separator: " ").last.flatMap { Int($0) } ?? 0
+        return "device:" + identity + "/slot-" + String(slot)
+    }
+
     /// What a reader's state is kept under: `device:` and the device's identity
     /// (`DeviceNode.identity`) when its name reaches a device node that exists now, else
     /// the name as given (a PC/SC reader, a device that is not plugged in).

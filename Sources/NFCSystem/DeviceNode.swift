@@ -50,6 +50,26 @@ public enum DeviceNode {
         return nil
     }
 
+    /// The identity of the USB device at `bus` and `address` (what a PC/SC driver names as
+    /// its channel, `SCARD_ATTR_CHANNEL_ID`), found by its `busnum` and `devnum` under
+    /// sysfs's USB devices, as `identity(of:)` gives it for the device's node; `nil` when no
+    /// such device is plugged in now.
+    public static func identity(usbBus bus: Int, address: Int, sysfs: String = "/sys") -> String? {
+        let devices = sysfs + "/bus/usb/devices"
+        guard let folder = opendir(devices) else { return nil }
+        defer { closedir(folder) }
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard !name.hasPrefix(".") else { continue }
+            let device = devices + "/" + name
+            guard firstLine(device + "/busnum").flatMap({ Int($0) }) == bus,
+                firstLine(device + "/devnum").flatMap({ Int($0) }) == address
+            else { continue }
+            return usbIdentity(device)
+        }
+        return nil
+    }
+
     /// A sysfs attribute's first line (they are a few bytes; 256 is plenty).
     static func firstLine(_ path: String) -> String? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)

@@ -106,6 +106,57 @@ struct PCSCAnalogTests {
         }
     }
 
+    /// Issue 49, L2 over PC/SC: settings a killed session left weakened, journalled while
+    /// pcscd named the reader otherwise (its index follows the plugging order), are put
+    /// back when it is opened under its name now: the journals follow its USB device and
+    /// slot (the tests' vpcd driver names a USB channel as libccid does; the sysfs tree
+    /// holds that device).
+    @Test func aReaderWeakenedUnderAnotherNameIsPutBackByItsDevice() async throws {
+        try await SharedVirtualReader.exclusive {
+            defer { _ = try? client.request(.lift) }
+            let channel = try #require(PCSCReader.channel(of: readerName), "the tests' vpcd driver names a channel")
+            #expect(channel >> 16 == 0x0020)
+            let sysfs = scratch.file("sys"), usb = scratch.file("sys/devices/pci0000:00/usb9/9-2")
+            try FileManager.default.createDirectory(atPath: usb, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: sysfs + "/bus/usb/devices", withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: sysfs + "/bus/usb/devices/9-2", withDestinationPath: usb)
+            for (file, value) in [
+                ("busnum", "\((channel >> 8) & 0xFF)"), ("devnum", "\(channel & 0xFF)"), ("idVendor", "072f"),
+                ("idProduct", "2200"),
+            ] {
+                try (value + "\n").write(toFile: usb + "/" + file, atomically: true, encoding: .utf8)
+            }
+            _ = try await placeNearTheEdge()
+            var reader: PCSCReader? = try await PCSCReader.open(
+                readerName, journal: journal, analogJournal: analogJournal, sysfs: sysfs)
+            #expect(reader?.deviceKey == "device:usb-072f:2200-port-9-2/slot-0")
+            _ = try #require(try await reader?.waitForTarget(timeout: .seconds(5)))
+            let weakest = CouplingLadder.standard.profiles[0]
+            _ = try await reader?.capabilities.analogProfile?.listen(at: weakest, window: .milliseconds(300))
+            reader = nil  // gone without close, as after kill -9
+            #expect(try status().vpcdAnalog == Hex.string(weakest.settings, separator: " "))
+            // What a journal keyed by the name would hold now is under the name pcscd gave the
+            // reader then, not the one it gives now.
+            let then = "ACS ACR122U PICC Interface 01 00"
+            for (folder, old, new) in [
+                (analogJournal.directoryPath, "pcsc:\(readerName)", "pcsc:\(then)"),
+                (journal.directory.path, readerName, then),
+            ] {
+                let from = folder + "/" + ReaderStateFolder.fileName(old)
+                if FileManager.default.fileExists(atPath: from) {
+                    try FileManager.default.moveItem(atPath: from, toPath: folder + "/" + ReaderStateFolder.fileName(new))
+                }
+            }
+
+            let next = try await PCSCReader.open(readerName, journal: journal, analogJournal: analogJournal, sysfs: sysfs)
+            let restored = try status()
+            #expect(restored.vpcdAnalog == Self.defaults && restored.picc == "E3", "\(restored)")
+            #expect(analogJournal.pending().isEmpty)
+            await next.close()
+            #expect(try status().picc == "FF")
+        }
+    }
+
     /// pcsc-tools' scriptor, a client we did not write, reaches the virtual reader's chip
     /// by Direct Transmit as it would an ACR122U's: GetFirmwareVersion answers PN532 1.6.
     @Test func scriptorReachesTheChipByDirectTransmit() async throws {

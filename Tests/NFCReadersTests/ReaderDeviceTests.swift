@@ -58,6 +58,45 @@ import Testing
         #expect(ReaderDevice.key(for: "pn532_uart:" + link, sysfs: sysfs) == "device:usb-072f:2200-port-1-1.2")
     }
 
+    /// A PC/SC reader is keyed by the USB device its driver names as its channel
+    /// (`SCARD_ATTR_CHANNEL_ID`: 0x0020 << 16 | bus << 8 | address) and its slot, never by
+    /// pcscd's reader index, which follows the order readers were plugged in; the same
+    /// sysfs folder gives the identity a libnfc connstring to that device gives.
+    @Test func aPCSCReaderIsKeyedByItsUSBDeviceAndSlot() throws {
+        let sysfs = scratch.file("sys")
+        let usb = sysfs + "/devices/pci0000:00/usb3/3-1.4"
+        try FileManager.default.createDirectory(atPath: usb, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: sysfs + "/bus/usb/devices", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: sysfs + "/bus/usb/devices/3-1.4", withDestinationPath: usb)
+        for (file, value) in [("busnum", "3"), ("devnum", "17"), ("idVendor", "072f"), ("idProduct", "2200")] {
+            try (value + "\n").write(toFile: usb + "/" + file, atomically: true, encoding: .utf8)
+        }
+        // A hub on the same bus, which is not the reader.
+        let hub = sysfs + "/devices/pci0000:00/usb3"
+        for (file, value) in [("busnum", "3"), ("devnum", "1"), ("idVendor", "1d6b"), ("idProduct", "0002")] {
+            try (value + "\n").write(toFile: hub + "/" + file, atomically: true, encoding: .utf8)
+        }
+        try FileManager.default.createSymbolicLink(atPath: sysfs + "/bus/usb/devices/usb3", withDestinationPath: hub)
+        let channel: UInt32 = 0x0020_0000 | 3 << 8 | 17
+        let first = ReaderDevice.pcscKey(channelID: channel, readerName: "ACS ACR122U PICC Interface 00 00", sysfs: sysfs)
+        #expect(first == "device:usb-072f:2200-port-3-1.4/slot-0")
+        // Replugged after another reader: pcscd's index moves, the key does not.
+        #expect(ReaderDevice.pcscKey(channelID: channel, readerName: "ACS ACR122U PICC Interface 01 00", sysfs: sysfs) == first)
+        // Another slot of the same device is another key.
+        #expect(ReaderDevice.pcscKey(channelID: channel, readerName: "ACS ACR1252 Dual Reader 00 01", sysfs: sysfs) != first)
+        // A serial number names the device wherever it is plugged in.
+        try "RR174-002117\n".write(toFile: usb + "/serial", atomically: true, encoding: .utf8)
+        #expect(
+            ReaderDevice.pcscKey(channelID: channel, readerName: "ACS ACR122U PICC Interface 00 00", sysfs: sysfs)
+                == "device:usb-072f:2200-serial-RR174-002117/slot-0")
+        // No channel, a channel that is not USB, or a device not plugged in: the name keys it.
+        for unknown in [nil, 0x0001_0003, 0x0020_0000 | 3 << 8 | 18] as [UInt32?] {
+            #expect(
+                ReaderDevice.pcscKey(channelID: unknown, readerName: "x 00 00", sysfs: sysfs) == nil,
+                "\(String(describing: unknown))")
+        }
+    }
+
     /// The journal written under one name is read and cleared under the other.
     @Test func theAnalogJournalFollowsTheDevice() throws {
         let (terminal, link) = try terminalAndLink()

@@ -10,12 +10,19 @@
  * ("/dev/null:35963" gives "VPCD-35963"): one per driver instance, shared by its
  * two slots, as a two-slot USB reader has one serial number.
  *
+ * It also answers SCARD_ATTR_CHANNEL_ID as libccid does for a USB reader,
+ * 0x0020 << 16 | bus << 8 | device address, with the port's high byte as the bus
+ * and its low byte as the address (35963 = 0x8C7B: bus 140, address 123), so a
+ * test can lay out a sysfs tree (NFCBENCH_SYSFS_ROOT) with that USB device in it.
+ *
  * Built by scripts/lib/services.sh with the path of the vpcd copy to load
  * (-DNFCBENCH_VPCD_PATH="..."). Written for nfcbench; MIT like the rest of it.
  */
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <ifdhandler.h>
 #include <reader.h>
@@ -26,6 +33,7 @@
 
 static void *vpcd;
 static char serial[64];
+static unsigned long port_number;
 static pthread_once_t loaded = PTHREAD_ONCE_INIT;
 
 static void load_vpcd(void) {
@@ -49,11 +57,13 @@ static void *vpcd_function(const char *name) {
 RESPONSECODE IFDHCreateChannelByName(DWORD Lun, LPSTR DeviceName) {
     const char *port = DeviceName ? strrchr(DeviceName, ':') : NULL;
     snprintf(serial, sizeof serial, "VPCD-%s", port ? port + 1 : "0");
+    port_number = port ? strtoul(port + 1, NULL, 10) & 0xFFFF : 0;
     FORWARD(IFDHCreateChannelByName, Lun, DeviceName);
 }
 
 RESPONSECODE IFDHCreateChannel(DWORD Lun, DWORD Channel) {
     snprintf(serial, sizeof serial, "VPCD-%lu", (unsigned long)Channel);
+    port_number = (unsigned long)Channel & 0xFFFF;
     FORWARD(IFDHCreateChannel, Lun, Channel);
 }
 
@@ -68,6 +78,14 @@ RESPONSECODE IFDHGetCapabilities(DWORD Lun, DWORD Tag, PDWORD Length, PUCHAR Val
         if (*Length < needed) return IFD_ERROR_INSUFFICIENT_BUFFER;
         memcpy(Value, serial, needed);
         *Length = (DWORD)needed;
+        return IFD_SUCCESS;
+    }
+    if (Tag == SCARD_ATTR_CHANNEL_ID) {
+        /* Four bytes in the host's order, as libccid writes a uint32_t there. */
+        uint32_t channel = (uint32_t)(0x0020UL << 16 | port_number);
+        if (*Length < sizeof channel) return IFD_ERROR_INSUFFICIENT_BUFFER;
+        memcpy(Value, &channel, sizeof channel);
+        *Length = sizeof channel;
         return IFD_SUCCESS;
     }
     FORWARD(IFDHGetCapabilities, Lun, Tag, Length, Value);
