@@ -195,20 +195,27 @@ struct CatalogPublishCLITests {
         #expect(!FileManager.default.fileExists(atPath: www + "/v1/versions/2"))
     }
 
+    /// The lab's own catalog: the seed's Galaxy S24 entry as the phone SM-T000042 only it
+    /// knows, with `change` made to the row; its path.
+    func ownCatalog(_ change: (inout [String: Any]) -> Void) throws -> String {
+        var seed = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: Checkout.seedCatalog)) as? [String: Any])
+        var row = try #require((seed["entries"] as? [[String: Any]])?.first { $0["modelIdentifier"] as? String == "SM-S921B" })
+        row["modelIdentifier"] = "SM-T000042"
+        change(&row)
+        seed["entries"] = [row]
+        let own = scratch.file("own.json")
+        try JSONSerialization.data(withJSONObject: seed).write(to: URL(fileURLWithPath: own))
+        return own
+    }
+
     /// A first version starts from the seed, or from the lab's own catalog laid over it
     /// (`--catalog`): a phone only that catalog knows is published from it.
     @Test func aFirstVersionStartsFromTheLabsOwnCatalogWhenGiven() async throws {
         let key = try await keygen()
         let db = scratch.file("bench.sqlite")
         try await BenchEvidenceFixture.record([Self.lab[0]], into: db, model: "SM-T000042")
-        var seed = try #require(
-            try JSONSerialization.jsonObject(with: Data(contentsOf: Checkout.seedCatalog)) as? [String: Any])
-        var row = try #require((seed["entries"] as? [[String: Any]])?.first { $0["modelIdentifier"] as? String == "SM-S921B" })
-        row["modelIdentifier"] = "SM-T000042"
-        row["displayName"] = "Lab test phone"
-        seed["entries"] = [row]
-        let own = scratch.file("own.json")
-        try JSONSerialization.data(withJSONObject: seed).write(to: URL(fileURLWithPath: own))
+        let own = try ownCatalog { $0["displayName"] = "Lab test phone" }
         let www = scratch.file("www")
         let fromSeed = try await BuiltBinary.run(
             ["catalog", "publish", "--db", db, "--key", key, "-o", www, "--dry-run", "--json"] + Self.oneSession)
@@ -228,14 +235,7 @@ struct CatalogPublishCLITests {
         let key = try await keygen()
         let db = scratch.file("bench.sqlite")
         try await BenchEvidenceFixture.record([Self.lab[0]], into: db, model: "SM-T000042")
-        var seed = try #require(
-            try JSONSerialization.jsonObject(with: Data(contentsOf: Checkout.seedCatalog)) as? [String: Any])
-        var row = try #require((seed["entries"] as? [[String: Any]])?.first { $0["modelIdentifier"] as? String == "SM-S921B" })
-        row["modelIdentifier"] = "SM-T000042"
-        row["bodyWidthMm"] = 75.0
-        seed["entries"] = [row]
-        let own = scratch.file("own.json")
-        try JSONSerialization.data(withJSONObject: seed).write(to: URL(fileURLWithPath: own))
+        let own = try ownCatalog { $0["bodyWidthMm"] = 75.0 }
         let published = try await BuiltBinary.run(
             ["catalog", "publish", "--db", db, "--key", key, "-o", scratch.file("www"), "--dry-run", "--json", "--catalog", own]
                 + Self.oneSession)

@@ -33,6 +33,13 @@ struct InteractiveRunTests {
             #expect(launch.output.contains("started 0"), "\(launch.output)")
         }
 
+        /// `start`, then Enter at the ready gate once it asks.
+        func startPastTheGate(_ command: String) async throws {
+            try await start(command)
+            _ = try await waitFor("press Enter")
+            try await press("Enter")
+        }
+
         func screen() async throws -> String {
             try await runTool("/usr/bin/tmux", ["-S", socket, "capture-pane", "-p", "-t", name, "-S", "-200"]).output
         }
@@ -190,10 +197,8 @@ struct InteractiveRunTests {
         let session = try #require(try await store.sessions().first)
         #expect(try await store.taps(session.id).map(\.result) == [.miss, .miss, .miss])
         let tmux = Tmux()
-        try await tmux.start(
+        try await tmux.startPastTheGate(
             "\(BuiltBinary.path) run --resume \(session.id) --reader sim --positioner manual --db \(db) --no-report; sleep 30")
-        _ = try await tmux.waitFor("press Enter")
-        try await tmux.press("Enter")
         let total = RunEndToEndTests.s24GridPositions
         let screen = try await tmux.waitFor("to place the phone", after: "Position 4/\(total)")
         let map = screen.components(separatedBy: "Position 4/").last ?? ""
@@ -259,11 +264,9 @@ struct InteractiveRunTests {
         let bench = try TestBench(antenna: (0.02, 0.02, 0.96, 0.96))
         bench.placeOverCoil()
         let tmux = Tmux()
-        try await tmux.start(
+        try await tmux.startPastTheGate(
             "\(BuiltBinary.path) run --plan grid --model SM-S921B --reader \(bench.spec) --tap-timeout 1"
                 + " --db \(db) --no-report; sleep 30")
-        _ = try await tmux.waitFor("press Enter")
-        try await tmux.press("Enter")
         let held = try await tmux.waitFor("Something answers in the reader's field")
         #expect(held.contains("The run starts when the field is clear") && !held.contains("Position 1/"), "\(held)")
         try await Task.sleep(for: .milliseconds(1500))

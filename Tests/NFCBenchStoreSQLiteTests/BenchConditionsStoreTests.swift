@@ -30,15 +30,8 @@ struct BenchConditionsStoreTests {
     @Test func aSessionFromBeforeTheMigrationReadsWithNoConditions() async throws {
         let path = scratch.file("old.sqlite")
         let old = try sampleSession("S-old")
-        do {
-            let store = try await SQLiteBenchStore.open(path: path)
-            try await store.insert(old)
-        }
-        do {
-            let db = try SQLiteDatabase(path: path)
-            for column in ["temperature_c", "humidity_pct"] { try db.execute("ALTER TABLE session DROP COLUMN \(column)") }
-            try db.execute("DELETE FROM schema_migration WHERE id = '020-bench-conditions'")
-        }
+        try await StoreFromBefore.write(
+            old, to: path, before: "020-bench-conditions", columns: ["temperature_c", "humidity_pct"])
         let store = try await SQLiteBenchStore.open(path: path)
         #expect(try await store.appliedMigrations().contains("020-bench-conditions"))
         let read = try #require(try await store.session("S-old"))
@@ -56,20 +49,9 @@ struct BenchConditionsStoreTests {
         "UPDATE session SET temperature_c = 21.5",
     ])
     func anAlteredFigureIsRefused(change: String) async throws {
-        let path = scratch.file("altered.sqlite")
-        do {
-            let store = try await SQLiteBenchStore.open(path: path)
-            var session = try sampleSession()
-            session.conditions = BenchConditions(temperatureC: 22, humidityPct: 45)
-            try await store.insert(session)
-        }
-        try SQLiteDatabase(path: path).execute(change)
-        let store = try await SQLiteBenchStore.open(path: path)
-        do {
-            _ = try await store.session("S-1")
-            Issue.record("an altered figure was read")
-        } catch let error as RecordDecodingError {
-            #expect(["temperature_c", "humidity_pct", "checksum"].contains(error.column), "\(error)")
-        }
+        var session = try sampleSession()
+        session.conditions = BenchConditions(temperatureC: 22, humidityPct: 45)
+        let error = try await StoreFromBefore.refusal(of: session, at: scratch.file("altered.sqlite"), after: change)
+        #expect(["temperature_c", "humidity_pct", "checksum"].contains(error?.column ?? "read"), "\(String(describing: error))")
     }
 }

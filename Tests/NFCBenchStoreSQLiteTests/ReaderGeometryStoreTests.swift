@@ -27,22 +27,13 @@ struct ReaderGeometryStoreTests {
     @Test func aSessionFromBeforeTheMigrationReadsWithItsAntennaUnknown() async throws {
         let path = scratch.file("old.sqlite")
         let old = try sampleSession("S-old")
-        do {
-            let store = try await SQLiteBenchStore.open(path: path)
-            try await store.insert(old)
-        }
-        do {
-            let db = try SQLiteDatabase(path: path)
-            // A store from before 018 has none of the columns later migrations add either.
-            for column in [
+        // A store from before 018 has none of what later migrations add either.
+        try await StoreFromBefore.write(
+            old, to: path, before: "018-reader-geometry",
+            columns: [
                 "reader_antenna_width_mm", "reader_antenna_height_mm", "reader_gap_mm", "reader_geometry_source",
                 "temperature_c", "humidity_pct",
-            ] {
-                try db.execute("ALTER TABLE session DROP COLUMN \(column)")
-            }
-            try db.execute("DROP TABLE lab_sync_hold")
-            try db.execute("DELETE FROM schema_migration WHERE id >= '018-reader-geometry'")
-        }
+            ], tables: ["lab_sync_hold"])
         let store = try await SQLiteBenchStore.open(path: path)
         #expect(try await store.appliedMigrations().contains("018-reader-geometry"))
         let read = try #require(try await store.session("S-old"))
@@ -59,20 +50,9 @@ struct ReaderGeometryStoreTests {
         "UPDATE session SET reader_antenna_width_mm = -4",
     ])
     func anAlteredGeometryIsRefusedByName(change: String) async throws {
-        let path = scratch.file("altered.sqlite")
-        do {
-            let store = try await SQLiteBenchStore.open(path: path)
-            var session = try sampleSession()
-            session.readerGeometry = ReaderGeometry(antennaWidthMm: 46, antennaHeightMm: 64, gapMm: 3, source: "operator")
-            try await store.insert(session)
-        }
-        try SQLiteDatabase(path: path).execute(change)
-        let store = try await SQLiteBenchStore.open(path: path)
-        do {
-            _ = try await store.session("S-1")
-            Issue.record("an altered geometry was read")
-        } catch let error as RecordDecodingError {
-            #expect(error.column.hasPrefix("reader_"), "\(error)")
-        }
+        var session = try sampleSession()
+        session.readerGeometry = ReaderGeometry(antennaWidthMm: 46, antennaHeightMm: 64, gapMm: 3, source: "operator")
+        let error = try await StoreFromBefore.refusal(of: session, at: scratch.file("altered.sqlite"), after: change)
+        #expect(error?.column.hasPrefix("reader_") == true, "\(String(describing: error))")
     }
 }

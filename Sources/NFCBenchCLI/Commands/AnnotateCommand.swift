@@ -15,17 +15,11 @@ enum AnnotateCommand {
         options: [note.spec, Amender.by.spec, StoreOptions.database.spec],
         handler: run)
 
-    static let note = Option<String>(
-        "--note", value: "text", help: "The note (for the record).", required: true, expected: "some words",
-        convert: { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty || StoredText.problem($0) != nil ? nil : $0 },
-        explain: { StoredText.problem($0).map { "\($0)." } })
+    static let note = Amender.words("--note", help: "The note (for the record).")
 
     static func run(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
-        let path = StoreOptions.path(invocation, context)
-        let store = try await StoreOptions.openExisting(path)
-        let id = invocation.positionals[0]
-        let text = invocation.required(note).trimmingCharacters(in: .whitespacesAndNewlines)
-        let who = Amender.name(invocation, context)
+        let asked = try await Amender.asked(invocation, context, words: note)
+        let (path, store, id, text, who) = (asked.path, asked.store, asked.id, asked.words, asked.who)
         // A damaged session can be annotated too (the trail is its own table): say why it
         // is worth a note. A session that is not there cannot.
         do { _ = try await StoreOptions.session(id, in: store, path: path) } catch is RecordDecodingError {}

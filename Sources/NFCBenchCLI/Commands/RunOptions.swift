@@ -40,14 +40,21 @@ struct RunOptions {
         help: "Between the reader's antenna and the phone's coil with the phone resting on it (default: the reader's profile).",
         expected: "millimetres in \(OptionValue.describe(ReaderGeometry.gaps))",
         convert: OptionValue.number(in: ReaderGeometry.gaps))
-    static let temperature = Option<Double>(
-        "--temperature-c", value: "°C", help: "The room's temperature at the bench, for the record (from the lab's thermometer).",
-        expected: "degrees Celsius in \(OptionValue.describe(BenchConditions.temperatures))",
-        convert: OptionValue.number(in: BenchConditions.temperatures))
-    static let humidity = Option<Double>(
-        "--humidity-pct", value: "%", help: "The room's relative humidity at the bench, for the record.",
-        expected: "percent in \(OptionValue.describe(BenchConditions.humidities))",
-        convert: OptionValue.number(in: BenchConditions.humidities))
+    static let temperature = condition(
+        "--temperature-c", unit: ("°C", "degrees Celsius"), BenchConditions.temperatures,
+        help: "The room's temperature at the bench, for the record (from the lab's thermometer).")
+    static let humidity = condition(
+        "--humidity-pct", unit: ("%", "percent"), BenchConditions.humidities,
+        help: "The room's relative humidity at the bench, for the record.")
+
+    /// A figure of the room (`BenchConditions`), refused outside its range as a usage error.
+    static func condition(
+        _ name: String, unit: (symbol: String, words: String), _ range: ClosedRange<Double>, help: String
+    ) -> Option<Double> {
+        Option<Double>(
+            name, value: unit.symbol, help: help, expected: "\(unit.words) in \(OptionValue.describe(range))",
+            convert: OptionValue.number(in: range))
+    }
     static let tapTimeout = Option<Double>(
         "--tap-timeout", value: "seconds", help: "How long to wait for the phone at each position (default 5).",
         expected: "seconds in \(OptionValue.describe(SessionRecord.tapTimeouts))",

@@ -14,16 +14,11 @@ enum VoidCommand {
         options: [reason.spec, Amender.by.spec, StoreOptions.database.spec],
         handler: run)
 
-    static let reason = Option<String>(
-        "--reason", value: "text", help: "Why the session is void (for the record).", required: true, expected: "some words",
-        convert: { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty || StoredText.problem($0) != nil ? nil : $0 },
-        explain: { StoredText.problem($0).map { "\($0)." } })
+    static let reason = Amender.words("--reason", help: "Why the session is void (for the record).")
 
     static func run(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
-        let path = StoreOptions.path(invocation, context)
-        let store = try await StoreOptions.openExisting(path)
-        let id = invocation.positionals[0]
-        let why = invocation.required(reason).trimmingCharacters(in: .whitespacesAndNewlines)
+        let asked = try await Amender.asked(invocation, context, words: reason)
+        let (path, store, id, why) = (asked.path, asked.store, asked.id, asked.words)
         let described: String
         var earlier: String?
         do {
@@ -34,7 +29,7 @@ enum VoidCommand {
             // A damaged session can still be voided, and stays marked damaged.
             described = "damaged: \(TerminalSafeText.neutralise(damaged.description))"
         }
-        let who = Amender.name(invocation, context)
+        let who = asked.who
         let at = Date()
         try await store.void(id, reason: why, at: at)
         var details = ["reason": why, "by": who]
