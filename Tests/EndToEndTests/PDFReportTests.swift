@@ -70,6 +70,29 @@ struct PDFReportTests {
         #expect(all.contains("commit "), "the build that wrote it is named")
     }
 
+    /// Issue 52: the PDF of a session with height layers holds every layer's map, as the
+    /// HTML does (a print row that did not wrap left all but the first two off the page,
+    /// and shrank the rest of the record to fit).
+    @Test func aLayeredSessionPrintsEveryMap() async throws {
+        let db = scratch.database()
+        let ran = try await BuiltBinary.run([
+            "run", "--model", "SM-S921B", "--reader", "sim", "--positioner", "sim", "--auto", "--tap-timeout", "0.1",
+            "--plan", "raster", "--step-mm", "14", "--heights", "0,5,10,15", "--db", db, "--json", "--no-report",
+        ])
+        #expect(ran.status == 0, "\(ran.stderr)")
+        let id = try #require(
+            (try JSONSerialization.jsonObject(with: Data(ran.stdout.utf8)) as? [String: Any])?["sessionId"] as? String)
+        let pdf = scratch.file("layers.pdf")
+        let r = try await BuiltBinary.run(
+            ["report", "--session", id, "--include-simulated", "--format", "pdf", "--db", db, "-o", pdf])
+        #expect(r.status == 0, "\(r.stderr)")
+        let all = try await tool("pdftotext", ["-layout", pdf, "-"]).out
+        for height in ["0.0", "5.0", "10.0", "15.0"] {
+            #expect(all.contains("Taps \(height) mm above the back."), "the PDF lacks the \(height) mm map")
+        }
+        #expect(all.contains("Greatest height read at each position"))
+    }
+
     @Test func letterPaperOnRequest() async throws {
         let (db, id) = try await session()
         let pdf = scratch.file("letter.pdf")

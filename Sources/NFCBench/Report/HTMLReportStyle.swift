@@ -9,7 +9,7 @@ enum HTMLReportStyle {
         h3 { font-size: 1.05em; margin-top: 1.2em; }
         dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 0.15em 1em; margin: 0.5em 0; }
         dl.facts dt { font-weight: bold; } dl.facts dd { margin: 0; }
-        .figure-row { display: flex; gap: 1.5em; align-items: flex-start; flex-wrap: wrap; }
+        .figure-row, .figure-grid { display: flex; gap: 1.5em; align-items: flex-start; flex-wrap: wrap; }
         figure { margin: 0.5em 0; } figure svg { display: block; max-height: 130mm; width: auto; height: auto; }
         figcaption { font-size: 0.85em; color: #444; max-width: 22em; }
         table { border-collapse: collapse; margin: 0.5em 0; font-size: 0.9em; }
@@ -43,6 +43,7 @@ enum HTMLReportStyle {
           dl.facts { grid-template-columns: max-content 1fr max-content 1fr; gap: 0.05em 0.8em; }
           .figure-row { flex-wrap: nowrap; gap: 1em; }
           .figure-row > figure { flex: 0 0 56%; } .figure-row > div { flex: 1 1 0; }
+          .figure-grid { gap: 0.6em 1em; } .figure-grid > figure { flex: 0 0 30%; }
           figure svg { width: 100%; max-height: 150mm; }
           figure, .verdict, h2, h3, section.sign-off, table.criteria { break-inside: avoid; }
           h2, h3 { break-after: avoid; }

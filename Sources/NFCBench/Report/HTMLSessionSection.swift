@@ -40,7 +40,9 @@ struct HTMLSessionSection {
         try sink.append("</section>\n")
     }
 
-    /// A session with `--heights`: the read-height map, then the taps at each height.
+    /// A session with `--heights`: the read-height map, then the taps at each height, in a
+    /// grid that wraps on paper too (a print row does not, and dropped every map past the
+    /// second from the PDF).
     private func operatingVolume(to sink: ExportSink) throws {
         let heights = report.heights
         guard heights.count > 1 else { return }
@@ -48,7 +50,7 @@ struct HTMLSessionSection {
         try sink.append(
             "<h3>Operating volume</h3>\n<p>Every position was tapped on the back, then at \(XMLText.escape(list)) mm above "
                 + "it, layer by layer; a position that missed was not tapped higher. The verdict and refine use "
-                + "the taps on the back only.</p>\n<div class=\"figure-row\">\n")
+                + "the taps on the back only.</p>\n<div class=\"figure-grid\">\n")
         let map = SVGSilhouetteRenderer(height: 300, idPrefix: anchor + "-volume")
         try sink.append("<figure>\n" + map.render(report.readHeightDrawing, title: "\(report.name): read height"))
         try sink.append("<figcaption>Greatest height read at each position (mm).</figcaption>\n</figure>\n")
