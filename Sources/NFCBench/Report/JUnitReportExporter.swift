@@ -108,11 +108,12 @@ public struct JUnitReportExporter: SessionExporter {
         try sink.append(
             "<testsuite name=\"\(x(suiteName))\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\" time=\"\(FixedPoint.format(duration, 3))\" timestamp=\"\(timestamp)\" hostname=\"\(x(s.station ?? "unrecorded-station"))\" id=\"\(id)\" package=\"nfcbench.\(x(Self.identifier(s.lookupKey)))\">\n"
         )
+        let counted = r.tapSummary
         let properties: [(String, String)] = [
             ("session", s.id), ("station", s.station ?? ""), ("unit", s.unit ?? ""), ("mode", s.mode.rawValue),
             ("reader", s.reader.description), ("simulated", String(s.simulated)), ("version", options.toolVersion),
-            ("taps", String(r.tapSummary.taps)), ("hits", String(r.tapSummary.hits)),
-            ("layers", r.tapSummary.layers.map(\.words).joined(separator: "; ")),
+            ("taps", String(counted.taps)), ("hits", String(counted.hits)),
+            ("layers", counted.layers.map(\.words).joined(separator: "; ")),
             ("conditions", s.conditions.words ?? ""),
         ]
         try sink.append(

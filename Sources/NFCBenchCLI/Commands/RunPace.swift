@@ -1,4 +1,5 @@
 import Foundation
+import NFCReaders
 import Synchronization
 
 /// How fast an unattended run goes and when it will end, from when each position began: a
@@ -26,9 +27,7 @@ final class RunPace: Sendable {
     func words(remaining: Int, upTo: Bool) -> String? {
         let list = starts.withLock { $0 }
         guard list.count > Self.least, let first = list.first, let last = list.last else { return nil }
-        let seconds =
-            Double((last.at - first.at).components.seconds)
-            + Double((last.at - first.at).components.attoseconds) / 1e18
+        let seconds = (last.at - first.at).seconds
         guard seconds > 0 else { return nil }
         let perPosition = seconds / Double(list.count - 1)
         let left = perPosition * Double(remaining + 1)
