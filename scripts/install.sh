@@ -46,6 +46,22 @@ install -m 755 "$HELPER" "$DESTDIR$PREFIX/bin/nfcbench-fetch"
 install -m 644 Resources/seed_catalog.json Resources/Localizable.xcstrings "$DESTDIR$PREFIX/share/nfcbench/"
 echo "Installed $DESTDIR$PREFIX/bin/nfcbench and its data in $DESTDIR$PREFIX/share/nfcbench"
 
+# Manual pages and shell completions, generated from the binary's own command specs
+# (never written by hand), where Debian's man, bash-completion, zsh and fish look.
+ZSH_DIR=share/zsh/site-functions
+[ "$PREFIX" = /usr ] && ZSH_DIR=share/zsh/vendor-completions
+install -d "$DESTDIR$PREFIX/share/man/man1" "$DESTDIR$PREFIX/share/bash-completion/completions" \
+    "$DESTDIR$PREFIX/$ZSH_DIR" "$DESTDIR$PREFIX/share/fish/vendor_completions.d"
+rm -f "$DESTDIR$PREFIX/share/man/man1/nfcbench.1" "$DESTDIR$PREFIX/share/man/man1/nfcbench-"*.1   # pages of removed commands
+"$BIN" manual -o "$DESTDIR$PREFIX/share/man/man1" >/dev/null 2>&1 \
+    || { echo "Error: $BIN could not write its manual pages." >&2; exit 1; }
+"$BIN" completions bash > "$DESTDIR$PREFIX/share/bash-completion/completions/nfcbench"
+"$BIN" completions zsh > "$DESTDIR$PREFIX/$ZSH_DIR/_nfcbench"
+"$BIN" completions fish > "$DESTDIR$PREFIX/share/fish/vendor_completions.d/nfcbench.fish"
+chmod 644 "$DESTDIR$PREFIX/share/man/man1/nfcbench"*.1 "$DESTDIR$PREFIX/share/bash-completion/completions/nfcbench" \
+    "$DESTDIR$PREFIX/$ZSH_DIR/_nfcbench" "$DESTDIR$PREFIX/share/fish/vendor_completions.d/nfcbench.fish"
+echo "Installed manual pages (man nfcbench) and bash, zsh and fish completions under $DESTDIR$PREFIX/share"
+
 if [ "$SYSTEM" -eq 1 ]; then
     install -d "$DESTDIR/etc/udev/rules.d" "$DESTDIR/etc/modprobe.d"
     install -m 644 udev/70-nfcbench.rules "$DESTDIR/etc/udev/rules.d/70-nfcbench.rules"

@@ -59,6 +59,12 @@ public enum CommandLineTool {
                 "sync", abstract: "Push this bench's sessions to the lab store: what is new or changed since the last push."
             ) { SyncCommand.spec },
             Subcommand("labstore", abstract: "Set up the lab store (PostgreSQL) several benches share.") { LabStoreCommand.spec },
+            Subcommand("manual", abstract: "Print a command's manual page (roff), or write every page to a folder.") {
+                ManualCommand.spec
+            },
+            Subcommand("completions", abstract: "Print a shell completion script for bash, zsh or fish.") {
+                CompletionsCommand.spec
+            },
         ])
 
     /// What a command line comes to once parsed, on the calling thread.

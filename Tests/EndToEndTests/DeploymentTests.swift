@@ -229,10 +229,18 @@ struct InstallTests {
         for file in [
             "/opt/nfcbench/bin/nfcbench", "/opt/nfcbench/bin/nfcbench-fetch", "/opt/nfcbench/share/nfcbench/seed_catalog.json",
             "/opt/nfcbench/share/nfcbench/Localizable.xcstrings", "/etc/udev/rules.d/70-nfcbench.rules",
-            "/etc/modprobe.d/blacklist-nfcbench.conf",
+            "/etc/modprobe.d/blacklist-nfcbench.conf", "/opt/nfcbench/share/man/man1/nfcbench.1",
+            "/opt/nfcbench/share/man/man1/nfcbench-run.1", "/opt/nfcbench/share/man/man1/nfcbench-catalog-sync.1",
+            "/opt/nfcbench/share/bash-completion/completions/nfcbench", "/opt/nfcbench/share/zsh/site-functions/_nfcbench",
+            "/opt/nfcbench/share/fish/vendor_completions.d/nfcbench.fish",
         ] {
             #expect(FileManager.default.fileExists(atPath: stage + file), "\(file) missing")
         }
+        // man finds the installed pages through the prefix's share/man, as `man nfcbench-run` would.
+        let page = try await runTool(
+            "/usr/bin/man", ["-M", stage + "/opt/nfcbench/share/man", "nfcbench-run"],
+            environment: ["MANWIDTH": "200", "LANG": "C.UTF-8"])
+        #expect(page.status == 0 && page.output.contains("nfcbench-run - Guide a bench session"), "\(page.output)")
         let r = try await BuiltBinary.run(
             ["resolve", "--model", "SM-S921U1", "--json"],
             currentDirectory: URL(fileURLWithPath: "/"), binary: stage + "/opt/nfcbench/bin/nfcbench")
@@ -250,5 +258,10 @@ struct InstallTests {
         #expect(un.status == 0 && !FileManager.default.fileExists(atPath: stage + "/opt/nfcbench/bin/nfcbench"))
         #expect(!FileManager.default.fileExists(atPath: stage + "/opt/nfcbench/bin/nfcbench-fetch"))
         #expect(!FileManager.default.fileExists(atPath: stage + "/etc/udev/rules.d/70-nfcbench.rules"))
+        let man1 = try FileManager.default.contentsOfDirectory(atPath: stage + "/opt/nfcbench/share/man/man1")
+        #expect(man1.isEmpty, "left behind: \(man1)")
+        #expect(!FileManager.default.fileExists(atPath: stage + "/opt/nfcbench/share/bash-completion/completions/nfcbench"))
+        #expect(!FileManager.default.fileExists(atPath: stage + "/opt/nfcbench/share/zsh/site-functions/_nfcbench"))
+        #expect(!FileManager.default.fileExists(atPath: stage + "/opt/nfcbench/share/fish/vendor_completions.d/nfcbench.fish"))
     }
 }

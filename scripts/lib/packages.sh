@@ -15,6 +15,7 @@ TEST_PACKAGES=(pkg-config libnfc-dev libnfc-bin libnfc-examples libpcsclite-dev 
                python3-serial  # pyserial, for a G-code sender the emulated GRBL and Marlin are checked against
                python3-usb1  # nfcpy imports it (Tests/Fixtures/nfcpy), though its PN532 driver uses the serial port
                libcurl4-openssl-dev  # FoundationNetworking, for --static-swift-stdlib release builds
+               man-db groff-base zsh fish  # the generated manual pages rendered by man, the completions run by each shell
                git  # ConsumerPackageTests tags a clone that SwiftPM then resolves by version
                libsodium-dev minisign nginx-light  # signed catalogs: libsodium's header, minisign to check them, nginx to serve them
                libpq-dev postgresql)  # the lab store's client library, and a private server for its tests

@@ -30,12 +30,15 @@ enum CatalogImportCommand {
 
     static let format = Option<Format>(
         "--format", value: "gematik|android-antenna-info", help: "The file's format.", required: true,
-        expected: "gematik or android-antenna-info", convert: OptionValue.choice(Format.self))
+        expected: "gematik or android-antenna-info", choices: ["gematik", "android-antenna-info"],
+        convert: OptionValue.choice(Format.self))
     static let output = Option<String>(
         "--output", short: "o", value: "patch", help: "Write the patch here (default: standard output).")
     static let origin = Option<CatalogImport.AndroidOrigin>(
         "--origin", value: "top-left|bottom-left", help: "android-antenna-info: where (0,0) is, facing the screen.",
-        expected: "top-left or bottom-left", convert: OptionValue.choice(CatalogImport.AndroidOrigin.self))
+        expected: "top-left or bottom-left",
+        choices: CatalogImport.AndroidOrigin.allCases.map(\.rawValue),
+        convert: OptionValue.choice(CatalogImport.AndroidOrigin.self))
     static let pointSizes: ClosedRange<Double> = 1...100
     static let pointSize = Option<Double>(
         "--point-size-mm", value: "mm", help: "android-antenna-info: side of the square zone around a point (default 20).",

@@ -23,7 +23,7 @@ enum ExportCommand {
     static let includeVoid = Flag(
         "--include-void", help: "With --model or --all, also void sessions (left out by default; --session always exports).")
     static let format = Option<Format>(
-        "--format", value: "csv", help: "Output format (csv).", expected: "csv",
+        "--format", value: "csv", help: "Output format (csv).", expected: "csv", choices: ["csv"],
         convert: OptionValue.choice(Format.self))
     static let output = Option<String>(
         "--output", short: "o", value: "file", help: "Write to this file instead of standard output.")

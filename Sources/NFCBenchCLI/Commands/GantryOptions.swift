@@ -5,7 +5,8 @@ import NFCVirtualBench
 enum GantryOptions {
     static let gantry = Option<GantryDialect>(
         "--gantry", value: "grbl|marlin", help: "Also emulate a GRBL or Marlin machine carrying the reader (<dir>/gantry).",
-        expected: "grbl or marlin", convert: OptionValue.choice(GantryDialect.self))
+        expected: "grbl or marlin", choices: GantryDialect.allCases.map(\.rawValue),
+        convert: OptionValue.choice(GantryDialect.self))
     static let speed = Option<Double>(
         "--gantry-speed", value: "factor", help: "Run the gantry's moves this many times faster than real time (default 1).",
         expected: "a factor in 1...1000", convert: OptionValue.number(in: 1...1000))

@@ -24,7 +24,8 @@ enum PlanCommand {
         "--model", short: "m", value: "id|name", help: "Model identifier or marketing name.", required: true)
     static let plan = Option<PlanKind>(
         "--plan", value: ProbePlans.choices, help: "Which plan (default adaptive).",
-        expected: ProbePlans.expectedChoices, convert: OptionValue.choice(PlanKind.self))
+        expected: ProbePlans.expectedChoices, choices: PlanKind.allCases.map(\.rawValue),
+        convert: OptionValue.choice(PlanKind.self))
     static let pass = Option<Int>(
         "--pass", value: "n", help: "Grid: which interleaved grid (the n-th session of a model taps pass n; default 0).",
         expected: "a whole number in 0...1000000", convert: OptionValue.whole(in: 0...1_000_000))

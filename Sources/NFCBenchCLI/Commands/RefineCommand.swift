@@ -48,7 +48,8 @@ enum RefineCommand {
     static let mode = Option<TapMode>(
         "--mode", value: "card|tag",
         help: "Only sessions of this mode (default both: card reads and tag reads locate the same coil).",
-        expected: "card or tag", convert: OptionValue.choice(TapMode.self))
+        expected: "card or tag", choices: TapMode.allCases.map(\.rawValue),
+        convert: OptionValue.choice(TapMode.self))
 
     static func run(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
         let model = invocation[Self.model]

@@ -34,10 +34,11 @@ enum ReportCommand {
     static let all = Flag("--all", help: "Every session, after one summary row per model.")
     static let format = Option<Format>(
         "--format", value: "html|pdf|svg|junit|csv-sessions", help: "Output format (default html).",
-        expected: "html, pdf, svg, junit or csv-sessions", convert: OptionValue.choice(Format.self))
+        expected: "html, pdf, svg, junit or csv-sessions", choices: Format.allCases.map(\.rawValue),
+        convert: OptionValue.choice(Format.self))
     static let paper = Option<PDFReportExporter.Paper>(
         "--paper", value: "a4|letter", help: "With --format pdf, the paper size (default a4).", expected: "a4 or letter",
-        convert: OptionValue.choice(PDFReportExporter.Paper.self))
+        choices: PDFReportExporter.Paper.allCases.map(\.rawValue), convert: OptionValue.choice(PDFReportExporter.Paper.self))
     static let output = Option<String>(
         "--output", short: "o", value: "file",
         help: "Write to this file (replaced only when complete) instead of standard output.")

@@ -22,10 +22,10 @@ enum ResolveCommand {
     static let formFactor = Option<FormFactor>(
         "--form-factor", value: "shape", help: "phone, tablet, foldBook or foldFlip (for the heuristic).",
         expected: "one of \(FormFactor.allCases.map(\.rawValue).joined(separator: ", "))",
-        convert: OptionValue.choice(FormFactor.self))
+        choices: FormFactor.allCases.map(\.rawValue), convert: OptionValue.choice(FormFactor.self))
     static let foldState = Option<FoldState>(
         "--fold-state", value: "state", help: "folded or unfolded (foldables, for the heuristic).",
-        expected: "folded or unfolded", convert: OptionValue.choice(FoldState.self))
+        expected: "folded or unfolded", choices: FoldState.allCases.map(\.rawValue), convert: OptionValue.choice(FoldState.self))
     static let svg = Option<String>("--svg", value: "file", help: "Also write the silhouette as an SVG file.")
     static let json = Flag("--json", help: "Print one JSON object instead of the drawing.")
 

@@ -16,7 +16,8 @@ struct RunOptions {
         "--plan", value: ProbePlans.choices,
         help: "Probe plan (default "
             + ProbePlans.registered.map { "\($0.kind.rawValue): \($0.summary)" }.joined(separator: "; ") + ").",
-        expected: ProbePlans.expectedChoices, convert: OptionValue.choice(PlanKind.self))
+        expected: ProbePlans.expectedChoices, choices: PlanKind.allCases.map(\.rawValue),
+        convert: OptionValue.choice(PlanKind.self))
     static let unit = Option<String>.storedText(
         "--unit", value: "label", help: "Which physical unit of the model (serial, asset tag).")
     static let operatorName = Option<String>.storedText("--operator", value: "name", help: "Who runs the session.")
@@ -65,7 +66,8 @@ struct RunOptions {
         convert: OptionValue.whole(in: SessionRecord.repeatCounts))
     static let positioner = Option<PositionerChoice>(
         "--positioner", value: Positioners.syntax, help: "Who moves the phone (default manual; sim with --reader sim).",
-        expected: Positioners.expectedChoices, convert: Positioners.parse)
+        expected: Positioners.expectedChoices,
+        choices: Positioners.registered.map(\.scheme).filter { !$0.hasSuffix(":") }, convert: Positioners.parse)
     static let positionerTimeouts: ClosedRange<Double> = 1...3600
     static let positionerTimeout = Option<Double>(
         "--positioner-timeout", value: "seconds",
@@ -114,7 +116,8 @@ struct RunOptions {
     static let mode = Option<TapMode>(
         "--mode", value: "card|tag",
         help: "card (default): the reader polls the phone (HCE, Wallet); tag: the reader emulates a Type 4 tag the phone reads.",
-        expected: "card or tag", convert: OptionValue.choice(TapMode.self))
+        expected: "card or tag", choices: TapMode.allCases.map(\.rawValue),
+        convert: OptionValue.choice(TapMode.self))
     static let ndefURI = Option<String>(
         "--ndef-uri", value: "uri", help: "Tag mode: the URI the tag holds (default https://nfcbench.invalid/SESSION/POSITION).")
     static let ndefText = Option<String>(

@@ -46,7 +46,8 @@ enum SimCommand {
         expected: "a ratio in 0.1...10", convert: OptionValue.number(in: 0.1...10))
     static let technology = Option<TargetTechnology>(
         "--technology", value: "A|B", help: "ISO 14443 type the phone answers with (default A).",
-        expected: "A or B", convert: { ["A": TargetTechnology.iso14443A, "B": .iso14443B][$0] })
+        expected: "A or B", choices: ["A", "B"],
+        convert: { ["A": TargetTechnology.iso14443A, "B": .iso14443B][$0] })
     static let missRate = Option<Double>(
         "--miss-rate", value: "p", help: "Chance of a missed tap over the coil (default 0.03).",
         expected: "a probability in 0...1", convert: OptionValue.number(in: 0...1))

@@ -11,6 +11,9 @@ public struct OptionSpec: Sendable {
     public let isRepeatable: Bool
     /// What a value must look like, for the usage error ("seconds > 0"); `nil` takes any text.
     public let expected: String?
+    /// The values a shell completes and a manual page lists, when the value is one of a
+    /// few words (`--plan`, `--format`); empty for free values. Each passes `problem`.
+    public let choices: [String]
     /// Checked by the parser for every value given, so a bad value is a usage error
     /// (exit 64) before any command code runs: `nil` when the value is good, else what
     /// is wrong with it (`expected` when there is nothing more specific to say).
@@ -18,7 +21,7 @@ public struct OptionSpec: Sendable {
 
     public init(
         _ name: String, short: Character? = nil, value: String? = nil, help: String,
-        required: Bool = false, repeatable: Bool = false, expected: String? = nil,
+        required: Bool = false, repeatable: Bool = false, expected: String? = nil, choices: [String] = [],
         problem: (@Sendable (String) -> String?)? = nil
     ) {
         precondition(name.hasPrefix("--"), "long option names start with --")
@@ -30,6 +33,7 @@ public struct OptionSpec: Sendable {
         self.isRequired = required
         self.isRepeatable = repeatable
         self.expected = expected
+        self.choices = choices
         self.problem = problem
     }
 
@@ -48,12 +52,15 @@ public struct ArgumentSpec: Sendable {
     public let help: String
     public let isOptional: Bool
     public let isRepeating: Bool
+    /// The words a shell completes here, when the argument is one of a few (`bash`).
+    public let choices: [String]
 
-    public init(_ name: String, help: String, optional: Bool = false, repeating: Bool = false) {
+    public init(_ name: String, help: String, optional: Bool = false, repeating: Bool = false, choices: [String] = []) {
         self.name = name
         self.help = help
         self.isOptional = optional
         self.isRepeating = repeating
+        self.choices = choices
     }
 }
 
@@ -177,13 +184,13 @@ public struct Option<Value>: Sendable {
     /// to say than `expected` (a reader spec's own hint, say).
     public init(
         _ name: String, short: Character? = nil, value: String, help: String, required: Bool = false,
-        repeatable: Bool = false, expected: String, convert: @escaping @Sendable (String) -> Value?,
-        explain: (@Sendable (String) -> String?)? = nil
+        repeatable: Bool = false, expected: String, choices: [String] = [],
+        convert: @escaping @Sendable (String) -> Value?, explain: (@Sendable (String) -> String?)? = nil
     ) {
         self.convert = convert
         spec = OptionSpec(
             name, short: short, value: value, help: help, required: required, repeatable: repeatable,
-            expected: expected,
+            expected: expected, choices: choices,
             problem: { text in
                 convert(text) != nil ? nil : explain?(text) ?? "expected \(expected)."
             })
