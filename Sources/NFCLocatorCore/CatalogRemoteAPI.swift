@@ -59,6 +59,31 @@ public enum CatalogDocumentDecoder {
         }
     }
 
+    /// The two readers `decode` chooses between, one at a time, so the differential fuzz
+    /// target and `bench/json-path` can set them side by side (issue 51: a fast path stays
+    /// only while it is linear, agrees with `JSONDecoder` on every input and saves time).
+    @_spi(JSONPaths) public enum Reader: Sendable { case tree, foundation }
+
+    /// `data` read by one reader only: `.tree` refuses what is not strict JSON instead of
+    /// handing it on; `.foundation` is `JSONDecoder` with the options `decode` gives it.
+    @_spi(JSONPaths) public static func decode(
+        _ data: Data, origin: String, reader: Reader
+    ) throws(CatalogDocumentError) -> CatalogResponseDTO {
+        switch reader {
+        case .foundation:
+            return try decodeWithFoundation(
+                data, origin: origin, syntaxError: JSONText.SyntaxError(line: 1, column: 1, problem: "not JSON"))
+        case .tree:
+            let tree: JSONTree
+            do { tree = try JSONTree.parse(data) } catch {
+                throw CatalogDocumentError(kind: .notJSON, origin: origin, detail: error.description)
+            }
+            do { return try CatalogResponseDTO(tree: tree) } catch {
+                throw CatalogDocumentError(kind: .notACatalog, origin: origin, detail: DecodingErrorWords.describe(error))
+            }
+        }
+    }
+
     private static func decodeWithFoundation(
         _ data: Data, origin: String, syntaxError: JSONText.SyntaxError
     ) throws(CatalogDocumentError) -> CatalogResponseDTO {
