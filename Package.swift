@@ -126,10 +126,6 @@ let package = Package(
                     .when(platforms: [.linux], configuration: .release))
             ]),
         .executableTarget(name: "ResolveBenchmark", dependencies: ["NFCLocatorCore"], path: "Benchmarks/ResolveBenchmark"),
-        // Links the CLI as nfcbench does: the cost measured is a first generic instantiation,
-        // a scan of every protocol conformance in the binary (docs/performance.md).
-        .executableTarget(
-            name: "JSONPathBenchmark", dependencies: ["NFCLocatorCore", "NFCBenchCLI"], path: "Benchmarks/JSONPathBenchmark"),
         .executableTarget(
             name: "RefineStudy", dependencies: ["NFCBench", "NFCBenchRecords", "NFCLocatorCore", "NFCReaders"],
             path: "Benchmarks/RefineStudy"),

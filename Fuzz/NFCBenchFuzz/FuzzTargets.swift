@@ -1,6 +1,6 @@
 import Foundation
 import NFCBench
-@_spi(JSONPaths) import NFCLocatorCore
+import NFCLocatorCore
 import NFCReaders
 import NFCVirtualBench
 
@@ -53,45 +53,6 @@ enum FuzzTargets {
         else { fatalError("a validated catalog does not encode and decode") }
         guard Catalog(document: again).profiles.map(\.lookupKey) == catalog.profiles.map(\.lookupKey) else {
             fatalError("validated rows change through encoding")
-        }
-    }
-
-    /// The catalog's fast path against `JSONDecoder`, the reader the wire format is
-    /// designed for: on every strict JSON text the tree reads, both refuse the document or
-    /// both give the same rows, the same profiles and the same skipped rows with the same
-    /// reasons (issue 51's condition for keeping a fast path beside `Codable`).
-    static func catalogReaders(_ bytes: [UInt8]) {
-        let data = Data(bytes)
-        guard (try? JSONTree.parse(data)) != nil else { return }
-        let tree = Result { () throws(CatalogDocumentError) in try CatalogDocumentDecoder.decode(data, origin: "f", reader: .tree) }
-        let foundation = Result { () throws(CatalogDocumentError) in
-            try CatalogDocumentDecoder.decode(data, origin: "f", reader: .foundation)
-        }
-        switch (tree, foundation) {
-        case (.failure, .failure): return
-        case (.success(let ours), .success(let theirs)):
-            let a = Catalog(document: ours), b = Catalog(document: theirs)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = .sortedKeys
-            encoder.nonConformingFloatEncodingStrategy = .convertToString(
-                positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
-            guard let left = try? encoder.encode(ours), let right = try? encoder.encode(theirs), left == right,
-                a.profiles.map(\.lookupKey) == b.profiles.map(\.lookupKey)
-            else { fatalError("the readers give different documents") }
-            // The same rows skipped, for the same reason in the same words, but one: a number
-            // no Double holds, which JSONDecoder words as "the text is not valid JSON" and
-            // the tree names ("holds 1e309, a number out of range"; docs/performance.md).
-            let words = { (c: Catalog) in c.skippedRows.map { "\($0.index) \($0.reason)" } }
-            guard a.skippedRows.map(\.index) == b.skippedRows.map(\.index) else {
-                fatalError("different rows skipped: \(words(a)) against \(words(b))")
-            }
-            for (ours, theirs) in zip(a.skippedRows, b.skippedRows) where ours.reason != theirs.reason {
-                guard ours.reason.hasSuffix("a number out of range"), theirs.reason == "the text is not valid JSON" else {
-                    fatalError("row \(ours.index) skipped for different reasons: '\(ours.reason)' against '\(theirs.reason)'")
-                }
-            }
-        case (.success, .failure(let error)): fatalError("only the tree reads it; JSONDecoder: \(error.description)")
-        case (.failure(let error), .success): fatalError("only JSONDecoder reads it; the tree: \(error.description)")
         }
     }
 

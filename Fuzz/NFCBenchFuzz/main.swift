@@ -19,7 +19,6 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     case "pn532-frame": FuzzTargets.pn532Frames(bytes)
     case "atr-ats": FuzzTargets.atrAndATS(bytes)
     case "catalog": FuzzTargets.catalog(bytes)
-    case "catalog-readers": FuzzTargets.catalogReaders(bytes)
     case "import-gematik": FuzzTargets.importGematik(bytes)
     case "import-android": FuzzTargets.importAndroid(bytes)
     case "csv-cell": FuzzTargets.csvCell(bytes)

@@ -39,8 +39,8 @@ public struct CatalogProvenanceDTO: Sendable, Hashable, Codable {
         case method, sessions, units, readerAntennas, coil, lastSession, lastSessionAt
     }
 
-    /// Counts read as numbers, then held to whole ones, so both catalog readers (this and
-    /// the tree reader, `CatalogTreeDecoding`) give a fractional count the same reason.
+    /// Counts read as numbers, then held to whole ones, so a fractional count ("sessions":
+    /// 4.5) is skipped with a reason in the catalog's words rather than Foundation's.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         method = try c.decode(String.self, forKey: .method)

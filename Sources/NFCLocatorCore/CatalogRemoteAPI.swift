@@ -30,57 +30,24 @@ public enum CatalogDocumentDecoder {
     /// `NaN`/`Infinity` written as strings decode, so such rows reach validation and
     /// are skipped with a reason rather than failing the whole document.
     ///
-    /// Strict JSON, which every catalog nfcbench writes or ships is, is read as a tree
-    /// and its fields picked by hand (`CatalogResponseDTO(tree:)`), which costs a
-    /// `resolve` far less start-up than `JSONDecoder` (docs/performance.md). Anything
-    /// else goes to Foundation's reader as it always did: it also takes a trailing comma.
+    /// `JSONDecoder` reads the wire format, as the seed designs it. A scan first refuses
+    /// what it would take but a catalog must not hold: a member named twice (which of
+    /// the two counts is not JSON's to say) and nesting past its depth limit; a syntax
+    /// error is located in the file's own lines. A hand-written tree reader beside it
+    /// saved 0.6 ms a command, under the 2 ms issue 51 asked of a fast path, and went
+    /// (docs/performance.md).
     public static func decode(_ data: Data, origin: String) throws(CatalogDocumentError) -> CatalogResponseDTO {
-        let tree: JSONTree
-        do {
-            tree = try JSONTree.parse(data)
-        } catch {
-            switch JSONText(data).strictReading() {
-            case .duplicateMember(let duplicate):
-                throw CatalogDocumentError(kind: .notACatalog, origin: origin, detail: duplicate.description)
-            case .tooDeep(let depth):
-                throw CatalogDocumentError(kind: .notJSON, origin: origin, detail: depth)
-            case .syntaxError(let syntax):
-                return try decodeWithFoundation(data, origin: origin, syntaxError: syntax)
-            case .valid:
-                // The two strict readers agree (JSONTreeTests); were they not to, Foundation decides.
-                return try decodeWithFoundation(
-                    data, origin: origin, syntaxError: JSONText.SyntaxError(line: 1, column: 1, problem: error.problem))
-            }
-        }
-        do {
-            return try CatalogResponseDTO(tree: tree)
-        } catch {
-            throw CatalogDocumentError(kind: .notACatalog, origin: origin, detail: DecodingErrorWords.describe(error))
-        }
-    }
-
-    /// The two readers `decode` chooses between, one at a time, so the differential fuzz
-    /// target and `bench/json-path` can set them side by side (issue 51: a fast path stays
-    /// only while it is linear, agrees with `JSONDecoder` on every input and saves time).
-    @_spi(JSONPaths) public enum Reader: Sendable { case tree, foundation }
-
-    /// `data` read by one reader only: `.tree` refuses what is not strict JSON instead of
-    /// handing it on; `.foundation` is `JSONDecoder` with the options `decode` gives it.
-    @_spi(JSONPaths) public static func decode(
-        _ data: Data, origin: String, reader: Reader
-    ) throws(CatalogDocumentError) -> CatalogResponseDTO {
-        switch reader {
-        case .foundation:
+        switch JSONText(data).strictReading() {
+        case .duplicateMember(let duplicate):
+            throw CatalogDocumentError(kind: .notACatalog, origin: origin, detail: duplicate.description)
+        case .tooDeep(let depth):
+            throw CatalogDocumentError(kind: .notJSON, origin: origin, detail: depth)
+        case .syntaxError(let syntax):
+            // Foundation also takes a trailing comma; anything else it refuses is worded by `syntax`.
+            return try decodeWithFoundation(data, origin: origin, syntaxError: syntax)
+        case .valid:
             return try decodeWithFoundation(
                 data, origin: origin, syntaxError: JSONText.SyntaxError(line: 1, column: 1, problem: "not JSON"))
-        case .tree:
-            let tree: JSONTree
-            do { tree = try JSONTree.parse(data) } catch {
-                throw CatalogDocumentError(kind: .notJSON, origin: origin, detail: error.description)
-            }
-            do { return try CatalogResponseDTO(tree: tree) } catch {
-                throw CatalogDocumentError(kind: .notACatalog, origin: origin, detail: DecodingErrorWords.describe(error))
-            }
         }
     }
 

@@ -59,7 +59,9 @@ extension CatalogResponseDTO: Codable {
     private struct LenientRow: Decodable {
         let result: Result<CatalogEntryDTO, any Error>
         init(from decoder: any Decoder) throws {
-            do { result = .success(try CatalogEntryDTO(from: decoder)) } catch { result = .failure(error) }
+            do { result = .success(try CatalogEntryDTO(from: decoder)) } catch {
+                result = .failure(DecodingErrorWords.numberOutOfRange(error, in: decoder) ?? error)
+            }
         }
     }
 

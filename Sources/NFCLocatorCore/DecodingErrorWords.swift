@@ -26,6 +26,42 @@ public enum DecodingErrorWords {
         }
     }
 
+    /// Foundation's reader refuses a number no Double holds (`1e309`) with an error of
+    /// its own, `numberIsNotRepresentableInSwift(parsed: "1e309")`, which names neither
+    /// the field nor the row. This finds the field in the row `decoder` reads (the member
+    /// that fails alike when read alone) and says it as a `DecodingError` would, so the
+    /// row is skipped with "field 'entries[1].zoneX' holds 1e309, a number out of range".
+    /// `nil` for any other error.
+    static func numberOutOfRange(_ error: any Error, in decoder: any Decoder) -> DecodingError? {
+        guard let literal = outOfRangeLiteral(error) else { return nil }
+        var path = decoder.codingPath
+        if let row = try? decoder.container(keyedBy: MemberName.self) {
+            for key in row.allKeys {
+                do { _ = try row.decode(Double.self, forKey: key) } catch  where outOfRangeLiteral(error) == literal {
+                    path = row.codingPath + [key]
+                    break
+                } catch {}
+            }
+        }
+        return .dataCorrupted(.init(codingPath: path, debugDescription: "Number \(literal) is not representable in Swift."))
+    }
+
+    private static func outOfRangeLiteral(_ error: any Error) -> String? {
+        let text = String(describing: error)
+        guard let start = text.range(of: "numberIsNotRepresentableInSwift(parsed: \""),
+            let end = text.range(of: "\")", range: start.upperBound..<text.endIndex)
+        else { return nil }
+        return String(text[start.upperBound..<end.lowerBound])
+    }
+
+    /// Any member of an object, for finding the one that holds a number out of range.
+    private struct MemberName: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
     /// `entries[3].zoneX`; the document itself is `(top level)`.
     static func path(_ keys: [any CodingKey]) -> String {
         var text = ""

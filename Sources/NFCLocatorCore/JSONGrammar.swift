@@ -1,6 +1,5 @@
-/// The pieces of RFC 8259's grammar that both strict JSON readers walk, `JSONText`'s
-/// scanner and `JSONTree`'s parser, written once so the two cannot drift apart on what a
-/// number, a literal or a `\u` escape is (`JSONTreeTests` checks they accept alike).
+/// The pieces of RFC 8259's grammar `JSONText`'s scanner walks: what a number, a literal
+/// or a `\u` escape is.
 enum JSONGrammar {
     /// What is wrong, and at which byte.
     struct Mistake: Error {

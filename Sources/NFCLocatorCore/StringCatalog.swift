@@ -21,30 +21,30 @@ public struct StringCatalog: Sendable {
         public let description: String
     }
 
-    /// Read from a tree by hand rather than through `Decodable`, for the same start-up
-    /// reason as the catalogs (`JSONTree`).
-    public static func parse(_ data: Data) throws -> StringCatalog {
-        guard case .object(let file) = try JSONTree.parse(data),
-            case .string(let sourceLanguage)? = file["sourceLanguage"],
-            case .object(let strings)? = file["strings"]
-        else { throw FormatError(description: "not a String Catalog: no sourceLanguage and strings") }
-        var table: [String: [String: String]] = [:]
-        for string in strings.members {
-            var values: [String: String] = [:]
-            if case .object(let localizations)? = string.value.member("localizations") {
-                for localization in localizations.members {
-                    let value = localization.value
-                    if case .string(let text)? = value.member("stringUnit")?.member("value")
-                        ?? value.member("variations")?.member("plural")?.member("other")?.member("stringUnit")?
-                        .member("value")
-                    {
-                        values[localization.name] = text
-                    }
-                }
-            }
-            table[string.name] = values
+    /// The file as `Decodable` reads it: only what the table needs.
+    private struct File: Decodable {
+        struct Unit: Decodable { let value: String }
+        struct PluralForm: Decodable { let stringUnit: Unit? }
+        struct Plural: Decodable { let other: PluralForm? }
+        struct Variations: Decodable { let plural: Plural? }
+        struct Localization: Decodable {
+            let stringUnit: Unit?
+            let variations: Variations?
+            var value: String? { stringUnit?.value ?? variations?.plural?.other?.stringUnit?.value }
         }
-        return StringCatalog(table: table, sourceLanguage: sourceLanguage)
+        struct Entry: Decodable { let localizations: [String: Localization]? }
+        let sourceLanguage: String
+        let strings: [String: Entry]
+    }
+
+    public static func parse(_ data: Data) throws -> StringCatalog {
+        let file: File
+        do { file = try JSONDecoder().decode(File.self, from: data) } catch {
+            throw FormatError(description: "not a String Catalog: \(DecodingErrorWords.describe(error))")
+        }
+        return StringCatalog(
+            table: file.strings.mapValues { ($0.localizations ?? [:]).compactMapValues(\.value) },
+            sourceLanguage: file.sourceLanguage)
     }
 
     public var keys: [String] { table.keys.sorted() }

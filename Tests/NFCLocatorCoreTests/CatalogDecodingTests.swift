@@ -3,11 +3,10 @@ import Testing
 
 @testable import NFCLocatorCore
 
-/// `CatalogDocumentDecoder` reads strict JSON as a tree and picks fields by hand; anything
-/// else still goes through `JSONDecoder`. These hold the two readers to the same results
-/// and the same reasons, row for row.
-@Suite("The tree reader and JSONDecoder read catalogs alike")
-struct CatalogTreeParityTests {
+/// `CatalogDocumentDecoder` reads the wire format with `JSONDecoder`: every row is kept or
+/// skipped with a reason in the words of the JSON, never Swift's.
+@Suite("Catalog documents through JSONDecoder")
+struct CatalogDecodingTests {
     static let good = #"""
         {"modelIdentifier":"SM-S921B","manufacturer":"Samsung","displayName":"Galaxy S24","formFactor":"phone",
          "aspectRatio":0.4803,"zoneX":0.1,"zoneY":0.36,"zoneWidth":0.8,"zoneHeight":0.38,"silhouetteTemplateId":"s"}
@@ -54,102 +53,102 @@ struct CatalogTreeParityTests {
         return rows
     }()
 
-    /// Only what differs, so a failure names the rows rather than printing both documents.
-    static func differences(_ a: CatalogResponseDTO, _ b: CatalogResponseDTO) -> [String] {
-        let skippedA = Dictionary(uniqueKeysWithValues: a.undecodableRows.map { ($0.index, $0.reason) })
-        let skippedB = Dictionary(uniqueKeysWithValues: b.undecodableRows.map { ($0.index, $0.reason) })
-        return Set(skippedA.keys).union(skippedB.keys).sorted().compactMap { index in
-            skippedA[index] == skippedB[index]
-                ? nil : "row \(index): tree '\(skippedA[index] ?? "kept")', JSONDecoder '\(skippedB[index] ?? "kept")'"
-        } + (a.entries.count == b.entries.count ? [] : ["\(a.entries.count) rows kept against \(b.entries.count)"])
+    static func decode(_ text: String) throws(CatalogDocumentError) -> CatalogResponseDTO {
+        try CatalogDocumentDecoder.decode(Data(text.utf8), origin: "t")
     }
 
-    static func foundation(_ text: String) throws -> CatalogResponseDTO {
-        let decoder = JSONDecoder()
-        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
-            positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
-        return try decoder.decode(CatalogResponseDTO.self, from: Data(text.utf8))
-    }
-
-    /// Equal documents, where NaN equals NaN (the rows that hold it are still rows).
-    static func same(_ a: CatalogResponseDTO, _ b: CatalogResponseDTO) -> Bool {
-        func text(_ d: CatalogResponseDTO) -> String {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = .sortedKeys
-            encoder.nonConformingFloatEncodingStrategy = .convertToString(
-                positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
-            return String(decoding: try! encoder.encode(d), as: UTF8.self)
-        }
-        return text(a) == text(b) && a.undecodableRows == b.undecodableRows
-            && (0..<a.entries.count).map(a.documentIndex(ofEntryAt:)) == (0..<b.entries.count).map(b.documentIndex(ofEntryAt:))
-    }
-
-    @Test func everyRowIsReadAndSkippedAlike() throws {
-        let text = "{\"version\":\"t\",\"entries\":[\(Self.rows.joined(separator: ","))]}"
-        let tree = try CatalogDocumentDecoder.decode(Data(text.utf8), origin: "t")
-        let reference = try Self.foundation(text)
-        #expect(Self.same(tree, reference), "\(Self.differences(tree, reference))")
+    @Test func everyRowIsKeptOrSkippedWithAReasonInJSONWords() throws {
+        let document = try Self.decode("{\"version\":\"t\",\"entries\":[\(Self.rows.joined(separator: ","))]}")
         // The battery reaches both outcomes and every kind of reason.
         #expect(
-            tree.entries.count > 40 && tree.undecodableRows.count > 100, "\(tree.entries.count) \(tree.undecodableRows.count)")
-        let reasons = Set(tree.undecodableRows.map(\.reason))
+            document.entries.count > 40 && document.undecodableRows.count > 100,
+            "\(document.entries.count) \(document.undecodableRows.count)")
+        #expect(document.entries.count + document.undecodableRows.count == Self.rows.count)
+        let reasons = Set(document.undecodableRows.map(\.reason))
         for phrase in ["is missing", "is null, expected text", "is not text", "is not a number", "is not true or false"] {
             #expect(reasons.contains { $0.contains(phrase) }, "\(phrase)")
         }
-        #expect(tree.entries.contains { $0.displayName == "Gal\u{e1}xy \"S24\" \u{1F600} / \\ \n" })
+        for reason in reasons {
+            #expect(reason.hasPrefix("field '") || reason == "the text is not valid JSON", "\(reason)")
+            for swiftWord in ["Double", "String", "CodingKeys", "JSONError", "Swift.", "Optional"] {
+                #expect(!reason.contains(swiftWord), "\(reason)")
+            }
+        }
+        #expect(document.entries.contains { $0.displayName == "Gal\u{e1}xy \"S24\" \u{1F600} / \\ \n" })
+        // Each kept row knows its place in the document, for reasons given at validation.
+        #expect(document.documentIndex(ofEntryAt: 0) == 0)
+        #expect(
+            Set((0..<document.entries.count).map(document.documentIndex(ofEntryAt:))).isDisjoint(
+                with: document.undecodableRows.map(\.index)))
     }
 
-    @Test(arguments: [
-        #"{"version":3,"entries":[]}"#, #"{"version":3.5,"entries":[]}"#, #"{"version":null,"entries":[]}"#,
-        #"{"version":true,"entries":[]}"#, #"{"entries":[]}"#, #"{"version":"v","generatedAt":"2026-01-01","entries":[]}"#,
-        #"{"version":"v","generatedAt":null,"entries":[]}"#,
-    ])
-    func documentsReadAlike(text: String) throws {
-        #expect(Self.same(try CatalogDocumentDecoder.decode(Data(text.utf8), origin: "t"), try Self.foundation(text)))
+    @Test(
+        arguments: [
+            (#"{"version":3,"entries":[]}"#, "3", nil), (#"{"version":3.5,"entries":[]}"#, "unversioned", nil),
+            (#"{"version":null,"entries":[]}"#, "unversioned", nil), (#"{"version":true,"entries":[]}"#, "unversioned", nil),
+            (#"{"entries":[]}"#, "unversioned", nil),
+            (#"{"version":"v","generatedAt":"2026-01-01","entries":[]}"#, "v", "2026-01-01"),
+            (#"{"version":"v","generatedAt":null,"entries":[]}"#, "v", nil),
+        ] as [(String, String, String?)])
+    func documentsAreRead(text: String, version: String, generatedAt: String?) throws {
+        let document = try Self.decode(text)
+        #expect(document.version == version && document.generatedAt == generatedAt && document.entries.isEmpty)
     }
 
     @Test(arguments: [
         #"{"version":"v"}"#, #"{"version":"v","entries":null}"#, #"{"version":"v","entries":{}}"#,
         #"{"version":"v","generatedAt":5,"entries":[]}"#, "[]", "3", "null",
+        #"{"version":"v","version":"w","entries":[]}"#,
     ])
-    func nonCatalogsAreRefusedAlike(text: String) {
-        #expect(throws: (any Error).self) { try Self.foundation(text) }
+    func nonCatalogsAreRefused(text: String) {
         #expect {
-            try CatalogDocumentDecoder.decode(Data(text.utf8), origin: "t")
+            try Self.decode(text)
         } throws: { error in
             (error as? CatalogDocumentError)?.kind == .notACatalog
         }
     }
 
-    @Test func aTrailingCommaStillGoesToFoundation() throws {
-        let text = "{\"version\":\"t\",\"entries\":[\(Self.good),]}"
-        #expect(try CatalogDocumentDecoder.decode(Data(text.utf8), origin: "t").entries.count == 1)
+    @Test func aTrailingCommaIsTakenAndOtherSyntaxErrorsAreLocated() throws {
+        #expect(try Self.decode("{\"version\":\"t\",\"entries\":[\(Self.good),]}").entries.count == 1)
+        do {
+            _ = try Self.decode("{\"version\":\"t\",\n\"entries\":[\(Self.good) oops]}")
+            Issue.record("decoded")
+        } catch {
+            #expect(error.kind == .notJSON && error.detail.hasPrefix("line 3, column "), "\(error)")
+        }
     }
 
-    /// Foundation skips such a row too, but words it `numberIsNotRepresentableInSwift(...)`.
+    /// Foundation refuses such a number with an error of its own that names no field.
     @Test func aNumberNoDoubleHoldsSkipsOnlyItsRowAndSaysWhichField() throws {
-        let text = "{\"version\":\"t\",\"entries\":[\(Self.good),\n\(Self.row("zoneX", "1e309"))]}"
-        let reference = try Self.foundation(text)
-        let tree = try CatalogDocumentDecoder.decode(Data(text.utf8), origin: "t")
-        #expect(tree.entries == reference.entries && reference.undecodableRows.map(\.index) == [1])
+        let document = try Self.decode("{\"version\":\"t\",\"entries\":[\(Self.good),\n\(Self.row("zoneX", "1e309"))]}")
+        #expect(document.entries.count == 1)
         #expect(
-            tree.undecodableRows == [
+            document.undecodableRows == [
                 SkippedCatalogRow(index: 1, key: nil, reason: "field 'entries[1].zoneX' holds 1e309, a number out of range")
+            ])
+        let two = try Self.decode(
+            "{\"version\":\"t\",\"entries\":[\(Self.row("zoneY", "-1e400")),\(Self.row("bodyWidthMm", "2e308"))]}")
+        #expect(
+            two.undecodableRows.map(\.reason) == [
+                "field 'entries[0].zoneY' holds -1e400, a number out of range",
+                "field 'entries[1].bodyWidthMm' holds 2e308, a number out of range",
             ])
     }
 
     @Test func hostileNestingIsRefusedWithoutExhaustingTheStack() {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
-        #expect(throws: JSONTree.ParseError.self) { try JSONTree.parse(Data(deep.utf8)) }
-        let limit = String(repeating: "[", count: JSONTree.depthLimit) + String(repeating: "]", count: JSONTree.depthLimit)
-        #expect((try? JSONTree.parse(Data(limit.utf8))) != nil)
         let document = "{\"version\":\"t\",\"entries\":[],\"x\":\(deep)}"
         do {
-            _ = try CatalogDocumentDecoder.decode(Data(document.utf8), origin: "t")
+            _ = try Self.decode(document)
             Issue.record("decoded")
         } catch {
             #expect(error.kind == .notJSON && error.detail.contains("levels deep"), "\(error)")
         }
+    }
+
+    @Test func theShippedSeedCatalogIsStrictJSON() throws {
+        let data = try Data(contentsOf: Checkout.resources.seedCatalogURL)
+        #expect(JSONText(data).strictReading() == .valid)
     }
 }
 
