@@ -169,7 +169,7 @@ let package = Package(
         // private virtual bench, child processes, the shared PC/SC reader's lock.
         .target(
             name: "NFCTestSupport",
-            dependencies: ["NFCVirtualBench", "NFCReaders", "NFCReaderPCSC", "NFCLocatorCore"],
+            dependencies: ["NFCVirtualBench", "NFCReaders", "NFCReaderPCSC", "NFCLocatorCore", "NFCSystem"],
             path: "Tests/NFCTestSupport"),
         // A lab store for a test or a benchmark on the private PostgreSQL test.sh starts
         // (no @testable import, so release benchmarks build it too).
@@ -217,8 +217,9 @@ let package = Package(
             name: "NFCCatalogRemoteTests",
             dependencies: ["NFCCatalogRemote", "NFCStore", "NFCLocatorCore", "NFCSodium", "NFCTestSupport"]),
         .testTarget(name: "NFCSodiumTests", dependencies: ["NFCSodium"]),
+        .testTarget(name: "NFCCatalogHTTPTests", dependencies: ["NFCCatalogHTTP", "NFCCatalogRemote", "NFCTestSupport"]),
         .testTarget(
-            name: "NFCLabStoreTests",
+            name: "NFCBenchStorePostgresTests",
             dependencies: [
                 "NFCBenchStorePostgres", "NFCPostgres", "NFCBenchStoreSQLite", "NFCBenchRecords", "NFCBench", "NFCLocatorCore",
                 "NFCReaders", "NFCTestSupport", "NFCLabTestSupport", "NFCBenchUseCases",

@@ -2,59 +2,26 @@ import Foundation
 import NFCTestSupport
 
 /// The fault-injecting catalog backend (Tests/Fixtures/catalog_server.py) on a free
-/// loopback port, one instance per test, stopped on deinit.
+/// loopback port, one instance per test, with a cache folder of its own.
 final class CatalogServer {
-    let process = Process()
-    private(set) var port = 0
+    let fixture: FixtureServer
+    var port: Int { fixture.port }
     let cacheHome: String
 
     /// Starts the server; its port arrives on the first line of stdout.
     static func start() async throws -> CatalogServer {
-        let server = try CatalogServer()
-        let handle = server.output.fileHandleForReading
-        let line = await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: handle.availableLine(timeout: 30)) }.start()
-        }
-        guard let line, let port = Int(line) else { throw CocoaError(.fileReadCorruptFile) }
-        server.port = port
-        return server
+        try await CatalogServer(
+            fixture: FixtureServer(
+                script: "catalog_server.py",
+                arguments: [BuiltBinary.root.appendingPathComponent("Resources/seed_catalog.json").path]))
     }
 
-    let output = Pipe()
-
-    private init() throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", BuiltBinary.root.appendingPathComponent("Tests/Fixtures/catalog_server.py").path,
-            BuiltBinary.root.appendingPathComponent("Resources/seed_catalog.json").path,
-        ]
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+    private init(fixture: FixtureServer) {
+        self.fixture = fixture
         cacheHome = FileManager.default.temporaryDirectory.appendingPathComponent("cache-\(UUID().uuidString)").path
     }
 
-    /// Reaps the server itself with `waitpid`, bounded, instead of `Process.waitUntilExit`:
-    /// Foundation learns of a child's exit from a SIGCHLD dispatch source, which can miss
-    /// the signal when a thread has it unblocked, and then waits for ever, spinning the run
-    /// loop on a cooperative thread (seen: both of the pool's threads stuck so, every other
-    /// test of the pass waiting on them, the servers left as zombies).
-    deinit {
-        let pid = process.processIdentifier
-        kill(pid, SIGTERM)
-        var status: Int32 = 0
-        let deadline = Date().addingTimeInterval(3)
-        var reaped = waitpid(pid, &status, WNOHANG)
-        while reaped == 0 && Date() < deadline {
-            usleep(10_000)
-            reaped = waitpid(pid, &status, WNOHANG)
-        }
-        if reaped == 0 {
-            kill(pid, SIGKILL)
-            _ = waitpid(pid, &status, 0)
-        }
-        try? FileManager.default.removeItem(atPath: cacheHome)
-    }
+    deinit { try? FileManager.default.removeItem(atPath: cacheHome) }
 
     func url(_ mode: String) -> String { "http://127.0.0.1:\(port)/\(mode)" }
 
