@@ -7,9 +7,10 @@ import PackageDescription
 //   nfcbench (main.swift) ──> NFCBenchCLI: arguments, help, prompts, printing; NFCSystem (one malloc arena)
 //   NFCBenchCLI ──> NFCBenchUseCases: run, readers, refine, catalogs, stores, lab sync, doctor
 //   NFCBenchUseCases ──> NFCVirtualBench, NFCMotion, NFCBench, both store modules, NFCCatalogRemote
-//   NFCMotion: G-code machines as positioners ──> NFCBench, NFCSystem
+//   NFCMotion: G-code machines as positioners ──> NFCBenchSeams, NFCSystem (no reader C library)
 //   NFCBench: runner, plans, reader backends by scheme, scoring, exports, refine, doctor
-//       ──> NFCBenchRecords, NFCReaderLibNFC, NFCReaderPCSC, NFCReaderReplay, NFCHost, NFCSystem
+//       ──> NFCBenchSeams, NFCBenchRecords, NFCReaderLibNFC, NFCReaderPCSC, NFCReaderReplay, NFCHost, NFCSystem
+//   NFCBenchSeams: Positioner, PositionerError, ProbeStrategy, PlanShape ──> NFCBenchRecords
 //   NFCBenchStoreSQLite / NFCBenchStorePostgres ──> NFCBenchRecords, NFCStore / NFCPostgres
 //   NFCCatalogRemote ──> NFCSodium ──> CSodium (signed catalogs; libsodium loaded at first use)
 //   NFCStore ──> CSQLite    NFCPostgres ──> CLibPQ    NFCReaderLibNFC ──> CLibNFC    NFCReaderPCSC ──> CPCSCLite
@@ -74,25 +75,30 @@ let package = Package(
         .target(
             name: "NFCBenchStorePostgres",
             dependencies: ["NFCBenchRecords", "NFCPostgres", "NFCStore", "NFCReaders", "NFCLocatorCore", "NFCSystem"]),
+        // The seams other modules implement, with no C library below them: the positioner,
+        // its error, the probe strategy and the plan's shape. A positioner module (NFCMotion,
+        // NFCVirtualBench) depends on these, not on the runner.
+        .target(name: "NFCBenchSeams", dependencies: ["NFCBenchRecords", "NFCLocatorCore"]),
         // The bench runner: reader selection, guided runs, plans, scoring, exports, refine, doctor.
         .target(
             name: "NFCBench",
             dependencies: [
-                "NFCBenchRecords", "NFCLocatorCore", "NFCReaders", "NFCReaderLibNFC", "NFCReaderPCSC", "NFCReaderReplay",
-                "NFCHost", "NFCSystem", "NFCPhysics",
+                "NFCBenchRecords", "NFCBenchSeams", "NFCLocatorCore", "NFCReaders", "NFCReaderLibNFC", "NFCReaderPCSC",
+                "NFCReaderReplay", "NFCHost", "NFCSystem", "NFCPhysics",
             ]),
         // G-code machines (GRBL, Marlin) as positioners: the rig file, the serial
         // conversation, the mapping from the phone's back to machine coordinates.
-        .target(name: "NFCMotion", dependencies: ["NFCBench", "NFCBenchRecords", "NFCReaders", "NFCSystem"]),
+        .target(name: "NFCMotion", dependencies: ["NFCBenchSeams", "NFCBenchRecords", "NFCReaders", "NFCSystem"]),
         // Emulated PN532 on a pty and a virtual card for vpcd, driving the real stacks, and
         // the positioner that moves its phone.
-        .target(name: "NFCVirtualBench", dependencies: ["NFCReaders", "NFCBench", "NFCBenchRecords", "NFCSystem"]),
+        .target(name: "NFCVirtualBench", dependencies: ["NFCReaders", "NFCBenchSeams", "NFCBenchRecords", "NFCSystem"]),
         // The use cases under the CLI: validated requests in, results out (start or resume a
         // run, run it), readers opened in a scope that closes them, positioners by scheme.
         .target(
             name: "NFCBenchUseCases",
             dependencies: [
-                "NFCBench", "NFCBenchRecords", "NFCLocatorCore", "NFCReaders", "NFCVirtualBench", "NFCBenchStoreSQLite",
+                "NFCBench", "NFCBenchRecords", "NFCBenchSeams", "NFCLocatorCore", "NFCReaders", "NFCVirtualBench",
+                "NFCBenchStoreSQLite",
                 "NFCBenchStorePostgres", "NFCPostgres", "NFCStore", "NFCCatalogRemote", "NFCReaderLibNFC", "NFCMotion",
                 "NFCPhysics", "NFCSodium",
             ]),
@@ -100,8 +106,8 @@ let package = Package(
         .target(
             name: "NFCBenchCLI",
             dependencies: [
-                "NFCBenchUseCases", "NFCBench", "NFCBenchRecords", "NFCLocatorCore", "NFCReaders", "NFCVirtualBench",
-                "NFCCatalogRemote", "NFCHost", "NFCSystem", "NFCMotion", "NFCPhysics",
+                "NFCBenchUseCases", "NFCBench", "NFCBenchRecords", "NFCBenchSeams", "NFCLocatorCore", "NFCReaders",
+                "NFCVirtualBench", "NFCCatalogRemote", "NFCHost", "NFCSystem", "NFCMotion", "NFCPhysics",
             ],
             plugins: ["BuildInfoPlugin"]),
         // The commit and build date `--version` and every report name.
@@ -134,7 +140,9 @@ let package = Package(
             path: "Benchmarks/PhysicsStudy"),
         .executableTarget(
             name: "VerdictStudy",
-            dependencies: ["NFCBench", "NFCBenchRecords", "NFCBenchStoreSQLite", "NFCLocatorCore", "NFCReaders"],
+            dependencies: [
+                "NFCBench", "NFCBenchRecords", "NFCBenchSeams", "NFCBenchStoreSQLite", "NFCLocatorCore", "NFCReaders",
+            ],
             path: "Benchmarks/VerdictStudy"),
         .executableTarget(
             name: "PublishBenchmark",
@@ -187,7 +195,9 @@ let package = Package(
         .testTarget(name: "NFCBenchRecordsTests", dependencies: ["NFCBenchRecords"]),
         .testTarget(
             name: "NFCMotionTests",
-            dependencies: ["NFCMotion", "NFCBench", "NFCBenchRecords", "NFCSystem", "NFCVirtualBench", "NFCTestSupport"]),
+            dependencies: [
+                "NFCMotion", "NFCBench", "NFCBenchRecords", "NFCBenchSeams", "NFCSystem", "NFCVirtualBench", "NFCTestSupport",
+            ]),
         .testTarget(name: "NFCHostTests", dependencies: ["NFCHost", "NFCTestSupport"]),
         .testTarget(name: "NFCReaderReplayTests", dependencies: ["NFCReaderReplay", "NFCReaders", "NFCTestSupport"]),
         .testTarget(
@@ -199,8 +209,8 @@ let package = Package(
         .testTarget(
             name: "NFCBenchTests",
             dependencies: [
-                "NFCBench", "NFCBenchRecords", "NFCBenchStoreSQLite", "NFCLocatorCore", "NFCReaders", "NFCStore",
-                "NFCTestSupport",
+                "NFCBench", "NFCBenchRecords", "NFCBenchSeams", "NFCBenchStoreSQLite", "NFCLocatorCore", "NFCReaders",
+                "NFCStore", "NFCTestSupport",
                 "NFCReaderLibNFC", "NFCReaderPCSC",
             ]),
         .testTarget(
@@ -211,7 +221,7 @@ let package = Package(
         .testTarget(
             name: "NFCVirtualBenchTests",
             dependencies: [
-                "NFCVirtualBench", "NFCBench", "NFCBenchRecords", "NFCReaders", "NFCTestSupport", "NFCSystem",
+                "NFCVirtualBench", "NFCBench", "NFCBenchRecords", "NFCBenchSeams", "NFCReaders", "NFCTestSupport", "NFCSystem",
             ]),
         .testTarget(
             name: "NFCCatalogRemoteTests",
@@ -238,7 +248,8 @@ let package = Package(
             dependencies: [
                 "nfcbench", "nfcbench-fetch", "NFCLocatorCore", "NFCReaders", "NFCReaderLibNFC", "NFCReaderPCSC",
                 "NFCVirtualBench",
-                "NFCBenchRecords", "NFCBenchStoreSQLite", "NFCStore", "NFCCatalogRemote", "NFCBench", "NFCTestSupport",
+                "NFCBenchRecords", "NFCBenchStoreSQLite", "NFCStore", "NFCCatalogRemote", "NFCBench", "NFCBenchSeams",
+                "NFCTestSupport",
                 "NFCBenchStorePostgres", "NFCPostgres", "NFCLabTestSupport", "NFCHost", "NFCSystem", "NFCPhysics",
             ]),
     ],

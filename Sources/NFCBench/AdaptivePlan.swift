@@ -1,5 +1,6 @@
 import Foundation
 import NFCBenchRecords
+import NFCBenchSeams
 import NFCLocatorCore
 
 /// Starts at the predicted centre (else walks a coarse grid to the first hit), bounds the

@@ -1,5 +1,6 @@
 import Foundation
 import NFCBenchRecords
+import NFCBenchSeams
 import NFCLocatorCore
 import NFCPhysics
 import NFCReaders

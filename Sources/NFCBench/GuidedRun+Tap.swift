@@ -1,5 +1,6 @@
 import Foundation
 import NFCBenchRecords
+import NFCBenchSeams
 import NFCReaders
 
 /// One position of a guided run: clear field, placement, window, record, lift.

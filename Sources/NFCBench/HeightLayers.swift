@@ -1,4 +1,5 @@
 import NFCBenchRecords
+import NFCBenchSeams
 import NFCLocatorCore
 
 /// A plan's positions tapped at several heights above the back (`--heights 0,5,10,20`),

@@ -1,4 +1,5 @@
 import NFCBenchRecords
+import NFCBenchSeams
 import NFCLocatorCore
 
 /// Every `step` millimetres over the whole back, row by row, each row the other way

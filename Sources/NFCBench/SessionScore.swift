@@ -1,4 +1,5 @@
 import NFCBenchRecords
+import NFCBenchSeams
 import NFCLocatorCore
 
 /// How a session's taps compare with the prediction, and why.

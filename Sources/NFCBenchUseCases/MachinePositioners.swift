@@ -1,6 +1,7 @@
 import Foundation
 import NFCBench
 import NFCBenchRecords
+import NFCBenchSeams
 import NFCMotion
 
 /// A rig file as read, with where it came from (errors and the audit trail name it).

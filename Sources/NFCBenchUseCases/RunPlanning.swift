@@ -1,6 +1,7 @@
 import Foundation
 import NFCBench
 import NFCBenchRecords
+import NFCBenchSeams
 import NFCLocatorCore
 
 /// The positions a new session of a model would tap now, computed once for `run`, `plan`

@@ -1,5 +1,5 @@
-import NFCBench
 import NFCBenchRecords
+import NFCBenchSeams
 import Synchronization
 
 /// A GRBL gantry or a Marlin printer that puts the reader under each probe point.

@@ -1,5 +1,5 @@
-import NFCBench
 import NFCBenchRecords
+import NFCBenchSeams
 import NFCSystem
 
 /// Moves the phone of a running virtual bench (`nfcbench sim serve`) over its control

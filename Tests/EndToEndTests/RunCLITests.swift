@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import NFCBench
 import NFCBenchRecords
+import NFCBenchSeams
 import NFCBenchStoreSQLite
 import NFCLocatorCore
 import NFCStore

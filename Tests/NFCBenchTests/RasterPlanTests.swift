@@ -1,5 +1,6 @@
 import NFCBench
 import NFCBenchRecords
+import NFCBenchSeams
 import NFCLocatorCore
 import Testing
 

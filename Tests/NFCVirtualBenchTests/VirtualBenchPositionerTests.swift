@@ -1,6 +1,7 @@
 import Foundation
 import NFCBench
 import NFCBenchRecords
+import NFCBenchSeams
 import NFCReaders
 import NFCTestSupport
 import NFCVirtualBench

@@ -1,4 +1,5 @@
 import NFCBenchRecords
+import NFCBenchSeams
 import NFCLocatorCore
 
 /// A session tapped at several heights above the back (`--heights`): a map per height,

@@ -1,6 +1,7 @@
 import Foundation
 import NFCBench
 import NFCBenchRecords
+import NFCBenchSeams
 import NFCLocatorCore
 import NFCReaders
 import Synchronization
