@@ -9,6 +9,10 @@ SERVICE_DIR=""
 
 stop_services() {
     local pid
+    # A second Ctrl-C or SIGTERM during the cleanup must not end it half-way: its
+    # `exit 130` trap left the last services running and their folder behind (seen: a
+    # private nginx outliving an interrupted run). Each stop below is bounded (5 s).
+    trap '' INT TERM
     for pid in "${SERVICE_PIDS[@]:-}"; do
         [ -n "$pid" ] || continue
         kill "$pid" 2>/dev/null || true
