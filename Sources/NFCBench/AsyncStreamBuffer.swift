@@ -1,3 +1,4 @@
+import NFCReaders
 import Synchronization
 
 /// One operator command and when it reached the run. The stamp is taken as the key
@@ -5,18 +6,21 @@ import Synchronization
 /// key typed too soon must still be seen as too soon.
 struct ArrivedCommand: Sendable {
     let command: OperatorCommand
-    let arrived: ContinuousClock.Instant
+    /// On the run's bench clock.
+    let arrived: Duration
 }
 
 /// Holds values from a stream until someone asks, so a command typed between two waits
 /// is not lost when the wait that would have read it was cancelled.
 final class AsyncStreamBuffer: Sendable {
+    private let clock: any BenchClock
+    init(clock: any BenchClock) { self.clock = clock }
     private let state = Mutex<(values: [ArrivedCommand], waiter: CheckedContinuation<ArrivedCommand?, Never>?, closed: Bool)>(
         ([], nil, false))
 
     func feed(from stream: AsyncStream<OperatorCommand>) {
         Task { [self] in
-            for await value in stream { push(ArrivedCommand(command: value, arrived: .now)) }
+            for await value in stream { push(ArrivedCommand(command: value, arrived: clock.now)) }
             close()
         }
     }

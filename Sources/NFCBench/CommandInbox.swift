@@ -1,12 +1,15 @@
 import Foundation
+import NFCReaders
 
 /// Operator commands, delivered one at a time to whichever wait is current.
 final class CommandInbox: Sendable {
     private let stream: AsyncStream<OperatorCommand>?
-    private let buffer = AsyncStreamBuffer()
+    private let buffer: AsyncStreamBuffer
 
-    init(_ stream: AsyncStream<OperatorCommand>?) {
+    /// Each command is stamped with `clock`'s time as it arrives: the run's own clock.
+    init(_ stream: AsyncStream<OperatorCommand>?, clock: any BenchClock) {
         self.stream = stream
+        buffer = AsyncStreamBuffer(clock: clock)
         if let stream { buffer.feed(from: stream) }
     }
 

@@ -7,11 +7,10 @@ extension GuidedRun {
     /// still be on it). An unplugged reader is reopened first. Throws `ReaderStayedFaulty`
     /// after `faultPolicy.patience`, `CancellationError` on Ctrl-C.
     func recover(from error: ReaderError) async throws {
-        let clock = ContinuousClock()
         let start = clock.now
         var state = RecoveryState(last: error, needsReopen: error.code == .unplugged)
         while clock.now - start < faultPolicy.patience {
-            try await Task.sleep(for: faultPolicy.interval)
+            try await clock.sleep(for: faultPolicy.interval)
             state = try await probeReader(state)
             if state.answered { return }
         }

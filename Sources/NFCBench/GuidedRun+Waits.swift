@@ -24,7 +24,7 @@ extension GuidedRun {
     /// the confirmation); a clean look counts for nothing.
     func waitForPlacement(inbox: CommandInbox, reader: any Reader, step: Int) async throws -> PlacementWait {
         let look = placementLook
-        let prompted = ContinuousClock.now
+        let prompted = clock.now
         let minimum = minimumPlacementTime
         return try await withThrowingTaskGroup(of: PlacementFinish.self) { group in
             group.addTask {
@@ -90,7 +90,8 @@ extension GuidedRun {
                 while let key = await inbox.nextArrival() {
                     if key.command != .proceed { return .key(key) }
                 }
-                try await Task.sleep(for: .seconds(86_400))
+                // The keyboard closed: only the window ends this wait (the group cancels this).
+                try await clock.sleep(for: .seconds(86_400))
                 throw CancellationError()
             }
             guard let first = try await group.next() else { throw CancellationError() }

@@ -50,6 +50,9 @@ public struct GuidedRun: Sendable {
     public var minimumPlacementTime = Duration.milliseconds(500)
     /// `run --coupling`: the ladder each HIT is graded down (`GuidedRun+Coupling`).
     public var coupling: CouplingLadder?
+    /// The run's one clock: a fault's patience, when a key arrived and when a prompt was
+    /// shown are all read from it, so a test or a study in virtual time drives it.
+    public var clock: any BenchClock = ContinuousBenchClock()
 
     public init(
         session: SessionRecord, strategy: any ProbeStrategy, readers: ReaderHolder, positioner: any Positioner,
@@ -154,7 +157,7 @@ public struct GuidedRun: Sendable {
         events: @Sendable (RunEvent) -> Void
     ) async throws -> SessionScore? {
         var taps = try await store.taps(session.id)
-        let inbox = CommandInbox(commands)
+        let inbox = CommandInbox(commands, clock: clock)
         defer { inbox.close() }
         var signature = PhoneSignature(session: session, taps: taps)
         var foreignInARow = 0

@@ -1,4 +1,5 @@
 import Foundation
+import NFCReaders
 import Testing
 
 @testable import NFCBench
@@ -9,8 +10,9 @@ import Testing
 struct CommandInboxTests {
     @Test func aKeyReadLateKeepsTheTimeItArrived() async throws {
         let (stream, keys) = AsyncStream<OperatorCommand>.makeStream()
-        let inbox = CommandInbox(stream)
-        let before = ContinuousClock.now
+        let clock = ContinuousBenchClock()
+        let inbox = CommandInbox(stream, clock: clock)
+        let before = clock.now
         keys.yield(.proceed)
         keys.yield(.skip)
         // Typed together: once the first is in, the second is too.
@@ -18,7 +20,7 @@ struct CommandInboxTests {
         #expect(first.command == .proceed && first.arrived >= before)
         // Read well after it arrived, the second key still says when it came.
         try await Task.sleep(for: .milliseconds(300))
-        let read = ContinuousClock.now
+        let read = clock.now
         let second = try #require(await inbox.nextArrival())
         #expect(second.command == .skip && second.arrived >= first.arrived && second.arrived < read)
         // Put back unused, it keeps its arrival and comes first again.

@@ -15,42 +15,6 @@ struct RepeatedFaultTests {
     let scratch: TemporaryDirectory
     init() throws { scratch = try TemporaryDirectory("repeated-fault") }
 
-    /// The simulated reader, except that its next `faults` tap windows (the session's tap
-    /// timeout, not the recovery probe's window) come back faulty.
-    final class FailingTapWindows: Reader {
-        let inner: SimulatedReader
-        let tapWindow: Duration
-        let faults: Mutex<Int>
-        init(_ inner: SimulatedReader, tapWindow: Duration, faults: Int) {
-            self.inner = inner
-            self.tapWindow = tapWindow
-            self.faults = Mutex(faults)
-        }
-        var info: ReaderInfo { inner.info }
-        func waitForTarget(timeout: Duration) async throws(ReaderError) -> DetectedTarget? {
-            try await inner.waitForTarget(timeout: timeout)
-        }
-        func fieldOccupant() async throws(ReaderError) -> DetectedTarget? { try await inner.fieldOccupant() }
-        func pollWindow(_ window: Duration) async throws(ReaderError) -> TapWindow {
-            let failing =
-                window == tapWindow
-                && faults.withLock { left in
-                    guard left > 0 else { return false }
-                    left -= 1
-                    return true
-                }
-            if failing { return .faulty(ReaderError(.failed, "Reader 'sim' refused a command at this position.")) }
-            return try await inner.pollWindow(window)
-        }
-        func waitForRemoval(timeout: Duration) async throws(ReaderError) -> Bool {
-            try await inner.waitForRemoval(timeout: timeout)
-        }
-        func signal(_ feedback: TapFeedback) async { await inner.signal(feedback) }
-        func close() async { await inner.close() }
-        var closingWarnings: [String] { inner.closingWarnings }
-        var capabilities: ReaderCapabilities { inner.capabilities }
-    }
-
     func run(_ id: String, faults: Int) async throws -> (Result<SessionScore?, any Error>, SQLiteBenchStore) {
         let predicted = try NormalizedRect(x: 0.1, y: 0.36, width: 0.8, height: 0.38)
         let store = try await SQLiteBenchStore.open(path: scratch.file("\(id).sqlite"))
@@ -59,8 +23,20 @@ struct RepeatedFaultTests {
             clock: VirtualBenchClock())
         let record = testSession(id, predicted: predicted)
         try await store.insert(record)
-        let reader = FailingTapWindows(
-            SimulatedReader(bench: bench), tapWindow: .milliseconds(Int64(record.tapTimeout * 1000)), faults: faults)
+        // Its next `faults` tap windows (the session's tap timeout, not the recovery
+        // probe's window) come back faulty.
+        let tapWindow = Duration.milliseconds(Int64(record.tapTimeout * 1000))
+        let left = Mutex(faults)
+        let reader = FaultingReader(SimulatedReader(bench: bench)) { window in
+            let failing =
+                window == tapWindow
+                && left.withLock { left in
+                    guard left > 0 else { return false }
+                    left -= 1
+                    return true
+                }
+            return failing ? ReaderError(.failed, "Reader 'sim' refused a command at this position.") : nil
+        }
         let run = GuidedRun(
             session: record, strategy: GridPlan(around: predicted), reader: reader,
             positioner: SimulatedPositioner(bench: bench), store: store,
