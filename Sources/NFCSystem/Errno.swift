@@ -14,6 +14,7 @@ public struct Errno: Error, Sendable, Hashable, CustomStringConvertible {
     public static let wouldBlock = Errno(rawValue: EAGAIN)
     public static let ioError = Errno(rawValue: EIO)
     public static let noSuchFile = Errno(rawValue: ENOENT)
+    public static let fileExists = Errno(rawValue: EEXIST)
     public static let permissionDenied = Errno(rawValue: EACCES)
     public static let notPermitted = Errno(rawValue: EPERM)
     public static let noSpace = Errno(rawValue: ENOSPC)

@@ -55,6 +55,12 @@ public struct FileDescriptor: Sendable, Hashable {
         return try retryingOnInterrupt { poll(&request, 1, timeoutMs) } > 0
     }
 
+    /// Waits up to `timeoutMs` (-1: for ever) for the descriptor to take more bytes.
+    public func waitUntilWritable(timeoutMs: Int32) throws(Errno) -> Bool {
+        var request = pollfd(fd: rawValue, events: Int16(POLLOUT), revents: 0)
+        return try retryingOnInterrupt { poll(&request, 1, timeoutMs) } > 0
+    }
+
     /// Sets or clears `O_NONBLOCK`.
     public func setNonBlocking(_ on: Bool) throws(Errno) {
         let flags = try retryingOnInterrupt { fcntl(rawValue, F_GETFL) }
@@ -87,4 +93,14 @@ public final class OwnedFileDescriptor: Sendable {
     public var rawValue: Int32 { descriptor.rawValue }
 
     deinit { _ = Glibc.close(descriptor.rawValue) }
+}
+
+/// A pipe whose two ends are close-on-exec (`pipe2` with `O_CLOEXEC` is glibc's, not in
+/// Swift's Glibc module): read end first. The flags are set before the ends are handed
+/// out; a child spawned by another thread in between is the one window left.
+func closeOnExecPipe() throws(Errno) -> (read: Int32, write: Int32) {
+    var fds: [Int32] = [-1, -1]
+    guard pipe(&fds) == 0 else { throw .current }
+    for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+    return (fds[0], fds[1])
 }

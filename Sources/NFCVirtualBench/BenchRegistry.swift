@@ -1,4 +1,5 @@
 import Foundation
+import NFCSystem
 
 /// The virtual benches running on this machine, so `nfcbench readers` can point at them
 /// (libnfc's autoscan never finds a pseudo-terminal), each a small JSON file named after
@@ -58,8 +59,10 @@ public enum BenchRegistry {
         let fallback = sharedFallback(environment)
         if folder.hasPrefix(fallback + "/") {
             // Created private (0700) before anything goes in, then checked.
-            for path in [fallback, folder] where mkdir(path, 0o700) != 0 && errno != EEXIST {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
+            for path in [fallback, folder] {
+                do throws(Errno) { try FileSystemCalls.makeFolder(path, mode: 0o700) } catch {
+                    throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
+                }
             }
             if let problem = untrusted(environment: environment) {
                 throw CocoaError(
@@ -87,8 +90,8 @@ public enum BenchRegistry {
             guard name.hasSuffix(".json"), let data = FileManager.default.contents(atPath: folder + "/" + name),
                 let entry = try? JSONDecoder().decode(Entry.self, from: data)
             else { return nil }
-            let alive = kill(entry.pid, 0) == 0 || errno == EPERM
-            return alive && FileManager.default.fileExists(atPath: entry.directory + "/control.sock") ? entry : nil
+            return ProcessStatus.isAlive(entry.pid) && FileManager.default.fileExists(atPath: entry.directory + "/control.sock")
+                ? entry : nil
         }
     }
 }

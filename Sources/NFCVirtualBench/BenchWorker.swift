@@ -7,7 +7,9 @@ import Synchronization
 /// `NFCBENCH_SIM_LOG=1`.
 final class BenchWorker: Sendable {
     private let stopped = Mutex(false)
-    private let finished = Mutex(false)
+    private let started = Mutex(false)
+    /// Signalled when the loop has returned, and again by each `stop` that waited on it.
+    private let finished = DispatchSemaphore(value: 0)
     private let name: String
     private let log: Bool
 
@@ -19,17 +21,21 @@ final class BenchWorker: Sendable {
     var shouldStop: Bool { stopped.withLock { $0 } }
 
     func start(_ loop: @escaping @Sendable () -> Void) {
+        started.withLock { $0 = true }
         let thread = Thread { [self] in
             loop()
-            finished.withLock { $0 = true }
+            finished.signal()
         }
         thread.name = name
         thread.start()
     }
 
+    /// Waits on the loop's end (no polling); returns at once for a worker never started.
     func stop() {
         stopped.withLock { $0 = true }
-        while !finished.withLock({ $0 }) { usleep(1000) }
+        guard started.withLock({ $0 }) else { return }
+        finished.wait()
+        finished.signal()
     }
 
     func trace(_ message: @autoclosure () -> String) {

@@ -12,8 +12,9 @@ final class PseudoTerminal {
     init(linkPath: String) throws {
         let pair: (master: OwnedFileDescriptor, slave: SerialPort)
         do { pair = try SerialPort.pseudoTerminal() } catch { throw BenchError.system("open a pseudo-terminal", error) }
-        unlink(linkPath)
-        guard symlink(pair.slave.path, linkPath) == 0 else { throw BenchError.system("symlink \(linkPath)", .current) }
+        do { try FileSystemCalls.replaceLink(linkPath, to: pair.slave.path) } catch {
+            throw BenchError.system("symlink \(linkPath)", error)
+        }
         master = pair.master
         slave = pair.slave
         slavePath = pair.slave.path
@@ -41,8 +42,9 @@ final class PseudoTerminal {
                 rest = rest.dropFirst(
                     try rest.withUnsafeBytes { buffer in Result { () throws(Errno) in try link.write(buffer) } }.get())
             } catch .wouldBlock {
-                // The client reads slower than the chip answers: let its buffer drain.
-                usleep(200)
+                // The client reads slower than the chip answers: wait for its buffer to drain,
+                // then write on (a closed link fails the next write and ends this).
+                _ = try? link.waitUntilWritable(timeoutMs: 1000)
             } catch {
                 return
             }

@@ -42,22 +42,21 @@ public struct OutputDestination: Sendable {
                 }
             }
         }
-        var info = stat()
-        guard stat(resolved, &info) == 0 else {
-            let reason = Errno.current
-            guard reason == .noSuchFile else { throw .cannotOpen(path: path, reason: reason.description) }
+        let status: FileStatus
+        do { status = try FileStatus.of(resolved) } catch {
+            guard error == .noSuchFile else { throw .cannotOpen(path: path, reason: error.description) }
             try checkFolder(of: resolved, for: path)
             return OutputDestination(given: path, resolved: resolved, kind: .replaced)
         }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG:
+        switch status.kind {
+        case .regular:
             if let what = SQLiteFileKind.of(resolved) { throw .sqliteFile(path: path, what: what) }
             try checkFolder(of: resolved, for: path)
             return OutputDestination(given: path, resolved: resolved, kind: .replaced)
-        case S_IFDIR: throw .folder(path: path)
+        case .folder: throw .folder(path: path)
         // A socket cannot be opened for writing at all: said now, not after a whole session.
-        case S_IFSOCK: throw .socket(path: path)
-        default: return OutputDestination(given: path, resolved: resolved, kind: .inPlace)
+        case .socket: throw .socket(path: path)
+        case .special: return OutputDestination(given: path, resolved: resolved, kind: .inPlace)
         }
     }
 
@@ -65,13 +64,13 @@ public struct OutputDestination: Sendable {
     /// must exist and take new files: checked before a session runs, not after (issue 49, F5).
     static func checkFolder(of resolved: String, for path: String) throws(DestinationError) {
         let folder = ResolvedPath.parent(of: resolved)
-        var info = stat()
-        guard stat(folder, &info) == 0 else {
-            throw .cannotCreate(path: path, reason: "the folder \(folder) does not exist (\(Errno.current))")
+        let status: FileStatus
+        do { status = try FileStatus.of(folder) } catch {
+            throw .cannotCreate(path: path, reason: "the folder \(folder) does not exist (\(error))")
         }
-        guard info.st_mode & S_IFMT == S_IFDIR else { throw .cannotCreate(path: path, reason: "\(folder) is not a folder") }
-        guard access(folder, W_OK | X_OK) == 0 else {
-            throw .cannotCreate(path: path, reason: "the folder \(folder) does not take new files (\(Errno.current))")
+        guard status.kind == .folder else { throw .cannotCreate(path: path, reason: "\(folder) is not a folder") }
+        do { try FileStatus.mayCreateFiles(in: folder) } catch {
+            throw .cannotCreate(path: path, reason: "the folder \(folder) does not take new files (\(error))")
         }
     }
 
@@ -91,10 +90,11 @@ public struct OutputDestination: Sendable {
             }
         case .inPlace:
             // No O_CREAT, no O_TRUNC: a device or pipe is neither made nor emptied.
-            let fd = open(resolved, O_WRONLY | O_CLOEXEC | O_NOCTTY)
-            guard fd >= 0 else { throw DestinationError.cannotOpen(path: given, reason: Errno.current.description) }
-            defer { close(fd) }
-            let sink = ExportSink(descriptor: fd, name: given)
+            let file: OwnedFileDescriptor
+            do { file = try OwnedFileDescriptor.open(resolved, O_WRONLY | O_NOCTTY) } catch {
+                throw DestinationError.cannotOpen(path: given, reason: error.description)
+            }
+            let sink = ExportSink(descriptor: file.rawValue, name: given)
             try await body(sink)
             try sink.flush()
         }
@@ -144,10 +144,9 @@ struct FileIdentity: Equatable {
     let inode: UInt64
 
     init?(_ path: String) {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        device = UInt64(info.st_dev)
-        inode = UInt64(info.st_ino)
+        guard let status = try? FileStatus.of(path) else { return nil }
+        device = status.device
+        inode = status.inode
     }
 }
 
@@ -157,17 +156,12 @@ enum ResolvedPath {
     static func resolve(_ path: String) -> String {
         var current = absolute(path)
         for _ in 0..<40 {
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let n = readlink(current, &buffer, buffer.count - 1)
-            guard n > 0 else { break }
-            let link = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            guard let link = PathLinks.target(of: current) else { break }
             current = link.hasPrefix("/") ? link : parent(of: current) + "/" + link
         }
         let folder = parent(of: current)
         let name = String(current[current.index(after: current.lastIndex(of: "/")!)...])
-        guard let real = realpath(folder, nil) else { return normalised(current) }
-        defer { free(real) }
-        let base = String(cString: real)
+        guard let base = PathLinks.realPath(folder) else { return normalised(current) }
         return normalised((base == "/" ? "" : base) + "/" + name)
     }
 

@@ -7,13 +7,9 @@ import NFCSystem
 enum SQLiteFileKind {
     /// What the file is in words, or `nil` when it is none of them (or cannot be read).
     static func of(_ path: String) -> String? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var head = [UInt8](repeating: 0, count: 16)
-        let count = head.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        guard count >= 4 else { return nil }
-        let bytes = Array(head[..<count])
+        guard let file = try? OwnedFileDescriptor.open(path, O_RDONLY | O_NONBLOCK),
+            let bytes = try? file.descriptor.read(upTo: 16), bytes.count >= 4
+        else { return nil }
         if bytes.count == 16, bytes == Array("SQLite format 3\0".utf8) { return "an SQLite database" }
         // The WAL header's magic number, big-endian, with either checksum byte order.
         if bytes.starts(with: [0x37, 0x7F, 0x06, 0x82]) || bytes.starts(with: [0x37, 0x7F, 0x06, 0x83]) {

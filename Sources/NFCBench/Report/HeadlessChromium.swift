@@ -56,7 +56,7 @@ public struct HeadlessChromium: Sendable {
         ]
         if geteuid() == 0 { arguments.insert("--no-sandbox", at: 1) }
         let child = ChildCommand(executable: executable, arguments: arguments)
-        try child.start()
+        do { try child.start() } catch { throw PDFPrintError("cannot start \(executable): \(error)") }
         switch await child.wait(timeout: timeout) {
         case .exited(0, _): break
         case .exited(let status, let stderr):

@@ -143,12 +143,10 @@ enum RigCalibrateCommand {
     }
 }
 
-/// Keys from standard input, one at a time, without Enter at a terminal: arrows and
-/// Page Up/Down as their escape sequences, anything else as its byte. A pipe works too
-/// (scripts and tests send the same bytes).
+/// Keys from standard input (`Keyboard.keys`), one at a time, without Enter at a terminal.
+/// A pipe works too (scripts and tests send the same bytes).
 final class KeyBytes: Sendable {
-    enum Key: Equatable { case up, down, left, right, pageUp, pageDown, byte(UInt8) }
-    private let stream: AsyncStream<Key>
+    typealias Key = Keyboard.Key
     private let iterator: Box
 
     /// Holds the one iterator; only `next`, awaited by one task at a time, touches it.
@@ -159,36 +157,7 @@ final class KeyBytes: Sendable {
 
     init() {
         RawKeys.enableForKeys()
-        stream = AsyncStream { continuation in
-            let thread = Thread {
-                var pending: [UInt8] = []
-                while let byte = try? FileDescriptor.standardInput.read(upTo: 1).first {
-                    pending.append(byte)
-                    if pending == [0x1B] || pending == [0x1B, UInt8(ascii: "[")] { continue }
-                    if pending.count >= 3, pending[0] == 0x1B {
-                        let tail = Array(pending.dropFirst(2))
-                        let keys: [[UInt8]: Key] = [
-                            [UInt8(ascii: "A")]: .up, [UInt8(ascii: "B")]: .down, [UInt8(ascii: "C")]: .right,
-                            [UInt8(ascii: "D")]: .left, [UInt8(ascii: "5"), UInt8(ascii: "~")]: .pageUp,
-                            [UInt8(ascii: "6"), UInt8(ascii: "~")]: .pageDown,
-                        ]
-                        if let key = keys[tail] {
-                            continuation.yield(key)
-                            pending = []
-                        } else if tail.count >= 2 || !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(tail[0]) {
-                            pending = []  // a sequence this command does not use
-                        }
-                        continue
-                    }
-                    continuation.yield(.byte(byte))
-                    pending = []
-                }
-                continuation.finish()
-            }
-            thread.name = "calibration keys"
-            thread.start()
-        }
-        iterator = Box(stream.makeAsyncIterator())
+        iterator = Box(Keyboard.keys(threadName: "calibration keys").makeAsyncIterator())
     }
 
     func next() async -> Key? { await iterator.iterator.next() }

@@ -5,6 +5,7 @@ import NFCBenchUseCases
 import NFCLocatorCore
 import NFCMotion
 import NFCReaders
+import NFCSystem
 
 /// `nfcbench rig ...`: the motion stage a gcode positioner drives (docs/rig.md).
 enum RigCommand {
@@ -186,7 +187,7 @@ enum RigCommand {
             "\(rig.dialect.displayName) on \(TerminalSafeText.neutralise(rig.device ?? "")): state \(opened.state)"
                 + (alarm.map { ", last said \(TerminalSafeText.neutralise($0))" } ?? ""))
         if !invocation[yes] {
-            guard isatty(0) == 1 else {
+            guard TerminalSettings.isTerminal(.standardInput) else {
                 throw UsageError("Unlocking needs a confirmation: answer at a terminal, or pass --yes.", path: invocation.path)
             }
             context.output.line("Clear the alarm's cause first. Unlock the machine now? [y/N]")

@@ -5,6 +5,7 @@ import NFCBenchSeams
 import NFCBenchUseCases
 import NFCLocatorCore
 import NFCReaders
+import Synchronization
 
 /// `nfcbench run`: the guided bench session.
 enum RunCommand {
@@ -162,13 +163,16 @@ enum RunCommand {
 enum OperatorKeys {
     static func stream() -> AsyncStream<OperatorCommand> {
         AsyncStream { continuation in
-            let thread = Thread {
-                while let line = readLine() {
-                    if let command = command(line) { continuation.yield(command) }
-                }
-                continuation.finish()
-            }
-            thread.start()
+            let decoder = Mutex(LineDecoder())
+            Keyboard.read(
+                threadName: "operator lines",
+                each: { byte in
+                    if let line = decoder.withLock({ $0.feed(byte) }), let command = command(line) { continuation.yield(command) }
+                },
+                end: {
+                    if let last = decoder.withLock({ $0.finish() }), let command = command(last) { continuation.yield(command) }
+                    continuation.finish()
+                })
         }
     }
 

@@ -3,6 +3,7 @@ import NFCBench
 import NFCBenchRecords
 import NFCBenchUseCases
 import NFCLocatorCore
+import NFCSystem
 
 /// Turns `run`'s arguments into a `RunRequest`: the model chosen and, when the catalog does
 /// not know it, confirmed by the operator; the rest as given. The rules the request must
@@ -87,7 +88,9 @@ enum RunRequestOptions {
             "'\(TerminalSafeText.neutralise(model))' is not in the catalog: the session would be judged by the heuristic only, "
                 + "and refine could never use it. Check the model (nfcbench catalog search TEXT), or pass --allow-unknown.",
             path: invocation.path)
-        guard !options.auto, !options.json, isatty(0) == 1, context.output.isTerminal else { throw refusal }
+        guard !options.auto, !options.json, TerminalSettings.isTerminal(.standardInput), context.output.isTerminal else {
+            throw refusal
+        }
         context.output.line(
             "Record a session for '\(TerminalSafeText.neutralise(model))', which the catalog does not know? [y/N]")
         // Declining is the operator's answer, not a mistake in the command: no usage text,

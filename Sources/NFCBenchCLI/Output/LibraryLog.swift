@@ -38,26 +38,18 @@ public enum LibraryLog {
     }
 
     private static func divert(to logPath: String) {
-        var fds: [Int32] = [-1, -1]
-        let real = dup(2)
-        guard real >= 0, pipe(&fds) == 0, dup2(fds[1], 2) >= 0 else { return }
-        close(fds[1])
-        _ = fcntl(real, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
-        let readEnd = fds[0]
+        guard let diversion = try? StandardErrorDiversion.begin() else { return }
         do {
             try DetachedThread.start {
-                sort(from: readEnd, to: real, logPath: logPath)
+                sort(from: diversion.pipeReadEnd, to: diversion.realStandardError, logPath: logPath)
                 drained.signal()
             }
         } catch {
             // No thread, no reader for the pipe: standard error goes back as it was.
-            dup2(real, 2)
-            close(readEnd)
-            close(real)
+            diversion.abandon()
             return
         }
-        realStandardError.store(real, ordering: .sequentiallyConsistent)
+        realStandardError.store(diversion.realStandardError.rawValue, ordering: .sequentiallyConsistent)
         atexit { LibraryLog.finish() }
     }
 
@@ -67,7 +59,7 @@ public enum LibraryLog {
     static func finish() {
         let real = realStandardError.load(ordering: .sequentiallyConsistent)
         guard real >= 0 else { return }
-        dup2(real, 2)
+        StandardErrorDiversion.restore(realStandardError: FileDescriptor(rawValue: real))
         _ = drained.wait(timeout: .now() + 0.5)
     }
 
@@ -78,10 +70,10 @@ public enum LibraryLog {
             && fields[1].hasPrefix("libnfc")
     }
 
-    private static func sort(from pipe: Int32, to real: Int32, logPath: String) {
+    private static func sort(from pipe: FileDescriptor, to real: FileDescriptor, logPath: String) {
         var pending = Data()
         var log: FileHandle?
-        while let chunk = try? FileDescriptor(rawValue: pipe).read(upTo: 4096), !chunk.isEmpty {
+        while let chunk = try? pipe.read(upTo: 4096), !chunk.isEmpty {
             pending.append(contentsOf: chunk)
             while let newline = pending.firstIndex(of: 0x0A) {
                 let line = pending[pending.startIndex...newline]
@@ -93,13 +85,13 @@ public enum LibraryLog {
         if !pending.isEmpty { route(pending, to: real, log: &log, logPath: logPath) }
     }
 
-    private static func route(_ line: Data, to real: Int32, log: inout FileHandle?, logPath: String) {
+    private static func route(_ line: Data, to real: FileDescriptor, log: inout FileHandle?, logPath: String) {
         let text = String(decoding: line.last == 0x0A ? line.dropLast() : line, as: UTF8.self)
         if isLibraryLog(text[...]) {
             if log == nil { log = openLog(logPath) }
             log?.write(Data((ISO8601DateFormatter().string(from: Date()) + "\t" + text + "\n").utf8))
         } else {
-            _ = line.withUnsafeBytes { write(real, $0.baseAddress, $0.count) }
+            try? real.writeAll(line)
         }
     }
 

@@ -8,15 +8,13 @@ enum PasswordPrompt {
     /// The typed line without its newline, or `nil` when standard input is no terminal or
     /// the terminal closed before a line.
     static func read(_ prompt: String, to output: any TextOutput) -> [UInt8]? {
-        guard isatty(0) == 1 else { return nil }
-        var saved = termios()
-        guard tcgetattr(0, &saved) == 0 else { return nil }
-        var silent = saved
-        silent.c_lflag &= ~tcflag_t(ECHO)
+        guard TerminalSettings.isTerminal(.standardInput),
+            let saved = try? TerminalSettings.current(of: .standardInput)
+        else { return nil }
         output.write(prompt)
-        guard tcsetattr(0, TCSAFLUSH, &silent) == 0 else { return nil }
+        guard (try? saved.withoutEcho.apply(to: .standardInput, discardingInput: true)) != nil else { return nil }
         defer {
-            _ = tcsetattr(0, TCSAFLUSH, &saved)
+            try? saved.apply(to: .standardInput, discardingInput: true)
             output.write("\n")
         }
         var typed: [UInt8] = []

@@ -9,30 +9,27 @@ import Synchronization
 /// when the run ends, at exit, and before a second Ctrl-C ends the process.
 enum RawKeys {
     /// The settings to restore, saved once when raw mode begins.
-    private static let saved = Mutex<termios?>(nil)
+    private static let saved = Mutex<TerminalSettings?>(nil)
 
-    static var isAvailable: Bool { isatty(0) == 1 }
+    static var isAvailable: Bool { TerminalSettings.isTerminal(.standardInput) }
 
     static func stream(feedback: any TextOutput) -> AsyncStream<OperatorCommand> {
         enable()
         return AsyncStream { continuation in
-            let thread = Thread {
-                while let byte = try? FileDescriptor.standardInput.read(upTo: 1).first {
+            Keyboard.read(
+                threadName: "operator keys",
+                each: { byte in
                     // One printable key, Space, or Enter (CR on a raw terminal, LF from a pipe).
                     guard byte == 0x0A || byte == 0x0D || (0x20...0x7E).contains(byte),
                         let command = OperatorKeys.command(String(UnicodeScalar(byte)))
-                    else { continue }
+                    else { return }
                     switch command {
                     case .retry: feedback.write("\r\u{1B}[2K  (r) retry: this position is tapped again\n")
                     case .quit: feedback.write("\r\u{1B}[2K  (q) quit: saving the session\n")
                     case .skip, .undo, .proceed: break  // the run says what it did (SKIPPED, undone: ...)
                     }
                     continuation.yield(command)
-                }
-                continuation.finish()
-            }
-            thread.name = "operator keys"
-            thread.start()
+                }, end: { continuation.finish() })
             continuation.onTermination = { _ in restore() }
         }
     }
@@ -41,8 +38,7 @@ enum RawKeys {
     static func enableForKeys() { if isAvailable { enable() } }
 
     private static func enable() {
-        var settings = termios()
-        guard tcgetattr(0, &settings) == 0 else { return }
+        guard let settings = try? TerminalSettings.current(of: .standardInput) else { return }
         let first = saved.withLock { current -> Bool in
             guard current == nil else { return false }
             current = settings
@@ -51,16 +47,10 @@ enum RawKeys {
         guard first else { return }
         atexit { RawKeys.restore() }
         SignalWaiter.beforeImmediateExit { RawKeys.restore() }
-        settings.c_lflag &= ~tcflag_t(ICANON | ECHO)
-        withUnsafeMutableBytes(of: &settings.c_cc) { cc in
-            cc[Int(VMIN)] = 1
-            cc[Int(VTIME)] = 0
-        }
-        tcsetattr(0, TCSANOW, &settings)
+        try? settings.singleKeys.apply(to: .standardInput)
     }
 
     static func restore() {
-        guard var settings = saved.withLock({ $0 }) else { return }
-        tcsetattr(0, TCSANOW, &settings)
+        try? saved.withLock({ $0 })?.apply(to: .standardInput)
     }
 }

@@ -26,7 +26,7 @@ public struct StandardStream: TextOutput {
 
     public var isTerminal: Bool {
         let diverted = fileDescriptor == 2 ? LibraryLog.realStandardError.load(ordering: .sequentiallyConsistent) : -1
-        return isatty(diverted >= 0 ? diverted : fileDescriptor) == 1
+        return TerminalSettings.isTerminal(FileDescriptor(rawValue: diverted >= 0 ? diverted : fileDescriptor))
     }
 
     /// Control sequences from outside text are shown, never acted on (`TerminalSafeText`).
