@@ -242,7 +242,10 @@ let package = Package(
             ]),
         .testTarget(
             name: "NFCBenchCLITests",
-            dependencies: ["NFCBenchCLI", "NFCBench", "NFCBenchRecords", "NFCReaders", "NFCTestSupport", "NFCReaderLibNFC"]),
+            dependencies: [
+                "NFCBenchCLI", "NFCBench", "NFCBenchRecords", "NFCBenchUseCases", "NFCReaders", "NFCTestSupport",
+                "NFCReaderLibNFC",
+            ]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [

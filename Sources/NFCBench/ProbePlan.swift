@@ -152,13 +152,12 @@ public enum ProbePlans {
         return found
     }
 
-    /// `grid|adaptive|raster|coil`, for an option's value placeholder.
-    public static var choices: String { PlanKind.allCases.map(\.rawValue).joined(separator: "|") }
-    /// `grid, adaptive, raster or coil`, for an option's error.
-    public static var expectedChoices: String {
-        let names = PlanKind.allCases.map(\.rawValue)
-        return names.dropLast().joined(separator: ", ") + " or " + names.last!
-    }
+    /// The registered plans' names, in order (`adaptive`, the default, first).
+    public static var names: [String] { registered.map(\.kind.rawValue) }
+    /// `adaptive|grid|raster|coil`, for an option's value placeholder.
+    public static var choices: String { names.joined(separator: "|") }
+    /// `adaptive, grid, raster or coil`, for an option's error.
+    public static var expectedChoices: String { names.dropLast().joined(separator: ", ") + " or " + names.last! }
 
     /// `pass`: how many sessions of this model came before (grid plans interleave by it).
     /// `focus`: where those sessions left the edges uncertain (plans that use one learn from it).

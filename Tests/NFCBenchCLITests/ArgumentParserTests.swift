@@ -109,7 +109,7 @@ struct ArgumentParserTests {
         (["poll", "--timeout", "1e20"], "Invalid value '1e20' for '--timeout': expected seconds in 0.05...86400."),
         (
             ["plan", "-m", "x", "--plan", "spiral"],
-            "Invalid value 'spiral' for '--plan': expected grid, adaptive, raster or coil."
+            "Invalid value 'spiral' for '--plan': expected adaptive, grid, raster or coil."
         ),
         (
             ["catalog", "import", "f", "--format", "gematik", "--point-size-mm", "1e19"],

@@ -14,7 +14,9 @@ struct Harness {
 
     init(terminal: Bool = false) { output = CapturedOutput(isTerminal: terminal) }
 
-    func run(_ args: String...) async -> Int32 {
+    func run(_ args: String...) async -> Int32 { await run(args) }
+
+    func run(_ args: [String]) async -> Int32 {
         await CommandLineTool.main(
             arguments: args,
             context: CommandContext(

@@ -1,4 +1,5 @@
 import Foundation
+import NFCBench
 import NFCTestSupport
 import Testing
 
@@ -38,7 +39,7 @@ struct CompletionScriptTests {
         defer { try? FileManager.default.removeItem(at: script.deletingLastPathComponent()) }
         #expect(try await Self.bash(script, ["nfcbench", "ru"]) == ["run"])
         #expect(try await Self.bash(script, ["nfcbench", "run", "--pl"]) == ["--plan"])
-        #expect(try await Self.bash(script, ["nfcbench", "run", "--plan", ""]) == ["grid", "adaptive", "raster", "coil"])
+        #expect(try await Self.bash(script, ["nfcbench", "run", "--plan", ""]) == ProbePlans.names)
         #expect(try await Self.bash(script, ["nfcbench", "report", "--format", "p"]) == ["pdf"])
         #expect(try await Self.bash(script, ["nfcbench", "catalog", "sy"]) == ["sync"])
         #expect(try await Self.bash(script, ["nfcbench", "--no-color", "catalog", "v"]) == ["validate", "verify"])
@@ -95,7 +96,7 @@ struct CompletionScriptTests {
         }
         #expect(try await fish("nfcbench ru") == ["run"])
         #expect(try await fish("nfcbench run --pl") == ["--plan"])
-        #expect(Set(try await fish("nfcbench run --plan ")) == ["grid", "adaptive", "raster", "coil"])
+        #expect(Set(try await fish("nfcbench run --plan ")) == Set(ProbePlans.names))
         #expect(try await fish("nfcbench catalog sy") == ["sync"])
         #expect(try await fish("nfcbench run --model catalog --cas") == ["--case"])
         #expect(Set(try await fish("nfcbench completions ")) == ["bash", "zsh", "fish"])
@@ -123,7 +124,7 @@ struct CompletionScriptTests {
         }
         #expect(try await zsh(["nfcbench", ""]).starts(with: ["help", "run", "plan"]))
         #expect(try await zsh(["nfcbench", "run", "-"]).contains("--plan"))
-        #expect(try await zsh(["nfcbench", "run", "--plan", ""]) == ["grid", "adaptive", "raster", "coil"])
+        #expect(try await zsh(["nfcbench", "run", "--plan", ""]) == ProbePlans.names)
         #expect(try await zsh(["nfcbench", "catalog", ""]).contains("sync"))
         #expect(try await zsh(["nfcbench", "catalog", "sync", "--catalog-key", ""]) == ["(files )"])
         #expect(try await zsh(["nfcbench", "run", "--model", "catalog", "-"]).contains("--case"))

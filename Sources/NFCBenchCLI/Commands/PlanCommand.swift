@@ -24,7 +24,7 @@ enum PlanCommand {
         "--model", short: "m", value: "id|name", help: "Model identifier or marketing name.", required: true)
     static let plan = Option<PlanKind>(
         "--plan", value: ProbePlans.choices, help: "Which plan (default adaptive).",
-        expected: ProbePlans.expectedChoices, choices: PlanKind.allCases.map(\.rawValue),
+        expected: ProbePlans.expectedChoices, choices: ProbePlans.names,
         convert: OptionValue.choice(PlanKind.self))
     static let pass = Option<Int>(
         "--pass", value: "n", help: "Grid: which interleaved grid (the n-th session of a model taps pass n; default 0).",

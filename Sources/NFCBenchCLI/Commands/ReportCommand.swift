@@ -24,18 +24,15 @@ enum ReportCommand {
         ] + CatalogOptions.all,
         handler: run)
 
-    enum Format: String, Sendable, CaseIterable {
-        case html, pdf, svg, junit
-        case csvSessions = "csv-sessions"
-    }
-
     static let session = Option<String>("--session", value: "id", help: "A session to report (repeatable).", repeatable: true)
     static let model = Option<String>("--model", short: "m", value: "id", help: "Every session of this model, after its summary.")
     static let all = Flag("--all", help: "Every session, after one summary row per model.")
-    static let format = Option<Format>(
-        "--format", value: "html|pdf|svg|junit|csv-sessions", help: "Output format (default html).",
-        expected: "html, pdf, svg, junit or csv-sessions", choices: Format.allCases.map(\.rawValue),
-        convert: OptionValue.choice(Format.self))
+    static let format = Option<ReportFormat>(
+        "--format", value: ReportFormats.names.joined(separator: "|"),
+        help: "Output format (default html): "
+            + ReportFormats.registered.map { "\($0.name), \($0.summary)" }.joined(separator: "; ") + ".",
+        expected: ReportFormats.names.dropLast().joined(separator: ", ") + " or " + (ReportFormats.names.last ?? ""),
+        choices: ReportFormats.names, convert: ReportFormats.named)
     static let paper = Option<PDFReportExporter.Paper>(
         "--paper", value: "a4|letter", help: "With --format pdf, the paper size (default a4).", expected: "a4 or letter",
         choices: PDFReportExporter.Paper.allCases.map(\.rawValue), convert: OptionValue.choice(PDFReportExporter.Paper.self))
@@ -54,24 +51,25 @@ enum ReportCommand {
         let ids = invocation.all(session)
         try ExportOutput.requireOneSelection(
             ids: ids, model: invocation[model], all: invocation[all], usagePath: invocation.path, what: "report")
-        let format = invocation[Self.format] ?? .html
-        if format == .svg && (invocation[all] || ids.count > 1) {
+        guard let html = ReportFormats.named("html") else { preconditionFailure("html is a registered report format") }
+        let format = invocation[Self.format] ?? html
+        if format.drawsOne && (invocation[all] || ids.count > 1) {
             throw UsageError(
                 "An SVG holds one drawing: name one --session, or one --model for its tap map; use --format html for more.",
                 path: invocation.path)
         }
-        if invocation[paper] != nil && format != .pdf {
+        if invocation[paper] != nil && !format.isPrinted {
             throw UsageError("--paper applies to --format pdf only.", path: invocation.path)
         }
         // HTML and its PDF print carry the page a lab files: sign-off, local times, catalog entry.
-        let filedPage = format == .html || format == .pdf
+        let filedPage = format.isFiledPage
         if invocation[reviewer] != nil && !filedPage {
             throw UsageError(
                 "--reviewer names the reviewer in the sign-off block of --format html or pdf; other formats have none.",
                 path: invocation.path)
         }
-        let printer = format == .pdf ? try pdfPrinter(context) : nil
-        if format == .pdf {
+        let printer = format.isPrinted ? try pdfPrinter(context) : nil
+        if format.isPrinted {
             guard invocation[output] != nil || !context.output.isTerminal else {
                 throw UsageError("A PDF is not for the terminal: give -o FILE.pdf.", path: invocation.path)
             }
@@ -93,16 +91,7 @@ enum ReportCommand {
             options.refiner = CatalogRefiner(
                 resolver: loaded.resolver, minimumSessions: 1, promote: false, includeSimulated: invocation[includeSimulated])
         }
-        let exporter: any SessionExporter
-        switch format {
-        case .html: exporter = HTMLReportExporter(options: options)
-        case .pdf:
-            guard let printer else { preconditionFailure("the printer is found before the store opens") }
-            exporter = PDFReportExporter(options: options, paper: invocation[paper] ?? .a4, printer: printer)
-        case .junit: exporter = JUnitReportExporter(options: options)
-        case .csvSessions: exporter = CSVSessionExporter()
-        case .svg: exporter = SVGReportExporter(summary: summary == .model)
-        }
+        let exporter = format.exporter(ReportFormatSetup(options: options, paper: invocation[paper] ?? .a4, printer: printer))
         do {
             try await ExportOutput.write(exporter, sessions: sessions, from: store, to: destination)
         } catch ReportError.nothingToDraw {

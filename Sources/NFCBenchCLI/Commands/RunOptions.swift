@@ -16,7 +16,7 @@ struct RunOptions {
         "--plan", value: ProbePlans.choices,
         help: "Probe plan (default "
             + ProbePlans.registered.map { "\($0.kind.rawValue): \($0.summary)" }.joined(separator: "; ") + ").",
-        expected: ProbePlans.expectedChoices, choices: PlanKind.allCases.map(\.rawValue),
+        expected: ProbePlans.expectedChoices, choices: ProbePlans.names,
         convert: OptionValue.choice(PlanKind.self))
     static let unit = Option<String>.storedText(
         "--unit", value: "label", help: "Which physical unit of the model (serial, asset tag).")

@@ -26,7 +26,7 @@ enum TemplateCommand {
         "--model", short: "m", value: "id|name", help: "Model identifier or marketing name.", required: true)
     static let plan = Option<PlanKind>(
         "--plan", value: ProbePlans.choices, help: "Whose positions to number (default adaptive).",
-        expected: ProbePlans.expectedChoices, choices: PlanKind.allCases.map(\.rawValue),
+        expected: ProbePlans.expectedChoices, choices: ProbePlans.names,
         convert: OptionValue.choice(PlanKind.self))
     static let output = Option<String>("--output", short: "o", value: "file.svg", help: "Write here instead of standard output.")
 
