@@ -30,7 +30,7 @@ public enum CommandLineTool {
             },
             Subcommand(
                 "report",
-                abstract: "Write a report a lab can file: HTML (default), PDF, SVG, JUnit XML or one CSV row per session."
+                abstract: "Write a report a lab can file: HTML (default), PDF, SVG, JUnit XML, one CSV row per session, or JSON."
             ) { ReportCommand.spec },
             Subcommand("template", abstract: "Draw a life-size placement template of a phone's back (SVG, 1 mm = 1 mm at 100 %).")
             { TemplateCommand.spec },

@@ -65,6 +65,9 @@ public enum ReportFormats {
             JUnitReportExporter(options: $0.options)
         },
         ReportFormat("csv-sessions", summary: "one CSV row per session (docs/csv.md)") { _ in CSVSessionExporter() },
+        ReportFormat("json", summary: "each session as 'show --json' prints it (docs/schema/session.schema.json)") {
+            JSONReportExporter(options: $0.options)
+        },
     ]
 
     public static func named(_ name: String) -> ReportFormat? { registered.first { $0.name == name } }

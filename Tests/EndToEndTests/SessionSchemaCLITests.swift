@@ -77,6 +77,28 @@ struct SessionSchemaCLITests {
         let checked = try await validate(files)
         #expect(checked.status == 0 && checked.stdout.contains("5 valid"), "\(checked.stdout)\(checked.stderr)")
 
+        // report --format json tells each session as show --json does, under the same schema.
+        let reported = try await BuiltBinary.run(
+            ["report", "--format", "json", "--all", "--include-simulated", "--include-void", "--db", db])
+        #expect(reported.status == 0, "\(reported.stderr)")
+        let records = try #require(try JSONSerialization.jsonObject(with: Data(reported.stdout.utf8)) as? [[String: Any]])
+        #expect(Set(records.compactMap { $0["sessionId"] as? String }) == Set(ids))
+        var reportedFiles: [String] = []
+        for record in records {
+            let id = try #require(record["sessionId"] as? String)
+            let shown = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scratch.file("\(id).json"))))
+            // Compared as data, keys sorted: the same members with the same values.
+            let canonical = { (object: Any) throws -> Data in
+                try JSONSerialization.data(withJSONObject: object, options: .sortedKeys)
+            }
+            #expect(try canonical(record) == canonical(shown), "\(id)")
+            let file = scratch.file("reported-\(id).json")
+            try JSONSerialization.data(withJSONObject: record).write(to: URL(fileURLWithPath: file))
+            reportedFiles.append(file)
+        }
+        let reportedChecked = try await validate(reportedFiles)
+        #expect(reportedChecked.status == 0 && reportedChecked.stdout.contains("5 valid"), "\(reportedChecked.stdout)")
+
         // The validator is not vacuous: a member the schema does not know, a verdict it does
         // not list and a tap result out of the code's set are each named.
         var drifted = try #require(

@@ -1,4 +1,5 @@
 import Foundation
+import NFCBench
 import NFCLocatorCore
 
 /// `nfcbench catalog ...`: inspect and check catalogs.

@@ -8,7 +8,8 @@ import NFCLocatorCore
 /// JUnit for automated rigs, and a session-level CSV for spreadsheets.
 enum ReportCommand {
     static let spec = CommandSpec(
-        "report", abstract: "Write a report a lab can file: HTML (default), PDF, SVG, JUnit XML or one CSV row per session.",
+        "report",
+        abstract: "Write a report a lab can file: HTML (default), PDF, SVG, JUnit XML, one CSV row per session, or JSON.",
         discussion: """
             --model adds the model's summary first (verdicts, pooled tap map, catalog entry, refined zone); --all adds one
             row per model, then each model. Void and simulated sessions are left out of --model and --all unless asked;

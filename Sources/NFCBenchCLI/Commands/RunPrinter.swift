@@ -305,78 +305,12 @@ final class RunPrinter: Sendable {
 
     func format(_ v: Double, _ digits: Int = 2) -> String { FixedPoint.format(v, digits) }
 
-    /// `run --json`: the session summary.
-    /// The tap counts every JSON output gives, from the one `TapSummary`.
-    static func counts(_ summary: TapSummary) -> [(String, JSONValue)] {
-        [
-            ("taps", .int(summary.taps)), ("hits", .int(summary.hits)), ("partialReads", .int(summary.partialReads)),
-            ("reads", .int(summary.reads)), ("skipped", .int(summary.skips)), ("foreign", .int(summary.foreign)),
-            (
-                "layers",
-                .array(
-                    summary.layers.map {
-                        .object([
-                            ("heightMm", .number($0.heightMm)), ("taps", .int($0.taps)), ("hits", .int($0.hits)),
-                            ("partialReads", .int($0.partialReads)), ("skipped", .int($0.skips)), ("foreign", .int($0.foreign)),
-                        ])
-                    })
-            ),
-        ]
-    }
+    static func counts(_ summary: TapSummary) -> [(String, JSONValue)] { SessionJSON.counts(summary) }
 
-    /// `figures`: when there is no fresh score (`show`), the one recomputed from the stored
-    /// taps, as the reports compute it: the measured zone, IoU, centre and open edges then
-    /// say what the HTML and the session CSV say (the centre was null here). The verdict
-    /// and its reason stay as stored.
     static func summary(
         _ s: SessionRecord, score: SessionScore?, taps: TapSummary, databasePath: String, figures: SessionScore? = nil
     ) -> JSONValue {
-        func rect(_ r: NormalizedRect?) -> JSONValue {
-            guard let r else { return .null }
-            func round(_ v: Double) -> JSONValue { .number((v * 10_000).rounded() / 10_000) }
-            return .object([("x", round(r.x)), ("y", round(r.y)), ("width", round(r.width)), ("height", round(r.height))])
-        }
-        let figures = score ?? figures
-        let measured = figures?.measured ?? s.measured
-        let iou: JSONValue = (figures?.iou ?? s.iou).map { JSONValue.number(($0 * 1000).rounded() / 1000) } ?? .null
-        let centreHit: JSONValue = figures?.centreHit.map(JSONValue.bool) ?? .null
-        let offset: JSONValue = figures?.centreOffset.map { JSONValue.number(($0 * 1000).rounded() / 1000) } ?? .null
-        var members: [(String, JSONValue)] = [
-            ("sessionId", .string(s.id)), ("station", .optional(s.station)), ("mode", .string(s.mode.rawValue)),
-            ("model", .string(s.modelInput)), ("modelTyped", .optional(s.modelTyped)),
-            (
-                "phone",
-                .object([
-                    ("os", .optional(s.phone.os)), ("build", .optional(s.phone.build)), ("case", .optional(s.phone.phoneCase)),
-                ])
-            ),
-            (
-                "conditions",
-                .object([
-                    ("temperatureC", s.conditions.temperatureC.map(JSONValue.number) ?? .null),
-                    ("humidityPct", s.conditions.humidityPct.map(JSONValue.number) ?? .null),
-                ])
-            ),
-            ("lookupKey", .string(s.lookupKey)),
-            ("status", .string(s.status.rawValue)), ("verdict", .optional(s.verdict?.rawValue)),
-            ("verdictReason", .optional(score?.reason ?? s.verdictReason)), ("simulated", .bool(s.simulated)),
-            ("void", .bool(s.isVoid)), ("voidReason", .optional(s.voidReason)),
-        ]
-        members +=
-            [
-                ("predictedZone", rect(s.predicted)), ("measuredZone", rect(measured)), ("iou", iou),
-                ("centreHit", centreHit), ("centreOffset", offset),
-                ("openEdges", figures.map { .array($0.openEdges.map { JSONValue.string($0.rawValue) }) } ?? .null),
-            ] + counts(taps)
-        members += [
-            ("plan", .string(s.plan.rawValue)), ("planFocus", .optional(s.planFocus?.stored)),
-            ("reader", .string(s.reader.description)), ("readerFirmware", .optional(s.readerFirmware)),
-            ("readerSerial", .optional(s.readerSerial)),
-            ("readerGeometry", SessionJSON.geometry(s.readerGeometry)),
-            ("confidence", .string(s.confidence.rawValue)), ("source", .string(s.source.rawValue)), ("stale", .bool(s.stale)),
-            ("database", .string(databasePath)),
-        ]
-        return .object(members)
+        SessionJSON.summary(s, score: score, taps: taps, databasePath: databasePath, figures: figures)
     }
 
     /// "Plan learns from 3 earlier sessions: spare taps go to the least certain edges,

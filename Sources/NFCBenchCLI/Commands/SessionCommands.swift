@@ -118,13 +118,7 @@ enum SessionCommands {
         let events = try await store.events(id)
         let report = ReportedSession(s, taps: taps, events: events)
         if invocation[showJSON] {
-            let summary = RunPrinter.summary(
-                s, score: nil, taps: TapSummary(taps), databasePath: path, figures: report.score)
-            guard case .object(var members) = summary else { return ExitCode.failure }
-            members.append(("coil", SessionJSON.coil(SessionCoil.estimate(s, taps: taps))))
-            members.append(("tapList", .array(taps.map(SessionJSON.tap))))
-            members.append(("events", .array(events.map(SessionJSON.event))))
-            context.output.line(JSONValue.object(members).serialized(pretty: true))
+            context.output.line(SessionJSON.record(s, taps: taps, events: events, databasePath: path).serialized(pretty: true))
             return ExitCode.success
         }
         if invocation[showEvents] {

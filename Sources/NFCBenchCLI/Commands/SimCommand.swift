@@ -1,4 +1,5 @@
 import Foundation
+import NFCBench
 import NFCPhysics
 import NFCReaders
 import NFCVirtualBench

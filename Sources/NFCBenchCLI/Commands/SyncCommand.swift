@@ -1,4 +1,5 @@
 import Foundation
+import NFCBench
 import NFCBenchRecords
 import NFCBenchUseCases
 import NFCHost

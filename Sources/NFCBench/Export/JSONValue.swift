@@ -63,7 +63,7 @@ public indirect enum JSONValue: Sendable, Equatable {
     /// JSON text from another encoder with C1 and bidirectional controls written as
     /// `\uXXXX` (they can stand only inside strings), as `quote` writes them: the printed
     /// JSON then passes the terminal backstop untouched and reads back to the same value.
-    static func escapingHiddenCharacters(_ json: String) -> String {
+    public static func escapingHiddenCharacters(_ json: String) -> String {
         guard json.unicodeScalars.contains(where: isHidden) else { return json }
         var out = String.UnicodeScalarView()
         for scalar in json.unicodeScalars {
