@@ -287,7 +287,8 @@ struct RigCLITests {
     }
 
     /// Jogging to the corners with keys, checked against the Galaxy S24's published
-    /// 70.6 x 147.0 mm; a misaligned jig (corner 6 mm off) is refused and the file kept.
+    /// 70.6 x 147.0 mm; a misaligned jig (corner 6 mm off) is refused and the file kept, and
+    /// the operator jogs on from the refusal and saves once the corner is right.
     @Test func calibrationChecksTheBodyAndSavesTheRig() async throws {
         let bench = try await served("grbl")
         defer { bench.discard() }
@@ -321,8 +322,19 @@ struct RigCLITests {
         try "keep me\n".write(toFile: scratch.file("kept.conf"), atomically: true, encoding: .utf8)
         let askew = try await calibrate(keys(height: 153), to: scratch.file("kept.conf"))
         #expect(askew.status == 1)
-        #expect(askew.stderr.contains("70.6 x 153 mm") && askew.stderr.contains("misaligned"), "\(askew.stderr)")
+        #expect(
+            askew.stdout.contains("Not saved:") && askew.stdout.contains("70.6 x 153 mm")
+                && askew.stdout.contains("misaligned") && askew.stdout.contains("keyboard closed before the rig was saved"),
+            "\(askew.stdout)")
         #expect(try String(contentsOfFile: scratch.file("kept.conf"), encoding: .utf8) == "keep me\n")
+
+        // A refused save keeps the session: jog the corner 6 mm back, mark it again, save.
+        let corrected = try await calibrate(
+            keys(height: 153) + "2" + String(repeating: "\u{1B}[B", count: 6) + "bs", to: scratch.file("kept.conf"))
+        #expect(corrected.status == 0, "\(corrected.stdout)\(corrected.stderr)")
+        #expect(corrected.stdout.contains("Not saved:") && corrected.stdout.contains("Saved "), "\(corrected.stdout)")
+        let resaved = try String(contentsOfFile: scratch.file("kept.conf"), encoding: .utf8)
+        #expect(resaved.contains("origin-x = 40\n") && resaved.contains("origin-y = 30\n"), "\(resaved)")
     }
 }
 
