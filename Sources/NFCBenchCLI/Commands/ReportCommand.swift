@@ -52,29 +52,10 @@ enum ReportCommand {
         let ids = invocation.all(session)
         try ExportOutput.requireOneSelection(
             ids: ids, model: invocation[model], all: invocation[all], usagePath: invocation.path, what: "report")
-        guard let html = ReportFormats.named("html") else { preconditionFailure("html is a registered report format") }
-        let format = invocation[Self.format] ?? html
-        if format.drawsOne && (invocation[all] || ids.count > 1) {
-            throw UsageError(
-                "An SVG holds one drawing: name one --session, or one --model for its tap map; use --format html for more.",
-                path: invocation.path)
-        }
-        if invocation[paper] != nil && !format.isPrinted {
-            throw UsageError("--paper applies to --format pdf only.", path: invocation.path)
-        }
+        let format = try chosenFormat(invocation, context, sessions: ids.count)
         // HTML and its PDF print carry the page a lab files: sign-off, local times, catalog entry.
         let filedPage = format.isFiledPage
-        if invocation[reviewer] != nil && !filedPage {
-            throw UsageError(
-                "--reviewer names the reviewer in the sign-off block of --format html or pdf; other formats have none.",
-                path: invocation.path)
-        }
         let printer = format.isPrinted ? try pdfPrinter(context) : nil
-        if format.isPrinted {
-            guard invocation[output] != nil || !context.output.isTerminal else {
-                throw UsageError("A PDF is not for the terminal: give -o FILE.pdf.", path: invocation.path)
-            }
-        }
         let destination = try invocation[output].map { try OutputPath.check($0, invocation, context) }
         let chosen = try await ModelFilter.identifier(invocation[model], context, usagePath: invocation.path)
         let (store, path) = try await StoreOptions.reading(invocation, context, checked: true)
@@ -111,6 +92,29 @@ enum ReportCommand {
             context.errors.line("Report written to \(destination.given).")
         }
         return DamageWarning.exitCode(leftOut: leftOut, invocation)
+    }
+
+    /// The format asked for (html unless told), refused with the options it cannot take.
+    static func chosenFormat(_ invocation: ParsedInvocation, _ context: CommandContext, sessions: Int) throws -> ReportFormat {
+        guard let html = ReportFormats.named("html") else { preconditionFailure("html is a registered report format") }
+        let format = invocation[Self.format] ?? html
+        if format.drawsOne && (invocation[all] || sessions > 1) {
+            throw UsageError(
+                "An SVG holds one drawing: name one --session, or one --model for its tap map; use --format html for more.",
+                path: invocation.path)
+        }
+        if invocation[paper] != nil && !format.isPrinted {
+            throw UsageError("--paper applies to --format pdf only.", path: invocation.path)
+        }
+        if invocation[reviewer] != nil && !format.isFiledPage {
+            throw UsageError(
+                "--reviewer names the reviewer in the sign-off block of --format html or pdf; other formats have none.",
+                path: invocation.path)
+        }
+        if format.isPrinted && invocation[output] == nil && context.output.isTerminal {
+            throw UsageError("A PDF is not for the terminal: give -o FILE.pdf.", path: invocation.path)
+        }
+        return format
     }
 
     static func pdfPrinter(_ context: CommandContext) throws -> HeadlessChromium {

@@ -38,37 +38,51 @@ enum SessionCommands {
         // Damaged rows are listed, each with what is wrong, and make the listing partial.
         let leftOut = !store.damage.sessions.isEmpty
         if invocation[listJSON] {
-            var rows: [JSONValue] = []
-            for s in sessions {
-                guard let taps = try await store.intactTaps(of: s) else { continue }
-                rows.append(
-                    .object(
-                        [
-                            ("sessionId", .string(s.id)), ("station", .optional(s.station)),
-                            ("reference", .string(s.reference)),
-                            ("status", .string(s.status.rawValue)), ("mode", .string(s.mode.rawValue)),
-                            ("model", .string(s.modelInput)),
-                            ("lookupKey", .string(s.lookupKey)), ("verdict", .optional(s.verdict?.rawValue)),
-                            ("unit", .optional(s.unit)), ("simulated", .bool(s.simulated)),
-                            ("void", .bool(s.isVoid)), ("voidReason", .optional(s.voidReason)),
-                        ] + RunPrinter.counts(TapSummary(taps)) + [
-                            ("startedAt", .string(s.startedAt.formatted(.iso8601)))
-                        ]))
-            }
-            for damaged in store.damage.sessions {
-                rows.append(
-                    .object([
-                        ("reference", .string(damaged.reference)), ("damaged", .string(damaged.problem.description)),
-                        ("void", .bool(damaged.isVoid)),
-                    ]))
-            }
-            context.output.line(JSONValue.array(rows).serialized(pretty: true))
+            context.output.line(try await listing(sessions, store: store).serialized(pretty: true))
             return DamageWarning.exitCode(leftOut: leftOut, invocation)
         }
         if sessions.isEmpty && store.damage.sessions.isEmpty {
             context.output.line("No sessions in \(path).")
             return ExitCode.success
         }
+        try await printListing(sessions, store: store, context)
+        if let first = store.damage.sessions.first {
+            context.errors.line("Hint: \(DamageWarning.hint(for: first.problem, database: store.location))")
+        }
+        return DamageWarning.exitCode(leftOut: leftOut, invocation)
+    }
+
+    /// `sessions --json`: each session's row, then each damaged one with what is wrong.
+    static func listing(_ sessions: [SessionRecord], store: any BenchReading) async throws -> JSONValue {
+        var rows: [JSONValue] = []
+        for s in sessions {
+            guard let taps = try await store.intactTaps(of: s) else { continue }
+            rows.append(
+                .object(
+                    [
+                        ("sessionId", .string(s.id)), ("station", .optional(s.station)),
+                        ("reference", .string(s.reference)),
+                        ("status", .string(s.status.rawValue)), ("mode", .string(s.mode.rawValue)),
+                        ("model", .string(s.modelInput)),
+                        ("lookupKey", .string(s.lookupKey)), ("verdict", .optional(s.verdict?.rawValue)),
+                        ("unit", .optional(s.unit)), ("simulated", .bool(s.simulated)),
+                        ("void", .bool(s.isVoid)), ("voidReason", .optional(s.voidReason)),
+                    ] + RunPrinter.counts(TapSummary(taps)) + [
+                        ("startedAt", .string(s.startedAt.formatted(.iso8601)))
+                    ]))
+        }
+        for damaged in store.damage.sessions {
+            rows.append(
+                .object([
+                    ("reference", .string(damaged.reference)), ("damaged", .string(damaged.problem.description)),
+                    ("void", .bool(damaged.isVoid)),
+                ]))
+        }
+        return .array(rows)
+    }
+
+    /// The `sessions` table: a line per session, then each damaged one with what is wrong.
+    static func printListing(_ sessions: [SessionRecord], store: any BenchReading, _ context: CommandContext) async throws {
         func pad(_ text: String, _ width: Int) -> String {
             text.count >= width ? text + "  " : text.padding(toLength: width + 2, withPad: " ", startingAt: 0)
         }
@@ -93,10 +107,6 @@ enum SessionCommands {
                 pad(TerminalSafeText.neutralise(damaged.reference), 22) + "DAMAGED" + (damaged.isVoid ? " [VOID]" : "") + ": "
                     + TerminalSafeText.neutralise(damaged.problem.description))
         }
-        if let first = store.damage.sessions.first {
-            context.errors.line("Hint: \(DamageWarning.hint(for: first.problem, database: store.location))")
-        }
-        return DamageWarning.exitCode(leftOut: leftOut, invocation)
     }
 
     /// Sessions of `model` (all when `nil`), regional variants included.
@@ -122,15 +132,27 @@ enum SessionCommands {
             return ExitCode.success
         }
         if invocation[showEvents] {
-            context.output.line("\(TerminalSafeText.neutralise(s.id))  \(events.count) events")
-            if events.isEmpty { context.output.line("  none recorded (sessions from before nfcbench kept an audit trail)") }
-            for event in events {
-                context.output.line(
-                    "  " + EventWords.instant(event.at) + "  " + TerminalSafeText.neutralise(EventWords.describe(event)))
-            }
+            printTrail(s, events: events, context)
             return ExitCode.success
         }
-        let useColor = context.useColor(invocation)
+        printShown(s, taps: taps, report: report, useColor: context.useColor(invocation), context)
+        return ExitCode.success
+    }
+
+    /// `show --events`: the audit trail, one line per event.
+    static func printTrail(_ s: SessionRecord, events: [SessionEvent], _ context: CommandContext) {
+        context.output.line("\(TerminalSafeText.neutralise(s.id))  \(events.count) events")
+        if events.isEmpty { context.output.line("  none recorded (sessions from before nfcbench kept an audit trail)") }
+        for event in events {
+            context.output.line(
+                "  " + EventWords.instant(event.at) + "  " + TerminalSafeText.neutralise(EventWords.describe(event)))
+        }
+    }
+
+    /// `show`: the verdict, the zone and coil in words, the facts, the drawing and the counts.
+    static func printShown(
+        _ s: SessionRecord, taps: [TapRecord], report: ReportedSession, useColor: Bool, _ context: CommandContext
+    ) {
         let zone = s.predicted
         let marks = report.positions.map {
             SilhouetteDrawing.Mark(
@@ -173,6 +195,5 @@ enum SessionCommands {
                 + (counted.skips > 0 ? ", skipped \(counted.skips)" : "") + (s.iou.map { String(format: ", IoU %.2f", $0) } ?? "")
                 + "  reader \(safe(s.reader.description))  unit \(safe(s.unit ?? "-"))  operator \(safe(s.operatorName ?? "-"))")
         if let layers = counted.layerWords { context.output.line("  hits/taps per layer: \(layers)") }
-        return ExitCode.success
     }
 }

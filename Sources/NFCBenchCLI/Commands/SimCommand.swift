@@ -100,6 +100,32 @@ enum SimCommand {
 
     static func serve(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
         let directory = context.url(forPath: invocation.required(serveDirectory)).path
+        let (phone, gantry) = try servedPhone(invocation)
+        let seed = invocation[Self.seed] ?? 1
+        let port = invocation[vpcdPort]
+        let bench = VirtualBench(
+            .init(
+                directory: directory, phone: phone, seed: seed,
+                pn532: !invocation[noPN532], vpcdPort: port, gantry: gantry))
+        do { try bench.start() } catch {
+            let taken = error is BenchAlreadyServed
+            throw CommandFailure(
+                "Cannot start the virtual bench in '\(directory)': \(error)",
+                hint: taken
+                    ? "Stop that bench (Ctrl-C where it runs), or give this one another --dir; 'nfcbench readers' lists running benches."
+                    : "Check that the folder is writable and its path is short (Unix sockets allow 107 bytes).")
+        }
+        let registered = announce(bench, directory: directory, port: port, context)
+        await SignalWaiter.waitForTermination()
+        bench.stop()
+        registered.map(BenchRegistry.unregister)
+        try? FileManager.default.removeItem(atPath: directory + "/ready")
+        return ExitCode.success
+    }
+
+    /// The phone `serve`'s options describe, and the machine carrying the reader if any;
+    /// options that contradict each other are usage errors.
+    static func servedPhone(_ invocation: ParsedInvocation) throws -> (SimulatedPhone, GantryConfiguration?) {
         if invocation[Self.antenna] != nil, invocation[coil] != nil {
             throw UsageError(
                 "--antenna and --coil cannot be given together: one coil, in fractions or in mm.", path: invocation.path)
@@ -122,8 +148,6 @@ enum SimCommand {
         let aspect = invocation[aspectRatio]
         let tech = invocation[technology]
         let miss = invocation[missRate]
-        let seed = invocation[Self.seed] ?? 1
-        let port = invocation[vpcdPort]
         let gantry = try GantryOptions.configuration(invocation)
         if gantry != nil, aspect != nil {
             throw UsageError(
@@ -149,18 +173,12 @@ enum SimCommand {
                     rungFieldExponent: invocation[rungFieldExponent] ?? 1))
         }
         phone.saturation = invocation[saturation]
-        let bench = VirtualBench(
-            .init(
-                directory: directory, phone: phone, seed: seed,
-                pn532: !invocation[noPN532], vpcdPort: port, gantry: gantry))
-        do { try bench.start() } catch {
-            let taken = error is BenchAlreadyServed
-            throw CommandFailure(
-                "Cannot start the virtual bench in '\(directory)': \(error)",
-                hint: taken
-                    ? "Stop that bench (Ctrl-C where it runs), or give this one another --dir; 'nfcbench readers' lists running benches."
-                    : "Check that the folder is writable and its path is short (Unix sockets allow 107 bytes).")
-        }
+        return (phone, gantry)
+    }
+
+    /// Says the bench is ready: its rig file, its entry in the registry, then the `ready`
+    /// line (a file and standard output). The registry entry, to remove at the end.
+    static func announce(_ bench: VirtualBench, directory: String, port: UInt16?, _ context: CommandContext) -> String? {
         let ready = JSONValue.object([
             ("pid", .int(Int(getpid()))),
             ("control", .string(bench.controlPath)),
@@ -181,11 +199,7 @@ enum SimCommand {
             environment: context.environment)
         try? (ready + "\n").write(toFile: directory + "/ready", atomically: true, encoding: .utf8)
         context.output.line(ready)
-        await SignalWaiter.waitForTermination()
-        bench.stop()
-        registered.map(BenchRegistry.unregister)
-        try? FileManager.default.removeItem(atPath: directory + "/ready")
-        return ExitCode.success
+        return registered
     }
 
     static func control(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {

@@ -10,6 +10,12 @@ struct BashCompletion {
         # parser does: subcommands descend, an option that takes a value skips it.
 
         \(tables.functions)
+        \(Self.driver)
+        """
+    }
+
+    /// The completion function itself: the same for every command tree.
+    private static let driver = """
         __nfcbench_reply() {
             case "$1" in
                 choices\\ *) COMPREPLY=($(compgen -P "$3" -W "${1#choices }" -- "$2")) ;;
@@ -64,5 +70,4 @@ struct BashCompletion {
         complete -F _nfcbench nfcbench
 
         """
-    }
 }

@@ -43,36 +43,38 @@ struct FishCompletion {
             complete -c nfcbench -n '__nfcbench_at ""' -a help -d 'Show help for a command.'
 
             """
-        for node in tree.nodes {
-            let condition = Shell.fishQuote("__nfcbench_at " + Shell.quote(node.key))
-            for sub in node.spec.subcommands {
-                out += "complete -c nfcbench -n \(condition) -a \(sub.name) -d \(Shell.fishQuote(Shell.summary(sub.abstract)))\n"
-            }
-            for option in node.options {
-                var rule = "complete -c nfcbench -n \(condition)"
-                if let short = option.short { rule += " -s \(short)" }
-                rule += " -l \(option.name.dropFirst(2))"
-                if option.takesValue {
-                    switch ValueCompletion(option) {
-                    case .choices(let words): rule += " -x -a \(Shell.fishQuote(words.joined(separator: " ")))"
-                    case .files: rule += " -r -F"
-                    case .directories: rule += " -x -a '(__fish_complete_directories)'"
-                    case .anything: rule += " -x"
-                    }
-                }
-                out += rule + " -d \(Shell.fishQuote(Shell.summary(option.help)))\n"
-            }
-            if !node.isGroup, let first = node.spec.arguments.first {
-                switch ValueCompletion(first) {
-                case .choices(let words):
-                    out += "complete -c nfcbench -n \(condition) -a \(Shell.fishQuote(words.joined(separator: " ")))\n"
-                case .files: out += "complete -c nfcbench -n \(condition) -F\n"
-                case .directories: out += "complete -c nfcbench -n \(condition) -a '(__fish_complete_directories)'\n"
-                case .anything: break
-                }
-            }
+        for node in tree.nodes { out += rules(for: node) }
+        return out
+    }
+
+    /// `complete` rules for one command: its subcommands, its options, its first argument.
+    private func rules(for node: CommandTree.Node) -> String {
+        let condition = Shell.fishQuote("__nfcbench_at " + Shell.quote(node.key))
+        var out = ""
+        for sub in node.spec.subcommands {
+            out += "complete -c nfcbench -n \(condition) -a \(sub.name) -d \(Shell.fishQuote(Shell.summary(sub.abstract)))\n"
+        }
+        for option in node.options {
+            var rule = "complete -c nfcbench -n \(condition)"
+            if let short = option.short { rule += " -s \(short)" }
+            rule += " -l \(option.name.dropFirst(2))"
+            if option.takesValue { rule += " " + Self.value(ValueCompletion(option)) }
+            out += rule + " -d \(Shell.fishQuote(Shell.summary(option.help)))\n"
+        }
+        if !node.isGroup, let first = node.spec.arguments.first, ValueCompletion(first) != .anything {
+            out += "complete -c nfcbench -n \(condition) " + Self.value(ValueCompletion(first)) + "\n"
         }
         return out
+    }
+
+    /// What fish offers for a value: `-x` (no files) with the choices or folders, `-r -F` for files.
+    private static func value(_ completion: ValueCompletion) -> String {
+        switch completion {
+        case .choices(let words): "-x -a \(Shell.fishQuote(words.joined(separator: " ")))"
+        case .files: "-r -F"
+        case .directories: "-x -a '(__fish_complete_directories)'"
+        case .anything: "-x"
+        }
     }
 
     private var valued: String {
