@@ -53,6 +53,9 @@ public struct GuidedRun: Sendable {
     /// The run's one clock: a fault's patience, when a key arrived and when a prompt was
     /// shown are all read from it, so a test or a study in virtual time drives it.
     public var clock: any BenchClock = ContinuousBenchClock()
+    /// The station's equipment register, recorded in the trail as the run starts or
+    /// resumes (`nil`: the station keeps none).
+    public var equipment: EquipmentRegister?
 
     public init(
         session: SessionRecord, strategy: any ProbeStrategy, readers: ReaderHolder, positioner: any Positioner,
@@ -175,6 +178,9 @@ public struct GuidedRun: Sendable {
             let trail = taps.isEmpty ? try await store.events(session.id) : []
             let startedBefore = !taps.isEmpty || trail.contains { $0.kind == .started }
             try await journal(startedBefore ? .resumed : .started, details: details)
+            if let equipment, !equipment.items.isEmpty {
+                try await journal(.equipment, details: equipment.eventDetails(on: EquipmentRegister.day(of: Date())))
+            }
             events(.started(session, resumedTaps: taps.count))
             if let restored { events(.readerRestored(restored)) }
             if let announcement = positioner.announcement { events(.machineAnnounced(announcement)) }

@@ -30,6 +30,9 @@ public struct SessionEvent: Sendable, Equatable {
         case voided
         /// `annotate`: a note added to the record afterwards (`note`, `by`).
         case note
+        /// The station's equipment register as the run started or resumed: one detail per
+        /// item (`reader`, `rig`...) and `outOfCalibration` naming any past its due date.
+        case equipment
     }
 
     public var sessionID: String

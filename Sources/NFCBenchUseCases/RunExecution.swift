@@ -31,6 +31,8 @@ public struct RunExecution: Sendable {
     public var faultPolicy = FaultPolicy()
     /// Tag mode's message for each position; `nil`: the session's default URI.
     public var tagMessage: NDEFMessage?
+    /// The station's equipment register, snapshotted into the session's trail.
+    public var equipment: EquipmentRegister?
 
     public init() {}
 
@@ -72,6 +74,7 @@ public struct RunExecution: Sendable {
             store: store, confirmEach: confirmEach, faultPolicy: faultPolicy, tagMessage: messages)
         run.startDetails = ["positioner": prepared.positionerName, "reader": session.reader.description]
         run.coupling = prepared.coupling
+        run.equipment = equipment
         // The finished record as the runner stored it, taken from its own event rather than
         // read back, so a completed run is never mistaken for an interrupted one.
         let finished = Mutex<SessionRecord?>(nil)

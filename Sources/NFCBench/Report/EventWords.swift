@@ -40,6 +40,10 @@ public enum EventWords {
             return "voided by \(d["by"] ?? "?"): \(d["reason"] ?? "")"
                 + (d["replaces"].map { " (it was void already: \($0))" } ?? "")
         case .note: return "note by \(d["by"] ?? "?"): \(d["note"] ?? "")"
+        case .equipment:
+            let items = d.keys.filter { $0 != "outOfCalibration" }.sorted().map { "\($0): \(d[$0] ?? "")" }
+            return "equipment: " + items.joined(separator: "; ")
+                + (d["outOfCalibration"].map { " (OUT OF CALIBRATION: \($0))" } ?? "")
         }
     }
 

@@ -101,6 +101,18 @@ struct HTMLSessionSection {
             // The bench and the room it stood in, one row: page 1 of the A4 record holds the
             // facts, the drawing and the verdict.
             ("Station, room", h((s.station ?? "not recorded") + "; " + (s.conditions.words ?? "room not recorded"))),
+        ]
+        // The equipment register as the run last started or resumed: each item, and which
+        // were past their calibration due date then (ISO/IEC 17025 §6.4.13).
+        if let register = report.events.last(where: { $0.kind == .equipment })?.details {
+            let overdue = Set(
+                (register["outOfCalibration"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+            let items = register.keys.filter { $0 != "outOfCalibration" }.sorted().map { role in
+                h(role + ": " + (register[role] ?? "")) + (overdue.contains(role) ? " <strong>(out of calibration)</strong>" : "")
+            }
+            rows.append(("Equipment", items.joined(separator: "<br>")))
+        }
+        rows += [
             (
                 "Mode",
                 s.mode == .tag ? "tag: the phone's reader read an emulated Type 4 tag" : "card: the reader polled the phone"

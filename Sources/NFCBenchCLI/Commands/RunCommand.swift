@@ -40,6 +40,8 @@ enum RunCommand {
         let labStore = try lab.labStoreURL()
         // A report path that could never be written is refused before the session starts.
         if let path = invocation[RunOptions.report] { _ = try OutputPath.check(path, invocation, context) }
+        // So is equipment past its calibration, with --require-calibrated.
+        options.equipment = try EquipmentOptions.load(invocation, context, day: EquipmentRegister.day(of: Date()))
         let store = try await StoreOptions.open(options.databasePath)
         let request = try await RunRequestOptions.request(invocation, context, options: options)
         var started = false
@@ -64,6 +66,7 @@ enum RunCommand {
         execution.confirmEach = options.confirmEach
         execution.faultPolicy = FaultPolicy(patience: options.faultTimeout)
         execution.tagMessage = options.tagMessage
+        execution.equipment = options.equipment
         let outcome: RunOutcome
         let readerClosed: @Sendable ([String]) -> Void = { warnings in
             for warning in warnings { context.errors.line("Warning: \(warning)") }

@@ -102,17 +102,19 @@ struct RunOptions {
         "--include-simulated",
         help: "Let an adaptive plan learn from simulated sessions too (it learns from bench evidence only by default).")
 
-    static let all: [OptionSpec] = [
-        model.spec, allowUnknown.spec, reader.spec, plan.spec, RasterOptions.stepMm.spec, HeightOptions.heights.spec, unit.spec,
-        operatorName.spec, phoneOS.spec, phoneBuild.spec, readerAntenna.spec, gapMm.spec,
-        phoneCase.spec, temperature.spec, humidity.spec,
-        tapTimeout.spec, repeats.spec, coupling.spec,
-        positioner.spec, RigOptions.rig.spec,
-        positionerTimeout.spec, confirmEach.spec, faultTimeout.spec, auto.spec, StoreOptions.database.spec, resume.spec,
-        simAntenna.spec, simSeed.spec,
-        simBench.spec, noFeedback.spec, json.spec, report.spec, noReport.spec, LabOptions.station.spec,
-        LabOptions.labStore.spec, mode.spec, ndefURI.spec, ndefText.spec, includeSimulated.spec,
-    ]
+    static let all: [OptionSpec] =
+        [
+            model.spec, allowUnknown.spec, reader.spec, plan.spec, RasterOptions.stepMm.spec, HeightOptions.heights.spec,
+            unit.spec,
+            operatorName.spec, phoneOS.spec, phoneBuild.spec, readerAntenna.spec, gapMm.spec,
+            phoneCase.spec, temperature.spec, humidity.spec,
+            tapTimeout.spec, repeats.spec, coupling.spec,
+            positioner.spec, RigOptions.rig.spec,
+            positionerTimeout.spec, confirmEach.spec, faultTimeout.spec, auto.spec, StoreOptions.database.spec, resume.spec,
+            simAntenna.spec, simSeed.spec,
+            simBench.spec, noFeedback.spec, json.spec, report.spec, noReport.spec, LabOptions.station.spec,
+            LabOptions.labStore.spec, mode.spec, ndefURI.spec, ndefText.spec, includeSimulated.spec,
+        ] + EquipmentOptions.all
     static let mode = Option<TapMode>(
         "--mode", value: "card|tag",
         help: "card (default): the reader polls the phone (HCE, Wallet); tag: the reader emulates a Type 4 tag the phone reads.",
@@ -144,6 +146,8 @@ struct RunOptions {
     let reportURL: (_ sessionID: String) -> URL?
     /// This bench's station, recorded with a new session (`LabOptions.station`).
     var station: String?
+    /// The station's equipment register (`EquipmentOptions`), recorded in the session's trail.
+    var equipment: EquipmentRegister?
     var tapMode: TapMode { invocationMode ?? .card }
     let invocationMode: TapMode?
     /// Tag mode's message, when the operator chose one.
