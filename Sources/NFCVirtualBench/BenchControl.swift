@@ -6,6 +6,8 @@ import NFCReaders
 public enum BenchCommand: Codable, Sendable, Equatable {
     /// The reader under the point x, y of the phone's back (fractions).
     case place(x: Double, y: Double)
+    /// The same point in millimetres from the back's left and top edges, as `run` prompts.
+    case placeMillimetres(x: Double, y: Double)
     case lift
     case fault(BenchFault)
     /// The phone's true antenna rectangle.
@@ -31,10 +33,17 @@ public enum BenchCommand: Codable, Sendable, Equatable {
         case leave(after: Int)
     }
 
-    /// The text form `nfcbench sim ctl` takes: `place X Y`, `lift`, `fault NAME`,
+    /// The text form `nfcbench sim ctl` takes: `place X Y` (fractions) or `place Xmm Ymm`
+    /// (from the back's left and top edges, as `run` prompts), `lift`, `fault NAME`,
     /// `antenna X Y W H`, `technology A|B`, `reader complete|abort N|leave N`, `power-cycle`,
     /// `status`, `card mifare-classic|dual-interface X Y W H [UID]`, `card none`, `phone android|iphone`. A line that
     /// is none of them is refused with its usage.
+    /// `35mm` or `35.5mm`: a finite, non-negative number of millimetres.
+    static func millimetres(_ word: String) -> Double? {
+        guard word.hasSuffix("mm"), let value = Double(word.dropLast(2)), value.isFinite, value >= 0 else { return nil }
+        return value
+    }
+
     public init(parsing line: String) throws(BenchControlError) {
         let words = line.split(separator: " ").map(String.init)
         func numbers(_ count: Int) -> [Double]? {
@@ -43,8 +52,15 @@ public enum BenchCommand: Codable, Sendable, Equatable {
         }
         switch words.first {
         case "place":
+            let millimetres = words.count == 3 ? words.dropFirst().compactMap(Self.millimetres) : []
+            if millimetres.count == 2 {
+                self = .placeMillimetres(x: millimetres[0], y: millimetres[1])
+                return
+            }
             guard let v = numbers(2), (0...1).contains(v[0]), (0...1).contains(v[1]) else {
-                throw .usage("place X Y, with X and Y in 0...1")
+                throw .usage(
+                    "place X Y, with X and Y fractions in 0...1, or place Xmm Ymm, millimetres from the back's left and top edges"
+                )
             }
             self = .place(x: v[0], y: v[1])
         case "lift": self = .lift
@@ -172,6 +188,11 @@ public struct BenchReply: Codable, Sendable, Equatable {
     }
 
     public static func failure(_ error: BenchControlError) -> BenchReply { BenchReply(ok: false, error: error.description) }
+
+    /// `70.6`, `147`: millimetres as the operator reads them.
+    static func number(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+    }
 }
 
 /// What `status` tells: where the reader is on the phone, what it sees, and what the

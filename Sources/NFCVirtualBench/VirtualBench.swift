@@ -20,6 +20,9 @@ public final class VirtualBench: Sendable {
         public var gantry: GantryConfiguration?
         /// The phone's and the chip's time: real by default; a test may pass a virtual one.
         public var clock: any BenchClock
+        /// The phone's back in mm (`sim serve --body`), for `place Xmm Ymm`; its width follows
+        /// the phone's aspect ratio when that was given instead.
+        public var bodyHeightMm: Double = 147.0
 
         public init(
             directory: String, phone: SimulatedPhone, seed: UInt64, pn532: Bool = true, vpcdPort: UInt16? = nil,
@@ -131,6 +134,17 @@ public final class VirtualBench: Sendable {
         switch command {
         case .place(let x, let y):
             reply.coupled = bench.place(x: x, y: y)
+            reply.fieldEntries = bench.snapshot.fieldEntries
+        case .placeMillimetres(let x, let y):
+            let height = configuration.gantry?.bodyHeightMm ?? configuration.bodyHeightMm
+            let width = configuration.gantry?.bodyWidthMm ?? height * configuration.phone.aspectRatio
+            guard x <= width, y <= height else {
+                return BenchReply(
+                    ok: false,
+                    error: "place \(BenchReply.number(x))mm \(BenchReply.number(y))mm is off the back, which is "
+                        + "\(BenchReply.number(width)) x \(BenchReply.number(height)) mm")
+            }
+            reply.coupled = bench.place(x: x / width, y: y / height)
             reply.fieldEntries = bench.snapshot.fieldEntries
         case .lift:
             bench.lift()

@@ -23,6 +23,30 @@ struct BenchControlTests {
         #expect(try client.request(.status).status?.uid == nil)
     }
 
+    /// Millimetres from the back's left and top edges, as `run` prompts, land where the same
+    /// point in fractions does; a point off the back is refused with the back's size.
+    @Test func aPlacementInMillimetresIsTheSamePoint() throws {
+        let bench = try TestBench()
+        defer { bench.bench.stop() }
+        let client = VirtualBenchClient(socketPath: bench.bench.controlPath)
+        let configuration = bench.bench.configuration
+        let height = configuration.bodyHeightMm, width = height * configuration.phone.aspectRatio
+        let a = bench.bench.bench.snapshot.phone.antenna
+        let (x, y) = (a.x + a.width / 2, a.y + a.height / 2)
+        let placed = try client.request(.placeMillimetres(x: x * width, y: y * height))
+        #expect(placed.ok && placed.coupled == true)
+        let probe = try #require(try client.request(.status).status?.probe)
+        #expect(abs(probe[0] - x) < 1e-9 && abs(probe[1] - y) < 1e-9, "\(probe)")
+        try client.request(.lift)
+        do {
+            _ = try client.request(.placeMillimetres(x: width + 1, y: 10))
+            Issue.record("a point off the back was placed")
+        } catch {
+            #expect("\(error)".contains("is off the back, which is 70.6 x 147 mm"), "\(error)")
+        }
+        #expect(try client.request(.placeMillimetres(x: 0, y: height)).ok)
+    }
+
     @Test func aLineThatIsNoCommandIsRefusedAndTheConnectionStaysUsable() throws {
         let bench = try TestBench()
         defer { bench.bench.stop() }
@@ -39,7 +63,8 @@ struct BenchControlTests {
     }
 
     @Test(arguments: [
-        ("place 0.5 0.25", BenchCommand.place(x: 0.5, y: 0.25)), ("lift", .lift), ("fault mute", .fault(.mute)),
+        ("place 0.5 0.25", BenchCommand.place(x: 0.5, y: 0.25)), ("place 35mm 40.5mm", .placeMillimetres(x: 35, y: 40.5)),
+        ("lift", .lift), ("fault mute", .fault(.mute)),
         ("antenna 0.1 0.2 0.3 0.4", .antenna(x: 0.1, y: 0.2, width: 0.3, height: 0.4)), ("technology B", .technology(.iso14443B)),
         ("reader leave 3", .reader(.leave(after: 3))), ("power-cycle", .powerCycle), ("status", .status),
         (
@@ -56,7 +81,8 @@ struct BenchControlTests {
     }
 
     @Test(arguments: [
-        "place 2 0", "place nan 0.5", "place inf 0", "antenna 0 0 0 1", "fault loud", "technology C", "jump", "",
+        "place 2 0", "place nan 0.5", "place inf 0", "place 35mm 0.5", "place -1mm 5mm", "place infmm 5mm", "place 1e309mm 5mm",
+        "place 35 mm 40 mm", "antenna 0 0 0 1", "fault loud", "technology C", "jump", "",
         "card mifare-classic 0 0 1", "card mifare-classic 0 0 0 1", "card mifare-classic 0 0 1 1 08A1B2C3",
         "card mifare-classic 0 0 1 1 1e309", "card badge 0 0 1 1", "phone nokia",
         "gantry alarm 1 during-move 0", "gantry alarm 1 during-move 1e309", "gantry alarm 1 after 3",

@@ -81,10 +81,11 @@ enum SimCommand {
     static let ctlSpec = CommandSpec(
         "ctl", abstract: "Send one command to a running virtual bench and print its JSON reply.",
         discussion: """
-            Commands: place X Y | lift | fault none|slow|garbage|mute|unplug | antenna X Y W H | technology A|B |
+            Commands: place X Y | place Xmm Ymm | lift | fault none|slow|garbage|mute|unplug | antenna X Y W H | technology A|B |
             reader complete|abort N|leave N | card mifare-classic|dual-interface X Y W H [UID] | card none |
             phone android|iphone | gantry alarm N [during-move M]|reset|stall|slow F|none | power-cycle | status
-            X and Y are fractions of the phone's back from its top-left corner, seen from the back (0 to 1);
+            X and Y are fractions of the phone's back from its top-left corner, seen from the back (0 to 1), or
+            millimetres from its left and top edges as 'run' prompts them ('place 35mm 40mm', on the --body size);
             W and H a width and height in the same fractions. 'card' puts a card in the phone's case over
             that part of the back: it answers wherever the reader meets it, as a stray card would. 'phone'
             says which phone is emulated: an Android phone (the default) answers Android's HCE SELECT, an
@@ -103,10 +104,10 @@ enum SimCommand {
         let (phone, gantry) = try servedPhone(invocation)
         let seed = invocation[Self.seed] ?? 1
         let port = invocation[vpcdPort]
-        let bench = VirtualBench(
-            .init(
-                directory: directory, phone: phone, seed: seed,
-                pn532: !invocation[noPN532], vpcdPort: port, gantry: gantry))
+        var configuration = VirtualBench.Configuration(
+            directory: directory, phone: phone, seed: seed, pn532: !invocation[noPN532], vpcdPort: port, gantry: gantry)
+        configuration.bodyHeightMm = (invocation[GantryOptions.body] ?? GantryOptions.defaultBody).height
+        let bench = VirtualBench(configuration)
         do { try bench.start() } catch {
             let taken = error is BenchAlreadyServed
             throw CommandFailure(
