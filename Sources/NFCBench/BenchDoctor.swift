@@ -37,6 +37,12 @@ public struct BenchDoctor: Sendable {
     public var identity: UserIdentity
     public var databasePath: String
     public var catalogURLs: [URL]
+    /// Readers this machine's virtual benches serve (`libnfc:pn532_uart:...`): with no USB
+    /// reader, runs can still use them, so their absence is no failure, only no evidence.
+    public var virtualReaders: [String] = []
+    /// The socket PC/SC clients connect to (`PCSCLITE_CSOCK_NAME`, else pcscd's own under
+    /// /run): a pcscd serving another socket serves no client here.
+    public var pcscSocket: String?
 
     public init(roots: SystemRoots, identity: UserIdentity, databasePath: String, catalogURLs: [URL]) {
         self.roots = roots
@@ -94,10 +100,25 @@ public struct BenchDoctor: Sendable {
     }
 
     func pcscdCheck(_ pids: [Int], held: [USBReaderScan.Device]) -> DoctorCheck {
+        let socket = pcscSocket ?? roots.run + "/pcscd/pcscd.comm"
+        let listening = FileManager.default.fileExists(atPath: socket)
         guard !pids.isEmpty else {
+            // systemd's pcscd.socket starts the daemon when the first client connects.
+            if listening {
+                return DoctorCheck(
+                    id: "pcscd", verdict: .ok, detail: "pcscd starts on demand (its socket \(socket) is there)", fix: nil)
+            }
             return DoctorCheck(
                 id: "pcscd", verdict: .warn, detail: "pcscd is not running",
                 fix: "Start it for PC/SC readers: sudo systemctl start pcscd (libnfc readers do not need it).")
+        }
+        guard listening else {
+            return DoctorCheck(
+                id: "pcscd", verdict: .warn,
+                detail: "pcscd runs (pid \(pids.map(String.init).joined(separator: ", "))) but not on \(socket), where PC/SC "
+                    + "clients and 'nfcbench readers' look: it serves another socket",
+                fix: "Start the system's pcscd (sudo systemctl start pcscd), or point clients at the one running with "
+                    + "PCSCLITE_CSOCK_NAME.")
         }
         let holding = held.isEmpty ? "holds no supported reader" : "holds \(held.map(\.name).joined(separator: ", "))"
         return DoctorCheck(
@@ -106,6 +127,13 @@ public struct BenchDoctor: Sendable {
     }
 
     func readersCheck(_ devices: [USBReaderScan.Device]) -> DoctorCheck {
+        if devices.isEmpty, !virtualReaders.isEmpty {
+            return DoctorCheck(
+                id: "readers", verdict: .warn,
+                detail: "no supported USB reader connected; virtual bench readers: \(virtualReaders.joined(separator: ", ")) "
+                    + "(simulations: their sessions are never bench evidence)",
+                fix: "Plug in an ACR122U (or ACR1252, SCL3711, PN533) for bench evidence; check with lsusb.")
+        }
         guard !devices.isEmpty else {
             return DoctorCheck(
                 id: "readers", verdict: .fail, detail: "no supported USB reader connected",

@@ -74,3 +74,11 @@ public struct ReaderInventory: Sendable {
             tagMode: tagMode)
     }
 }
+
+extension ReaderInventory {
+    /// The libnfc readers of the virtual benches running here (`libnfc:pn532_uart:...`),
+    /// for `doctor`: a station with only these still runs, but records no bench evidence.
+    public static func virtualBenchReaders(environment: [String: String]) -> [String] {
+        BenchRegistry.running(environment: environment).compactMap { $0.connstring.map { "libnfc:" + $0 } }
+    }
+}

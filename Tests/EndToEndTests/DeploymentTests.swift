@@ -75,7 +75,7 @@ struct FakeSystem {
     /// `ccidOptions`: the `ifdDriverOptions` string of a libccid Info.plist to install.
     init(
         reader: Bool = true, module: String? = nil, mode: Int = 0o660, pcscdHolds: Bool = false, rules: Bool = true,
-        ccidOptions: String? = nil
+        ccidOptions: String? = nil, pcscdSocket: Bool? = nil, virtualBench: Bool = false
     ) throws {
         scratch = try TemporaryDirectory("doctor")
         let root = scratch.path
@@ -102,6 +102,19 @@ struct FakeSystem {
                 fm.createFile(
                     atPath: root + "/dev/bus/usb/001/004", contents: nil,
                     attributes: [.posixPermissions: mode, .groupOwnerAccountID: 46]))
+        }
+        // pcscd's socket, where clients look for it: there when it runs, unless told otherwise.
+        if pcscdSocket ?? pcscdHolds {
+            try fm.createDirectory(atPath: root + "/run/pcscd", withIntermediateDirectories: true)
+            #expect(fm.createFile(atPath: root + "/run/pcscd/pcscd.comm", contents: nil))
+        }
+        // A virtual bench registered as running (this test process stands in for its server).
+        if virtualBench {
+            try fm.createDirectory(atPath: root + "/state/benches", withIntermediateDirectories: true)
+            try fm.createDirectory(atPath: root + "/bench", withIntermediateDirectories: true)
+            #expect(fm.createFile(atPath: root + "/bench/control.sock", contents: nil))
+            try #"{"pid":\#(getpid()),"directory":"\#(root)/bench","connstring":"pn532_uart:\#(root)/bench/pn532"}"#
+                .write(toFile: root + "/state/benches/\(getpid()).json", atomically: true, encoding: .utf8)
         }
         if pcscdHolds {
             try fm.createDirectory(atPath: root + "/proc/812/fd", withIntermediateDirectories: true)
@@ -131,15 +144,16 @@ struct FakeSystem {
 
     /// `nfcbench doctor --root` as a plugdev member (gid 46) unless told otherwise.
     func doctor(identity: String = "1000:1000,46") async throws -> (
-        status: Int32, checks: [String: (verdict: String, fix: String?)]
+        status: Int32, checks: [String: (verdict: String, fix: String?, detail: String)]
     ) {
         let r = try await BuiltBinary.run(
             ["doctor", "--root", root, "--json", "--db", root + "/data/bench.sqlite"],
-            environment: ["NFCBENCH_IDENTITY": identity])
+            // This tree's own benches and pcscd socket, never those of the machine running the tests.
+            environment: ["NFCBENCH_IDENTITY": identity, "NFCBENCH_STATE_DIR": root + "/state", "PCSCLITE_CSOCK_NAME": ""])
         let object = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
-        var checks: [String: (String, String?)] = [:]
+        var checks: [String: (String, String?, String)] = [:]
         for c in object["checks"] as! [[String: Any]] {
-            checks[c["id"] as! String] = (c["verdict"] as! String, c["fix"] as? String)
+            checks[c["id"] as! String] = (c["verdict"] as! String, c["fix"] as? String, c["detail"] as! String)
         }
         return (r.status, checks)
     }
@@ -182,6 +196,29 @@ struct DoctorTests {
         let r = try await FakeSystem(reader: false).doctor()
         #expect(r.status == 1 && r.checks["readers"]?.verdict == "FAIL")
         #expect(r.checks["readers"]?.fix?.contains("lsusb") == true)
+    }
+
+    /// issue 52: with only virtual benches, a station still runs (without evidence): no FAIL.
+    @Test func noReaderButAVirtualBench() async throws {
+        let system = try FakeSystem(reader: false, virtualBench: true)
+        let r = try await system.doctor()
+        #expect(r.checks["readers"]?.verdict == "WARN", "\(String(describing: r.checks["readers"]))")
+        #expect(r.checks["readers"]?.detail.contains("libnfc:pn532_uart:\(system.root)/bench/pn532") == true)
+        #expect(r.checks["readers"]?.detail.contains("never bench evidence") == true)
+        #expect(r.checks["readers"]?.fix?.contains("lsusb") == true)
+    }
+
+    /// issue 52: doctor said pcscd runs while 'readers' found no PC/SC service: a pcscd on
+    /// another socket serves no client here. And a socket with no daemon is systemd's
+    /// on-demand start, which serves them.
+    @Test func pcscdIsJudgedByTheSocketClientsUse() async throws {
+        let elsewhere = try await FakeSystem(pcscdHolds: true, pcscdSocket: false).doctor()
+        #expect(elsewhere.checks["pcscd"]?.verdict == "WARN")
+        #expect(elsewhere.checks["pcscd"]?.detail.contains("it serves another socket") == true)
+        #expect(elsewhere.checks["pcscd"]?.fix?.contains("PCSCLITE_CSOCK_NAME") == true)
+        let onDemand = try await FakeSystem(pcscdSocket: true).doctor()
+        #expect(onDemand.checks["pcscd"]?.verdict == "OK")
+        #expect(onDemand.checks["pcscd"]?.detail.contains("starts on demand") == true)
     }
 
     @Test func rulesMissing() async throws {

@@ -28,10 +28,12 @@ enum DoctorCommand {
         var catalogs: [URL] = []
         if let seed = try? context.resources().seedCatalogURL { catalogs.append(seed) }
         if let extra = invocation[CatalogOptions.catalogFile] { catalogs.append(context.url(forPath: extra)) }
-        let doctor = BenchDoctor(
+        var doctor = BenchDoctor(
             roots: roots, identity: .current(environment: context.environment),
             databasePath: DatabaseLocation.path(option: invocation[database], context: context),
             catalogURLs: catalogs.isEmpty ? [URL(fileURLWithPath: "/nonexistent/seed_catalog.json")] : catalogs)
+        doctor.virtualReaders = ReaderInventory.virtualBenchReaders(environment: context.environment)
+        doctor.pcscSocket = context.environment["PCSCLITE_CSOCK_NAME"].flatMap { $0.isEmpty ? nil : $0 }
         var providers: [any DoctorCheckProvider] = [
             doctor, FoundChecks(SecretFileCheck.checks(context)),
             AnalogRestoreChecks(journal: .fromEnvironment(context.environment)),
