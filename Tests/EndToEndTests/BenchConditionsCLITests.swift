@@ -34,6 +34,11 @@ struct BenchConditionsCLITests {
             ["report", "--session", id, "--format", "csv-sessions", "--db", db, "-o", csvPath])
         let lines = try String(contentsOfFile: csvPath, encoding: .utf8).split(separator: "\r\n")
         #expect(lines.first?.hasSuffix(",temperature_c,humidity_pct") == true && lines.last?.hasSuffix(",-4.5,61.25") == true)
+        // And the tap CSV, on every row of the session (issue 52: it lacked them).
+        let taps = try await BuiltBinary.run(["export", "--session", id, "--db", db])
+        let rows = taps.stdout.split(separator: "\r\n")
+        #expect(rows.first?.hasSuffix(",temperature_c,humidity_pct") == true, "\(rows.first ?? "")")
+        #expect(rows.count > 2 && rows.dropFirst().allSatisfy { $0.hasSuffix(",-4.5,61.25") }, "\(rows.prefix(3))")
         let html = scratch.file("r.html")
         _ = try await BuiltBinary.run(["report", "--session", id, "--db", db, "-o", html])
         let page = try String(contentsOfFile: html, encoding: .utf8)

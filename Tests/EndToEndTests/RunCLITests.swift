@@ -311,13 +311,13 @@ struct ExportAndSchemaTests {
         let lines = csv.stdout.components(separatedBy: "\r\n")
         #expect(
             lines[0]
-                == "session_id,session_status,model_input,lookup_key,display_name,unit,operator,reader,reader_firmware,plan,verdict,predicted_x,predicted_y,predicted_width,predicted_height,confidence,source,stale,catalog_version,session_started_at,session_ended_at,probe_index,attempt,probe_x,probe_y,inside_predicted,result,latency_ms,technology,uid,atqa,sak,ats,atr,timestamp,simulated,void_reason,station,mode,tag_progress,placement,window_s,platform_probe,height_mm,coupling,coupling_ladder"
+                == "session_id,session_status,model_input,lookup_key,display_name,unit,operator,reader,reader_firmware,plan,verdict,predicted_x,predicted_y,predicted_width,predicted_height,confidence,source,stale,catalog_version,session_started_at,session_ended_at,probe_index,attempt,probe_x,probe_y,inside_predicted,result,latency_ms,technology,uid,atqa,sak,ats,atr,timestamp,simulated,void_reason,station,mode,tag_progress,placement,window_s,platform_probe,height_mm,coupling,coupling_ladder,temperature_c,humidity_pct"
         )
         #expect(
             lines[1].hasPrefix(
                 "\(id),completed,\"'=HYPERLINK(\"\"x\"\")\",_hyperlink_x_,,\"'+1,\"\"unit\"\"\nB\",'@ops,sim,nfcbench-sim,grid,"))
         // Simulated, not void, its station, card mode, no tag progress, placed by the sim positioner.
-        #expect(lines[1].hasSuffix(",true,,bench-9,card,,positioner,0.100,android,0.000,,"), "\(lines[1])")
+        #expect(lines[1].hasSuffix(",true,,bench-9,card,,positioner,0.100,android,0.000,,,,"), "\(lines[1])")
         // Header, one row per grid cell (an unknown model has no predicted zone), trailing empty.
         #expect(lines.count == 1 + GridPlan(around: nil).order.count + 1)
         let o = scratch.url.appendingPathComponent("export.csv")

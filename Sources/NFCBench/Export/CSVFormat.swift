@@ -10,6 +10,7 @@ public enum CSVFormat {
         "probe_index", "attempt", "probe_x", "probe_y", "inside_predicted", "result", "latency_ms",
         "technology", "uid", "atqa", "sak", "ats", "atr", "timestamp", "simulated", "void_reason", "station", "mode",
         "tag_progress", "placement", "window_s", "platform_probe", "height_mm", "coupling", "coupling_ladder",
+        "temperature_c", "humidity_pct",
     ]
 
     public static var header: String { columns.joined(separator: ",") + "\r\n" }
@@ -67,20 +68,28 @@ public enum CSVFormat {
         return bytes
     }
 
+    /// The session's last cells, after the tap's: the room it was recorded in (issue 52:
+    /// every export carries the conditions).
+    static func sessionTrailer(_ s: SessionRecord) -> [UInt8] {
+        Array(
+            ("," + (s.conditions.temperatureC.map(BenchConditions.figure) ?? "") + ","
+                + (s.conditions.humidityPct.map(BenchConditions.figure) ?? "")).utf8)
+    }
+
     public static func row(_ s: SessionRecord, _ t: TapRecord) -> String {
         let sink = ExportSink.memory()
-        try? appendRow(prefix: sessionPrefix(s), t, suffix: sessionSuffix(s), to: sink)
+        try? appendRow(prefix: sessionPrefix(s), t, suffix: sessionSuffix(s), trailer: sessionTrailer(s), to: sink)
         return sink.text
     }
 
     /// One row, appended as bytes: the hot loop of a million-row export. The row is written
     /// straight into the sink's buffer (numbers and the timestamp digit by digit, no cell a
     /// String of its own).
-    static func appendRow(prefix: [UInt8], _ t: TapRecord, suffix: [UInt8], to sink: ExportSink) throws {
-        try sink.appendBuilt { row in appendRow(prefix: prefix, t, suffix: suffix, to: &row) }
+    static func appendRow(prefix: [UInt8], _ t: TapRecord, suffix: [UInt8], trailer: [UInt8], to sink: ExportSink) throws {
+        try sink.appendBuilt { row in appendRow(prefix: prefix, t, suffix: suffix, trailer: trailer, to: &row) }
     }
 
-    static func appendRow(prefix: [UInt8], _ t: TapRecord, suffix: [UInt8], to row: inout [UInt8]) {
+    static func appendRow(prefix: [UInt8], _ t: TapRecord, suffix: [UInt8], trailer: [UInt8], to row: inout [UInt8]) {
         row.append(contentsOf: prefix)
         appendDecimal(t.step, to: &row)
         row.append(UInt8(ascii: ","))
@@ -122,6 +131,7 @@ public enum CSVFormat {
         if let ladder = t.couplingLadderName {
             appendQuoted(ladder, neutralising: true, to: &row)
         }
+        row.append(contentsOf: trailer)
         row.append(UInt8(ascii: "\r"))
         row.append(UInt8(ascii: "\n"))
     }

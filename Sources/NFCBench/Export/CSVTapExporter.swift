@@ -32,13 +32,13 @@ private struct OpenedPage {
     /// Session cells are the same on every row of a session: formatted once. Keyed by id
     /// and by reference: a bench's taps name their session by id, a lab store's by
     /// `station/id` (its stations may share an id).
-    let cells: [String: (prefix: [UInt8], suffix: [UInt8])]
+    let cells: [String: (prefix: [UInt8], suffix: [UInt8], trailer: [UInt8])]
     let batches: any TapBatches
 
     init(_ page: [SessionRecord], from store: any BenchReading) async throws {
-        var cells: [String: (prefix: [UInt8], suffix: [UInt8])] = [:]
+        var cells: [String: (prefix: [UInt8], suffix: [UInt8], trailer: [UInt8])] = [:]
         for s in page {
-            let formatted = (CSVFormat.sessionPrefix(s), CSVFormat.sessionSuffix(s))
+            let formatted = (CSVFormat.sessionPrefix(s), CSVFormat.sessionSuffix(s), CSVFormat.sessionTrailer(s))
             cells[s.id] = formatted
             cells[s.reference] = formatted
         }
@@ -52,7 +52,7 @@ private struct OpenedPage {
     func write(damage: DamageLog, to sink: ExportSink) async throws {
         var current: String?
         // The current session's cells, looked up once per session rather than once per tap.
-        var session: (prefix: [UInt8], suffix: [UInt8])?
+        var session: (prefix: [UInt8], suffix: [UInt8], trailer: [UInt8])?
         while case let batch = try await batches.next(), !batch.isEmpty {
             for tap in batch {
                 if tap.sessionID != current {
@@ -62,7 +62,7 @@ private struct OpenedPage {
                     if session != nil { sink.startUnit() }
                 }
                 guard let session else { continue }
-                try CSVFormat.appendRow(prefix: session.prefix, tap, suffix: session.suffix, to: sink)
+                try CSVFormat.appendRow(prefix: session.prefix, tap, suffix: session.suffix, trailer: session.trailer, to: sink)
             }
         }
         if let current, session != nil { sink.endUnit(keep: !damage.contains(current)) }
