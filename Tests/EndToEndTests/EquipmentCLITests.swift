@@ -99,6 +99,25 @@ struct EquipmentCLITests {
         #expect(!trail.stdout.contains("OUT OF CALIBRATION"))
     }
 
+    /// doctor says what the station's register holds, and names an item past its due date.
+    @Test func doctorLooksAtTheRegister() async throws {
+        func check(_ register: String?) async throws -> [String: Any] {
+            let r = try await BuiltBinary.run(
+                ["doctor", "--json"],
+                environment: ["XDG_CONFIG_HOME": scratch.file("config"), "NFCBENCH_EQUIPMENT": register ?? ""])
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+            let checks = try #require(object["checks"] as? [[String: Any]])
+            return try #require(checks.first { $0["id"] as? String == "equipment" })
+        }
+        let none = try await check(nil)
+        #expect(none["verdict"] as? String == "OK" && (none["detail"] as? String)?.contains("no equipment register") == true)
+        let overdue = try await check(try register(due: "2021-01-01"))
+        #expect(overdue["verdict"] as? String == "WARN")
+        #expect((overdue["detail"] as? String)?.contains("reader ACS ACR122U RR554-012345 (due 2021-01-01)") == true)
+        let fine = try await check(try register(due: "2099-12-31"))
+        #expect(fine["verdict"] as? String == "OK" && (fine["detail"] as? String)?.contains("reader, spacer") == true)
+    }
+
     @Test func aBadRegisterIsRefusedByLineAndNothingIsWritten() async throws {
         let db = scratch.database()
         let path = scratch.file("bad.conf")

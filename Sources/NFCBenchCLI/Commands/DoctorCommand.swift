@@ -36,6 +36,7 @@ enum DoctorCommand {
         doctor.pcscSocket = context.environment["PCSCLITE_CSOCK_NAME"].flatMap { $0.isEmpty ? nil : $0 }
         var providers: [any DoctorCheckProvider] = [
             doctor, FoundChecks(SecretFileCheck.checks(context)),
+            FoundChecks([EquipmentOptions.doctorCheck(context, day: EquipmentRegister.day(of: Date()))]),
             AnalogRestoreChecks(journal: .fromEnvironment(context.environment)),
         ]
         var lab = LabOptions.Settings(invocation, context)

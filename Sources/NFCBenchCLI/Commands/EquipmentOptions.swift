@@ -18,8 +18,8 @@ enum EquipmentOptions {
     /// Where the register is: `--equipment`, `NFCBENCH_EQUIPMENT`, else the station's
     /// default file when it exists; `explicit` when the user named it (so a missing file
     /// is an error, not "no register").
-    static func location(_ invocation: ParsedInvocation, _ context: CommandContext) -> (path: String, explicit: Bool) {
-        if let given = invocation[equipment] { return (context.url(forPath: given).path, true) }
+    static func location(_ invocation: ParsedInvocation?, _ context: CommandContext) -> (path: String, explicit: Bool) {
+        if let given = invocation?[equipment] { return (context.url(forPath: given).path, true) }
         if let named = context.environment["NFCBENCH_EQUIPMENT"], !named.isEmpty {
             return (context.url(forPath: named).path, true)
         }
@@ -63,5 +63,40 @@ enum EquipmentOptions {
         }
         context.errors.line("Warning: out of calibration: \(words). The session records it, and its report says so.")
         return register
+    }
+
+    /// `doctor`'s look at the station's register: where it is, what it holds, and any item
+    /// past its due date today (a run would warn, or refuse with --require-calibrated).
+    static func doctorCheck(_ context: CommandContext, day: String) -> DoctorCheck {
+        let (path, explicit) = location(nil, context)
+        guard explicit || FileManager.default.fileExists(atPath: path) else {
+            return DoctorCheck(
+                id: "equipment", verdict: .ok, detail: "no equipment register (\(path))",
+                fix: "An accredited lab records its equipment there: one [section] per item with maker, model, identity, "
+                    + "calibrated and due (docs/reports.md); run --require-calibrated needs it.")
+        }
+        let register: EquipmentRegister
+        do {
+            let data = try InputFile.read(URL(fileURLWithPath: path), limit: 64 << 10, what: "equipment register")
+            register = try EquipmentRegister.parse(String(decoding: data, as: UTF8.self))
+        } catch {
+            return DoctorCheck(
+                id: "equipment", verdict: .fail, detail: "the equipment register \(path) cannot be read: \(error)",
+                fix: "Fix that line; every run is refused until it reads.")
+        }
+        let overdue = register.outOfCalibration(on: day)
+        guard overdue.isEmpty else {
+            return DoctorCheck(
+                id: "equipment", verdict: .warn,
+                detail: "out of calibration: "
+                    + overdue.map { "\($0.role) \($0.maker) \($0.model) \($0.identity) (due \($0.due ?? "?"))" }
+                    .joined(separator: ", "),
+                fix: "Calibrate it and update its dates in \(path); until then reports say \"out of calibration\".")
+        }
+        return DoctorCheck(
+            id: "equipment", verdict: .ok,
+            detail: "\(register.items.count) item(s) in \(path), none past its due date: "
+                + register.items.map(\.role).joined(separator: ", "),
+            fix: nil)
     }
 }
