@@ -29,6 +29,9 @@ public struct EquipmentRegister: Sendable, Equatable {
         /// Past its due date on `day` (`YYYY-MM-DD`, UTC): the due day itself still counts.
         public func isOutOfCalibration(on day: String) -> Bool { due.map { $0 < day } ?? false }
 
+        /// `reader ACS ACR122U RR554-012345 (due 2026-06-01)`: the item a warning names.
+        public var dueWords: String { "\(role) \(maker) \(model) \(identity) (due \(due ?? "not set"))" }
+
         /// `ACS ACR122U RR554-012345; calibrated 2026-06-01, due 2027-06-01`.
         public var words: String {
             var text = "\(maker) \(model) \(identity)"

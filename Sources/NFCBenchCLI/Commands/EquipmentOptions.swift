@@ -42,18 +42,10 @@ enum EquipmentOptions {
             }
             return nil
         }
-        let data = try InputFile.read(URL(fileURLWithPath: path), limit: 64 << 10, what: "equipment register")
-        let register: EquipmentRegister
-        do { register = try EquipmentRegister.parse(String(decoding: data, as: UTF8.self)) } catch {
-            throw CommandFailure(
-                "The equipment register '\(TerminalSafeText.neutralise(path))' cannot be read: \(TerminalSafeText.neutralise(error.description)).",
-                hint: "Fix that line; each [section] holds maker, model, identity and optionally calibrated and due (YYYY-MM-DD)."
-            )
-        }
+        let register = try read(path)
         let overdue = register.outOfCalibration(on: day)
         guard !overdue.isEmpty else { return register }
-        let words = overdue.map { "\($0.role) \($0.maker) \($0.model) \($0.identity) (due \($0.due ?? "?"))" }
-            .map(TerminalSafeText.neutralise).joined(separator: ", ")
+        let words = overdue.map { TerminalSafeText.neutralise($0.dueWords) }.joined(separator: ", ")
         if required {
             throw CommandFailure(
                 "Out of calibration: \(words). --require-calibrated refuses to record with it; nothing was written.",
@@ -63,6 +55,17 @@ enum EquipmentOptions {
         }
         context.errors.line("Warning: out of calibration: \(words). The session records it, and its report says so.")
         return register
+    }
+
+    /// The register at `path`, or a failure naming the file and the line to fix.
+    static func read(_ path: String) throws -> EquipmentRegister {
+        let data = try InputFile.read(URL(fileURLWithPath: path), limit: 64 << 10, what: "equipment register")
+        do { return try EquipmentRegister.parse(String(decoding: data, as: UTF8.self)) } catch {
+            throw CommandFailure(
+                "The equipment register '\(TerminalSafeText.neutralise(path))' cannot be read: \(TerminalSafeText.neutralise(error.description)).",
+                hint: "Fix that line; each [section] holds maker, model, identity and optionally calibrated and due (YYYY-MM-DD)."
+            )
+        }
     }
 
     /// `doctor`'s look at the station's register: where it is, what it holds, and any item
@@ -76,21 +79,17 @@ enum EquipmentOptions {
                     + "calibrated and due (docs/reports.md); run --require-calibrated needs it.")
         }
         let register: EquipmentRegister
-        do {
-            let data = try InputFile.read(URL(fileURLWithPath: path), limit: 64 << 10, what: "equipment register")
-            register = try EquipmentRegister.parse(String(decoding: data, as: UTF8.self))
-        } catch {
+        do { register = try read(path) } catch {
+            let failure = error as? CommandFailure
             return DoctorCheck(
-                id: "equipment", verdict: .fail, detail: "the equipment register \(path) cannot be read: \(error)",
-                fix: "Fix that line; every run is refused until it reads.")
+                id: "equipment", verdict: .fail, detail: failure?.message ?? "\(error)",
+                fix: (failure?.hint.map { $0 + " " } ?? "") + "Every run is refused until it reads.")
         }
         let overdue = register.outOfCalibration(on: day)
         guard overdue.isEmpty else {
             return DoctorCheck(
                 id: "equipment", verdict: .warn,
-                detail: "out of calibration: "
-                    + overdue.map { "\($0.role) \($0.maker) \($0.model) \($0.identity) (due \($0.due ?? "?"))" }
-                    .joined(separator: ", "),
+                detail: "out of calibration: " + overdue.map(\.dueWords).joined(separator: ", "),
                 fix: "Calibrate it and update its dates in \(path); until then reports say \"out of calibration\".")
         }
         return DoctorCheck(
