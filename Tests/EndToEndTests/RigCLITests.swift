@@ -448,9 +448,9 @@ struct OperatingVolumeCLITests {
         #expect(r.status == 0, "\(r.stderr)")
         let csv = try await BuiltBinary.run(["export", "--all", "--format", "csv", "--db", db])
         let rows = csv.stdout.split(separator: "\r\n").dropFirst()
-        // height_mm, then an empty coupling and ladder (no --coupling).
-        let above = rows.filter { $0.hasSuffix(",5.000,,") }.count
-        let onBack = rows.filter { $0.hasSuffix(",0.000,,") }.count
+        // height_mm, then an empty coupling and ladder (no --coupling), and no room given.
+        let above = rows.filter { $0.hasSuffix(",5.000,,,,") }.count
+        let onBack = rows.filter { $0.hasSuffix(",0.000,,,,") }.count
         #expect(onBack >= 15, "\(onBack) taps on the back")
         #expect(above > 0 && above < onBack, "\(above) taps at 5 mm")
     }

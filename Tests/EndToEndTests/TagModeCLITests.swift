@@ -38,7 +38,8 @@ struct TagModeCLITests {
         let reads = bench.bench.bench.snapshot.tagReads
         #expect(!reads.isEmpty)
         let csv = try await BuiltBinary.run(["export", "--session", session.id, "--db", db])
-        #expect(csv.stdout.contains(",tag,ndef-read,positioner,0.500,,0.000,,\r\n"), "\(csv.stdout.prefix(400))")
+        // ... the height, no coupling or ladder, and no room given.
+        #expect(csv.stdout.contains(",tag,ndef-read,positioner,0.500,,0.000,,,,\r\n"), "\(csv.stdout.prefix(400))")
     }
 
     /// A phone that stops mid-read is recorded PARTIAL with how far it got, never HIT or MISS.
