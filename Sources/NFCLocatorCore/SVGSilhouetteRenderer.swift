@@ -38,7 +38,7 @@ public struct SVGSilhouetteRenderer: Sendable {
     }
 
     /// Text and marks scale with the drawing, so a small figure stays legible.
-    private var unit: Double { height / 400 }
+    var unit: Double { height / 400 }
 
     public func layout(_ d: SilhouetteDrawing) -> Layout { layout(d, extraLines: 0) }
 
@@ -68,8 +68,10 @@ public struct SVGSilhouetteRenderer: Sendable {
 
     public func render(_ d: SilhouetteDrawing, title: String? = nil, description: String? = nil) -> String {
         let marks = markLayout(d)
+        let leftOff = heatLabels(d, layout(d)).leftOff
         let unplaced =
-            marks.unplaced.isEmpty ? [] : ["Numbers without room beside their marks: " + marks.unplaced.joined(separator: "; ")]
+            (marks.unplaced.isEmpty ? [] : ["Numbers without room beside their marks: " + marks.unplaced.joined(separator: "; ")])
+            + (leftOff == 0 ? [] : ["\(leftOff) cell value(s) without room in their cell: see the positions table"])
         let l = layout(d, extraLines: unplaced.count), u = unit
         let size =
             bodyMillimetres != nil
@@ -93,14 +95,6 @@ public struct SVGSilhouetteRenderer: Sendable {
         for cell in d.heat where cell.taps > 0 {
             out.append(
                 rect(cell.cell, "class=\"nfc-heat\" fill=\"\(palette.heat)\" fill-opacity=\"\(f2(0.08 + 0.8 * cell.readRate))\""))
-            if let label = cell.label {
-                let centre = l.point(x: cell.cell.midX, y: cell.cell.midY)
-                let size = min(10 * u, cell.cell.height * l.bodyHeight * 0.6, cell.cell.width * l.bodyWidth * 0.45)
-                out.append(
-                    "<text class=\"nfc-heat-label\" x=\"\(f(centre.x))\" y=\"\(f(centre.y + size * 0.35))\" "
-                        + "font-size=\"\(f(size))\" text-anchor=\"middle\" fill=\"\(palette.text)\">\(XMLText.escape(label))</text>"
-                )
-            }
         }
         if let s = d.sweepRegion {
             out.append(
@@ -110,24 +104,27 @@ public struct SVGSilhouetteRenderer: Sendable {
                 ))
         }
         if let z = d.zone {
+            // Over a shaded map the zone is an outline, so no fill or hatching hides a cell's shade.
+            let outlineOnly = !d.heat.isEmpty
             switch d.zoneStyle {
             case .exact:
                 out.append(
                     rect(
                         z,
-                        "class=\"nfc-zone nfc-zone-exact\" fill=\"\(palette.zoneExact)\" fill-opacity=\"0.55\" stroke=\"\(palette.zoneExact)\" stroke-width=\"\(f(2 * u))\""
+                        "class=\"nfc-zone nfc-zone-exact\" fill=\"\(outlineOnly ? "none" : palette.zoneExact)\" fill-opacity=\"0.55\" stroke=\"\(palette.zoneExact)\" stroke-width=\"\(f(2 * u))\""
                     ))
             case .approximate:
                 out.append(
                     rect(
                         z,
-                        "class=\"nfc-zone nfc-zone-approximate\" fill=\"\(palette.zoneApproximate)\" fill-opacity=\"0.5\" stroke=\"\(palette.zoneApproximate)\" stroke-width=\"\(f(2 * u))\""
+                        "class=\"nfc-zone nfc-zone-approximate\" fill=\"\(outlineOnly ? "none" : palette.zoneApproximate)\" fill-opacity=\"0.5\" stroke=\"\(palette.zoneApproximate)\" stroke-width=\"\(f(2 * u))\""
                     ))
             case .stale:
+                let fill = outlineOnly ? "none\" stroke-dasharray=\"\(f(6 * u)) \(f(3 * u))" : "url(#\(idPrefix)-hatch)"
                 out.append(
                     rect(
                         z,
-                        "class=\"nfc-zone nfc-zone-stale\" fill=\"url(#\(idPrefix)-hatch)\" stroke=\"\(palette.zoneStale)\" stroke-width=\"\(f(2 * u))\""
+                        "class=\"nfc-zone nfc-zone-stale\" fill=\"\(fill)\" stroke=\"\(palette.zoneStale)\" stroke-width=\"\(f(2 * u))\""
                     ))
             }
         }
@@ -136,6 +133,7 @@ public struct SVGSilhouetteRenderer: Sendable {
             out.append(
                 rect(hl, "class=\"nfc-highlight\" fill=\"none\" stroke=\"\(palette.highlight)\" stroke-width=\"\(f(3 * u))\""))
         }
+        out += heatLabels(d, l).texts
         // Numbers (and leader lines) first, marks over them.
         for place in marks.places {
             guard let label = place.label else { continue }
@@ -344,12 +342,12 @@ public struct SVGSilhouetteRenderer: Sendable {
 
     /// A coordinate to a tenth of a unit, without a trailing ".0": integer arithmetic,
     /// since `Double.description` dominated a 10,000-session report.
-    private func f(_ v: Double) -> String {
+    func f(_ v: Double) -> String {
         guard v.isFinite, abs(v) < 1e12 else { return "0" }
         let tenths = Int((v * 10).rounded())
         let whole = String(abs(tenths) / 10), fraction = abs(tenths) % 10
         return (tenths < 0 ? "-" : "") + (fraction == 0 ? whole : whole + "." + String(fraction))
     }
 
-    private func f2(_ v: Double) -> String { String((v * 100).rounded() / 100) }
+    func f2(_ v: Double) -> String { String((v * 100).rounded() / 100) }
 }

@@ -83,6 +83,14 @@ struct CouplingCLITests {
         #expect(page.contains("<h3>Coupling</h3>") && page.contains("coupling: darker couples more strongly"))
         let best = try #require(inner.max())
         #expect(page.contains(">\(String(format: "%.2f", best))<"), "the strongest grade is written in its cell")
+        // The positions table has a coupling column: each HIT's grade, each MISS "no read".
+        #expect(page.contains("<th scope=\"col\">coupling (0 to 1)</th>"))
+        let rows = page.components(separatedBy: "<tr><td>").dropFirst().filter { $0.contains("class=\"mark-") }
+        let cells = rows.map { $0.components(separatedBy: "</td><td>").last!.prefix { $0 != "<" } }
+        #expect(cells.count == rows.count && !cells.isEmpty)
+        let shownGrades = cells.compactMap { Double($0) }.sorted()
+        #expect(shownGrades == (inner + outer).map { ($0 * 100).rounded() / 100 }.sorted(), "\(cells)")
+        #expect(cells.filter { $0 == "no read" }.count == rows.filter { $0.contains("mark-miss") }.count)
     }
 
     /// The adaptive plan, graded: from its second position the grades choose where to tap

@@ -54,6 +54,21 @@ struct ReportCLITests {
         #expect(!html.contains("src=") && !html.contains("var(--"))
         #expect(html.contains("<section class=\"overview\">") && html.contains("Model summary: Galaxy S24 (SM-S921B)"))
         #expect(html.components(separatedBy: "<section class=\"session\"").count == 3)
+        // A model's report words its catalog entry for a record, in mm of the published body,
+        // never by its wire names (issue 52: the PDF model summary printed zoneX...).
+        let modelFile = scratch.file("model.html")
+        let byModel = try await BuiltBinary.run([
+            "report", "--model", "Galaxy S24", "--include-simulated", "--db", db, "-o", modelFile,
+        ])
+        #expect(byModel.status == 0, "\(byModel.stderr)")
+        let modelPage = try String(contentsOfFile: modelFile, encoding: .utf8)
+        #expect(modelPage.contains("Catalog entry as it stands") && modelPage.contains("(seed catalog)"))
+        let zone = try #require(
+            modelPage.range(of: "<dt>Zone</dt><dd>").map { modelPage[$0.upperBound...].prefix { $0 != "<" } })
+        #expect(zone.contains("from the left edge") && zone.contains(" mm from the top edge"), "\(zone)")
+        for wireName in ["zoneX", "zoneY", "zoneWidth", "zoneHeight", "tooFewSessions", "noReads", "seedCatalog"] {
+            #expect(!modelPage.contains(wireName), "\(wireName) printed in the report")
+        }
     }
 
     /// librsvg draws the session's SVG (`show --svg` writes the same) with the outline where the layout puts it and

@@ -65,7 +65,7 @@ struct HTMLModelSection {
         let h = XMLText.escape
         let verified = e.verified ? "verified" + (e.lastVerifiedAt.map { " " + CSVFormat.iso8601($0) } ?? "") : "not verified"
         try sink.append(
-            "<dl class=\"facts\"><dt>Entry</dt><dd>\(h(e.displayName)) (\(h(e.modelIdentifier)), \(h(e.lookupKey)))</dd><dt>Zone</dt><dd>zoneX \(FixedPoint.format(e.zone.x, 3)), zoneY \(FixedPoint.format(e.zone.y, 3)), zoneWidth \(FixedPoint.format(e.zone.width, 3)), zoneHeight \(FixedPoint.format(e.zone.height, 3))</dd><dt>Status</dt><dd>\(verified)</dd>"
+            "<dl class=\"facts\"><dt>Entry</dt><dd>\(h(e.displayName)) (\(h(e.modelIdentifier)), \(h(e.lookupKey)))</dd><dt>Zone</dt><dd>\(Self.zoneWords(e))</dd><dt>Status</dt><dd>\(verified)</dd>"
         )
         if let mm = e.bodyHeightMm { try sink.append("<dt>Body height</dt><dd>\(FixedPoint.format(mm, 1)) mm</dd>") }
         try sink.append("</dl>\n")
@@ -75,7 +75,7 @@ struct HTMLModelSection {
         guard let r = refinement else { return }
         try sink.append("<h3>Refined zone</h3>\n")
         guard let estimate = r.estimate else {
-            try sink.append("<p>Refine has no estimate yet: \(XMLText.escape(String(describing: r.outcome))).</p>\n")
+            try sink.append("<p>Refine has no estimate yet: \(XMLText.escape(Self.noEstimateWords(r))).</p>\n")
             return
         }
         let heightMm = summary.bodyHeightMm
@@ -89,9 +89,35 @@ struct HTMLModelSection {
             guard let e = estimate.edges[edge] else { continue }
             let half = heightMm.map { FixedPoint.format(e.widthInBodyHeights / 2 * $0, 1) } ?? ""
             try sink.append(
-                "<tr><td>\(edge.rawValue)</td><td class=\"num\">\(FixedPoint.format(e.value, 3))</td><td class=\"num\">\(FixedPoint.format(e.low, 3))–\(FixedPoint.format(e.high, 3))\(e.open ? " (open)" : "")</td><td class=\"num\">\(half)</td></tr>\n"
+                "<tr><td>\(edge.rawValue) edge</td><td class=\"num\">\(FixedPoint.format(e.value, 3))</td><td class=\"num\">\(FixedPoint.format(e.low, 3))–\(FixedPoint.format(e.high, 3))\(e.open ? " (open)" : "")</td><td class=\"num\">\(half)</td></tr>\n"
             )
         }
         try sink.append("</tbody></table>\n")
+    }
+
+    /// The zone as an auditor reads it: each figure named in words and, where the entry
+    /// publishes the body's size, in millimetres from the back's top-left corner. The
+    /// catalog's own field names (`zoneX`...) are a wire format, not words for a record.
+    static func zoneWords(_ e: DeviceAntennaProfile) -> String {
+        let z = e.zone, f = { (v: Double) in FixedPoint.format(v, 3) }
+        var words =
+            "\(f(z.width)) wide and \(f(z.height)) tall, \(f(z.x)) from the left edge and \(f(z.y)) from the top edge (fractions of the back)"
+        if let body = e.coilBodyMm {
+            let mm = { (v: Double) in FixedPoint.format(v, 1) }
+            words +=
+                "; \(mm(z.width * body.width)) × \(mm(z.height * body.height)) mm, \(mm(z.x * body.width)) mm from the left edge and \(mm(z.y * body.height)) mm from the top edge"
+        }
+        return words
+    }
+
+    /// Why refine left the zone alone, in the words `refine` prints.
+    static func noEstimateWords(_ r: EntryRefinement) -> String {
+        switch r.outcome {
+        case .tooFewSessions(let needed): "\(r.evidence.sessionIDs.count) session(s) so far, \(needed) needed"
+        case .noReads: "no tap read the phone"
+        case .verifiedAgrees: "the entry is verified and the evidence agrees"
+        case .verifiedDisagrees: "the entry is verified and the evidence disagrees"
+        case .refined: "the taps do not bound the zone yet"
+        }
     }
 }

@@ -121,7 +121,7 @@ struct HTMLSessionSection {
             ("Plan", "\(s.plan.rawValue), \(s.repeats) tap(s) per position, " + windowWords),
             (
                 "Prediction",
-                "\(s.confidence.rawValue) from \(s.source.rawValue)" + (s.stale ? ", stale" : "")
+                "\(s.confidence.rawValue) (\(Self.sourceWords(s.source)))" + (s.stale ? ", stale" : "")
                     + (s.catalogVersion.map { ", catalog " + h($0) } ?? "")
             ),
             ("Started", options.clock.local(s.startedAt)), ("Ended", s.endedAt.map(options.clock.local) ?? "not finished"),
@@ -182,14 +182,15 @@ struct HTMLSessionSection {
     }
 
     private func positions(to sink: ExportSink) throws {
-        let mm = report.body != nil
+        let mm = report.body != nil, graded = report.isGraded
         try sink.append("<h3>Positions</h3>\n<table class=\"positions\"><thead><tr><th scope=\"col\">#</th>")
         try sink.append(
             mm
                 ? "<th scope=\"col\">from left (mm)</th><th scope=\"col\">below top (mm)</th>"
                 : "<th scope=\"col\">x (fraction)</th><th scope=\"col\">y (fraction)</th>")
         try sink.append(
-            "<th scope=\"col\">where</th><th scope=\"col\">result</th><th scope=\"col\">taps</th><th scope=\"col\">time to detect (ms)</th><th scope=\"col\">tapped at (s from start)</th></tr></thead>\n<tbody>\n"
+            "<th scope=\"col\">where</th><th scope=\"col\">result</th><th scope=\"col\">taps</th><th scope=\"col\">time to detect (ms)</th><th scope=\"col\">tapped at (s from start)</th>"
+                + (graded ? "<th scope=\"col\">coupling (0 to 1)</th>" : "") + "</tr></thead>\n<tbody>\n"
         )
         let start = report.session.startedAt
         for p in report.positions {
@@ -223,10 +224,18 @@ struct HTMLSessionSection {
                 "<tr><td>" + String(p.number) + "</td><td>" + a + "</td><td>" + b + "</td><td>" + band + "</td><td class=\""
                     + mark + "\">" + p.outcome.rawValue + flag + note + "</td><td>" + String(p.attempts) + "</td><td>"
                     + FixedPoint.format(p.latencyMs, 0) + "</td><td>"
-                    + FixedPoint.format(max(0, p.firstTappedAt.timeIntervalSince(start)), 1) + "</td></tr>\n")
+                    + FixedPoint.format(max(0, p.firstTappedAt.timeIntervalSince(start)), 1) + "</td>"
+                    + (graded ? "<td>" + couplingCell(p) + "</td>" : "") + "</tr>\n")
         }
         try sink.append("</tbody></table>\n")
         if !mm { try sink.append("<p>No published body size for this model: positions are fractions of the back.</p>\n") }
+    }
+
+    /// A graded read's grade; a read at the default field only is 0. A position that did
+    /// not read, or read without being graded, says so rather than showing a number.
+    private func couplingCell(_ p: ReportedSession.Position) -> String {
+        if let grade = p.coupling { return FixedPoint.format(grade, 2) }
+        return p.outcome == .hit || p.outcome == .partial ? "not graded" : "no read"
     }
 
     /// The session's course. With an audit trail: every event, to the millisecond, each
@@ -260,5 +269,15 @@ struct HTMLSessionSection {
             try sink.append("<li>not finished: resumable with nfcbench run --resume " + XMLText.escape(s.id) + "</li>")
         }
         try sink.append("</ol>\n")
+    }
+
+    /// The layer a prediction came from, as the resolve page words it (the strings
+    /// catalog's English): `seedCatalog` is the wire name, not words for a record.
+    static func sourceWords(_ source: DataSource) -> String {
+        switch source {
+        case .remoteCatalog: "remote catalog"
+        case .seedCatalog: "seed catalog"
+        case .heuristic: "heuristic"
+        }
     }
 }
