@@ -38,10 +38,13 @@ enum MachinePositioners {
         if let why = geometry.unreachable(session.plannedProbes) { throw .outOfTravel(reason: why) }
         let machine: GCodeMachine
         do throws(MachineError) {
-            let (opened, state) = try await GCodeMachine.open(rig, timeout: setup.timeout)
+            let (opened, found) = try await GCodeMachine.open(rig, timeout: setup.timeout)
             machine = opened
+            // A killed run's queued moves are waited out; a critical alarm is named now.
+            let (state, waited) = try await opened.settle(from: found, within: setup.timeout, onWait: setup.notice)
+            if waited > .zero { setup.notice("It stopped after \(FixedPoint.format(waited.seconds, 1)) s.") }
             // A rig that homes may find GRBL locked in alarm (as it powers up with homing
-            // enabled): the homing cycle after the ready gate clears it.
+            // enabled, or after a reset cut a move): the homing cycle after the ready gate clears it.
             let homingClears = rig.homes && state == "Alarm"
             guard ["Idle", "Check"].contains(state) || homingClears else { throw MachineError.notReady(state: state) }
         } catch {

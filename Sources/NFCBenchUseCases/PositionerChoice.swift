@@ -23,6 +23,8 @@ public struct PositionerBackend: Sendable {
         public let session: SessionRecord
         /// The rig file's settings, for a machine positioner (`gcode`).
         public let rig: LoadedRig?
+        /// Tells the operator what the positioner waits for while it is being opened.
+        public var notice: @Sendable (String) -> Void = { _ in }
     }
 
     /// `manual`, `sim`, or a prefix ending in ':' (`exec:`) that takes an argument.

@@ -58,6 +58,9 @@ public struct RunRequest: Sendable {
     /// `nil`: the sim positioner with the sim reader, else a person (manual).
     public var positioner: PositionerChoice?
     public var positionerTimeout: Duration = .seconds(60)
+    /// Where the run's preparation tells the operator what it waits for (a machine still
+    /// finishing moves); the CLI prints it on standard error.
+    public var notice: @Sendable (String) -> Void = { _ in }
     /// The rig file a machine positioner (`gcode`) reads; loaded and checked by the caller.
     public var rig: LoadedRig?
     /// No one at the bench to answer prompts: the phone must be moved by a machine.

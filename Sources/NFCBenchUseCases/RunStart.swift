@@ -71,10 +71,11 @@ public enum RunStart {
                     reader: reader.info.name, antennaKnown: session.readerGeometry != nil,
                     bodyKnown: session.bodyHeightMm != nil)
             }
-            let setup = PositionerBackend.Setup(
+            var setup = PositionerBackend.Setup(
                 reader: reader.info, readerSwitchesField: reader.capabilities.fieldSwitch != nil, phone: phone,
                 virtualBenchDirectory: request.virtualBenchDirectory,
                 timeout: request.positionerTimeout, session: session, rig: request.rig)
+            setup.notice = request.notice
             let built = try await positioner.backend.build(positioner.argument, setup)
             if !built.placesAtHeights, session.plannedProbes.contains(where: { !$0.isAtTapHeight }) {
                 throw RunRefusal.heightsNeedMachine(positioner: positioner.description)

@@ -11,6 +11,11 @@ public enum MachineError: Error, Sendable, Equatable, CustomStringConvertible {
     case reset(banner: String)
     /// The machine is not in a state that takes motion (GRBL `Alarm`, `Door`, `Sleep`...).
     case notReady(state: String)
+    /// GRBL in a critical alarm (a hard or soft limit): it reads no line until a reset, so
+    /// a `$H` would wait out its whole timeout and look like a cable fault.
+    case awaitingReset
+    /// The machine was still carrying out queued moves (a dead run's) after the wait.
+    case stillMoving(state: String, seconds: Double)
     case port(String)
     /// Ctrl-C: the machine was halted (feed hold and reset, or quick stop).
     case interrupted
@@ -31,6 +36,12 @@ public enum MachineError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notReady(let state):
             "the machine is in state '\(state)', not idle"
                 + (state.lowercased().hasPrefix("alarm") ? "; unlock it with 'nfcbench rig unlock'" : "")
+        case .awaitingReset:
+            "the machine is in alarm and ignores every command until it is reset (a limit switch or the travel "
+                + "was hit); free the axis, then unlock it with 'nfcbench rig unlock'"
+        case .stillMoving(let state, let seconds):
+            "the machine was still moving (state '\(state)') after \(RigConfiguration.number(seconds)) s; "
+                + "let it stop (or stop it), then try again"
         case .port(let text): text
         case .interrupted: "interrupted: the machine was halted"
         }

@@ -141,6 +141,21 @@ struct RigCLITests {
         #expect(run.terminationStatus == 1, "\(output)\n\(errors)")
         #expect(errors.contains("ALARM:1, hard limit"), "\(errors)")
         let id = try #require(Self.sessionID(in: errors + output))
+        let resume = [
+            "run", "--resume", id, "--positioner", "gcode", "--rig", bench.directory + "/rig.conf", "--auto",
+            "--db", scratch.file("bench.sqlite"), "--no-report", "--json",
+        ]
+
+        // Issue 52: a resume before the unlock reads the machine first. A hard limit leaves GRBL
+        // reading no line until a reset, so a `$H` waited out its 60 s and blamed the cable.
+        let early = ContinuousClock.now
+        let refused = try await BuiltBinary.run(resume, environment: bench.environment)
+        #expect(ContinuousClock.now - early < .seconds(20), "named at once, not after a homing timeout")
+        #expect(refused.status == 1, "\(refused.stdout)\n\(refused.stderr)")
+        #expect(refused.stderr.contains("ignores every command until it is reset"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("nfcbench rig unlock") && !refused.stderr.contains("check the cable"), "\(refused.stderr)")
+        #expect(Self.count("< $H", in: bench) == 1, "no homing was tried in the alarm")
 
         let unlock = try await BuiltBinary.run(
             ["rig", "unlock", "--rig", bench.directory + "/rig.conf", "--yes"], environment: bench.environment)
@@ -148,15 +163,49 @@ struct RigCLITests {
         // GRBL's status tells the state, not which alarm: the run that met it said that.
         #expect(unlock.stdout.contains("state Alarm") && unlock.stdout.contains("Unlocked: state Idle"), "\(unlock.stdout)")
 
-        let resumed = try await BuiltBinary.run(
+        let resumed = try await BuiltBinary.run(resume, environment: bench.environment)
+        #expect(resumed.status == 0, "\(resumed.stdout)\n\(resumed.stderr)")
+        #expect(resumed.stdout.contains("\"sessionId\": \"\(id)\""), "\(resumed.stdout)")
+        #expect(Self.count("< $H", in: bench) == 2, "the run and the resume each home first")
+    }
+
+    /// Issue 52: a resume right after a `kill -9` mid-move finds GRBL still carrying out the
+    /// dead run's queued moves (state Run). It waits for them, says so, and continues; it
+    /// was refused ("state Run, not idle") with a hint about alarms.
+    @Test func aResumeAfterAKillWaitsForTheDeadRunsMoves() async throws {
+        let bench = try await served("grbl")
+        defer { bench.discard() }
+        let run = try BuiltBinary.start(
+            runArguments(bench).map { $0 == "0.3" ? "2" : $0 }, environment: bench.environment)
+        try await Self.waitFor("barrier", count: 6, in: bench)
+        _ = try await BuiltBinary.run(
+            ["sim", "ctl", "--dir", bench.directory, "gantry", "slow", "100"], environment: bench.environment)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while (try await Self.status(bench))["gantryState"] as? String != "Run" {
+            guard ContinuousClock.now < deadline else { throw CancellationError() }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        kill(run.processIdentifier, SIGKILL)
+        run.waitUntilExit()
+        let output = String(decoding: (run.standardOutput as! Pipe).fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let id = try #require(Self.sessionID(in: output), "\(output)")
+        // The machine stays slow until the resume has seen it moving, then goes at full speed.
+        let resumed = try BuiltBinary.start(
             [
                 "run", "--resume", id, "--positioner", "gcode", "--rig", bench.directory + "/rig.conf", "--auto",
                 "--db", scratch.file("bench.sqlite"), "--no-report", "--json",
             ],
             environment: bench.environment)
-        #expect(resumed.status == 0, "\(resumed.stdout)\n\(resumed.stderr)")
-        #expect(resumed.stdout.contains("\"sessionId\": \"\(id)\""), "\(resumed.stdout)")
-        #expect(Self.count("< $H", in: bench) == 2, "the run and the resume each home first")
+        let errors = OutputWatcher(resumed.standardError as! Pipe), out = OutputWatcher(resumed.standardOutput as! Pipe)
+        let waiting = await errors.wait(for: "The machine is still moving (state Run)", timeout: .seconds(60))
+        _ = try await BuiltBinary.run(
+            ["sim", "ctl", "--dir", bench.directory, "gantry", "slow", "1"], environment: bench.environment)
+        #expect(waiting, "\(errors.output)")
+        #expect(await resumed.exits(within: 90))
+        // Read to the pipes' end: the process may exit before its last lines are read.
+        #expect(await out.wait(for: "\"sessionId\": \"\(id)\"", timeout: .seconds(10)), "\(out.output)")
+        #expect(await errors.wait(for: "It stopped after", timeout: .seconds(10)), "\(errors.output)")
+        #expect(resumed.terminationStatus == 0, "\(out.output)\n\(errors.output)")
     }
 
     /// Issue 49, L3: a machine that alarms (GRBL alarm 1 or 2), resets, or stops with an

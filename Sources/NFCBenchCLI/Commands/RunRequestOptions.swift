@@ -23,6 +23,8 @@ enum RunRequestOptions {
         var request = RunRequest(subject: try await subject(invocation, context, options: options))
         request.reader = options.readerSpec
         request.plan = options.plan
+        let errors = context.errors
+        request.notice = { errors.line(TerminalSafeText.neutralise($0)) }
         if case .model(_, let resolution, _) = request.subject,
             let raster = try RasterOptions.request(invocation, kind: options.plan, profile: resolution.profile)
         {

@@ -1,0 +1,44 @@
+/// What a run finds on the port before its first move.
+///
+/// A resume often meets a machine another run left: still finishing the moves a killed
+/// run queued (GRBL `Run`), or locked in alarm. Both are read from the machine itself
+/// before anything is sent that would wait on it, so a lock is named at once rather
+/// than after a `$H` waits out its timeout, and queued moves are waited for, not refused.
+extension GCodeMachine {
+    /// GRBL states in which queued motion is still being carried out.
+    static let movingStates: Set<String> = ["Run", "Jog", "Home"]
+
+    /// Waits, at most `bound`, while GRBL still moves; then tells a critical alarm (no line
+    /// is read until a reset) from a lock `$H` or `$X` clears, by asking for the parser
+    /// state (`$G`), which GRBL answers in an ordinary alarm. Returns the state it settled
+    /// in and how long it waited. `onWait` is told once, when a wait begins.
+    public func settle(
+        from found: String, within bound: Duration, onWait: @Sendable (String) -> Void = { _ in }
+    ) async throws(MachineError) -> (state: String, waited: Duration) {
+        guard dialect == .grbl else { return (found, .zero) }
+        let start = ContinuousClock.now
+        var state = found
+        if Self.movingStates.contains(state) {
+            onWait(
+                "The machine is still moving (state \(state)), likely finishing an earlier run's moves: waiting up to "
+                    + "\(RigConfiguration.number(bound.seconds)) s for it to stop.")
+        }
+        while Self.movingStates.contains(state) {
+            guard ContinuousClock.now - start < bound else {
+                throw .stillMoving(state: state, seconds: (ContinuousClock.now - start).seconds)
+            }
+            try? await Task.sleep(for: .milliseconds(250))
+            if Task.isCancelled { throw .interrupted }
+            state = try await self.state().state
+        }
+        if state == "Alarm" {
+            let answer = min(timeout, .milliseconds(1500))
+            do throws(MachineError) {
+                try await perform { link, stop throws(MachineError) in _ = try link.send("$G", timeout: answer, stop: stop) }
+            } catch .noAnswer {
+                throw .awaitingReset
+            }
+        }
+        return (state, ContinuousClock.now - start)
+    }
+}
