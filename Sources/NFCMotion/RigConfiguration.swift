@@ -65,6 +65,11 @@ public struct RigConfiguration: Sendable, Equatable {
     /// The tap window a run on this rig takes when `--tap-timeout` is not given, seconds;
     /// `nil`: `recommendedTapWindow`.
     public var tapWindow: Double?
+    /// Whether the jig (origin, axes, tap and safe heights) has been marked. `rig init`
+    /// writes a file with the machine's keys only; `rig calibrate` marks the jig. A file
+    /// without it is read only by `rig calibrate`: a run over an unmarked jig would place
+    /// the reader at made-up heights.
+    public var jigMarked = true
 
     /// One whole libnfc poll round (InAutoPoll, 150 ms for each of ISO 14443 A, 4A and B): a
     /// machine stops at the barrier before the window opens, so the phone is at rest and
@@ -106,13 +111,17 @@ public struct RigConfiguration: Sendable, Equatable {
     public var text: String {
         var lines = ["# nfcbench rig file (docs/rig.md): machine coordinates in mm, feeds in mm/min"]
         if let device { lines.append("device = \(device)") }
-        lines += [
-            "dialect = \(dialect.rawValue)", "baud = \(baud)",
-            "origin-x = \(Self.number(originX))", "origin-y = \(Self.number(originY))",
-            "x-axis = \(xAxis)", "y-axis = \(yAxis)",
-            "safe-z = \(Self.number(safeZ))", "tap-z = \(Self.number(tapZ))",
-        ]
-        if let clearanceZ { lines.append("clearance-z = \(Self.number(clearanceZ))") }
+        lines += ["dialect = \(dialect.rawValue)", "baud = \(baud)"]
+        if jigMarked {
+            lines += [
+                "origin-x = \(Self.number(originX))", "origin-y = \(Self.number(originY))",
+                "x-axis = \(xAxis)", "y-axis = \(yAxis)",
+                "safe-z = \(Self.number(safeZ))", "tap-z = \(Self.number(tapZ))",
+            ]
+            if let clearanceZ { lines.append("clearance-z = \(Self.number(clearanceZ))") }
+        } else {
+            lines.append("# no jig yet: 'nfcbench rig calibrate --model MODEL' marks origin, axes, tap-z and safe-z")
+        }
         lines += [
             "feed-xy = \(Self.number(feedXY))", "feed-z = \(Self.number(feedZ))",
             "travel-x = \(Self.number(travelX))", "travel-y = \(Self.number(travelY))",

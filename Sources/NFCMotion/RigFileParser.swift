@@ -39,6 +39,15 @@ extension RigConfiguration {
     /// only up to a NUL (`feed-z = 6<NUL>00` as 6) once made a run's estimate jump to 180
     /// minutes (issue 49, F7).
     public static func parse(bytes: [UInt8]) throws(RigFileError) -> RigConfiguration {
+        try parse(bytes: bytes, requiringJig: true)
+    }
+
+    /// The keys `rig calibrate` writes from the operator's marks; `rig init` leaves them out.
+    public static let jigKeys: Set<String> = ["origin-x", "origin-y", "x-axis", "y-axis", "safe-z", "tap-z", "clearance-z"]
+
+    /// `requiringJig: false` also reads a file `rig init` wrote, with no jig key at all, as
+    /// a rig whose jig is not marked (`jigMarked`): only `rig calibrate` asks for that.
+    public static func parse(bytes: [UInt8], requiringJig: Bool) throws(RigFileError) -> RigConfiguration {
         var values: [String: (value: String, line: Int)] = [:]
         for (index, rawBytes) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
             let number = index + 1
@@ -68,6 +77,15 @@ extension RigConfiguration {
             }
             values[key] = (parts[1], number)
         }
+        if !values.keys.contains(where: jigKeys.contains) {
+            guard !requiringJig else {
+                throw RigFileError(
+                    line: nil,
+                    "has no jig yet (origin-x, origin-y, x-axis, y-axis, safe-z, tap-z); mark it with "
+                        + "'nfcbench rig calibrate --model MODEL'")
+            }
+            return try machineOnly(ValueReader(values: values))
+        }
         let missing = keys.filter { values[$0] == nil && !optionalKeys.contains($0) }
         guard missing.isEmpty else {
             throw RigFileError(
@@ -88,6 +106,26 @@ extension RigConfiguration {
             clearanceZ: try reader.optionalMillimetres("clearance-z", in: 0...travelRange.upperBound),
             tapWindow: try reader.optionalSeconds("tap-window", in: RigConfiguration.tapWindows))
         try rig.checkConsistency(lines: values.mapValues(\.line))
+        return rig
+    }
+
+    /// A file with the machine's keys only: the jig is a placeholder (origin 0, 0, the
+    /// axes as the machine's, tap-z 0 and safe-z 30 mm above it) that `rig calibrate`
+    /// replaces, and that nothing else reads (`jigMarked` is false).
+    private static func machineOnly(_ reader: ValueReader) throws(RigFileError) -> RigConfiguration {
+        let missing = keys.filter { reader.raw($0) == nil && !optionalKeys.contains($0) && !jigKeys.contains($0) }
+        guard missing.isEmpty else {
+            throw RigFileError(line: nil, "missing \(missing.joined(separator: ", ")); 'nfcbench rig init' writes them")
+        }
+        let travelZ = try reader.millimetres("travel-z", in: travelRange)
+        var rig = RigConfiguration(
+            device: try reader.device(), dialect: try reader.dialect(), baud: try reader.baud(), originX: 0, originY: 0,
+            safeZ: min(30, travelZ), tapZ: 0,
+            feedXY: try reader.millimetres("feed-xy", in: feedRange), feedZ: try reader.millimetres("feed-z", in: feedRange),
+            travelX: try reader.millimetres("travel-x", in: travelRange),
+            travelY: try reader.millimetres("travel-y", in: travelRange), travelZ: travelZ, homes: try reader.yesNo("homes"),
+            tapWindow: try reader.optionalSeconds("tap-window", in: RigConfiguration.tapWindows))
+        rig.jigMarked = false
         return rig
     }
 

@@ -182,3 +182,74 @@ struct RigFileTests {
         }
     }
 }
+
+/// The file `rig init` writes: the machine's keys, no jig (issue 52).
+@Suite("A rig file without a jig")
+struct JiglessRigFileTests {
+    static let machineOnly = """
+        device = /dev/serial/by-id/usb-1a86_USB_Serial-if00-port0
+        dialect = grbl
+        feed-xy = 3000
+        feed-z = 600
+        travel-x = 200
+        travel-y = 250
+        travel-z = 60
+        homes = yes
+        """
+
+    @Test func runsRefuseItAndCalibrationReadsIt() throws {
+        #expect(
+            throws: RigFileError(
+                line: nil,
+                "has no jig yet (origin-x, origin-y, x-axis, y-axis, safe-z, tap-z); mark it with 'nfcbench rig calibrate --model MODEL'"
+            )
+        ) {
+            try RigConfiguration.parse(Self.machineOnly)
+        }
+        let rig = try RigConfiguration.parse(bytes: Array(Self.machineOnly.utf8), requiringJig: false)
+        #expect(!rig.jigMarked && rig.travelZ == 60 && rig.homes && rig.safeZ == 30 && rig.tapZ == 0)
+        // Written back, it stays jig-less and reads the same.
+        #expect(!rig.text.contains("origin-x") && rig.text.contains("no jig yet"))
+        #expect(try RigConfiguration.parse(bytes: Array(rig.text.utf8), requiringJig: false) == rig)
+    }
+
+    /// Half a jig is a mistake, not a first file: every missing key is named.
+    @Test func halfAJigNamesWhatIsMissing() {
+        let half = Self.machineOnly + "\norigin-x = 40\n"
+        #expect(throws: RigFileError.self) { try RigConfiguration.parse(bytes: Array(half.utf8), requiringJig: false) }
+        do {
+            _ = try RigConfiguration.parse(bytes: Array(half.utf8), requiringJig: false)
+        } catch {
+            #expect(error.description.contains("missing origin-y, x-axis, y-axis, safe-z, tap-z"), "\(error)")
+        }
+    }
+}
+
+/// What `rig init` reads from a firmware's reports, in the words the firmware uses.
+@Suite("Machine surveys")
+struct MachineSurveyTests {
+    @Test func grblSettingsAndHoming() {
+        let settings = MachineSurvey.grblSettings([
+            "$22=1", "$23=3", "$110=5000.000", "$130=300.000 (x max travel, mm)", "$bogus=1", "$131=inf", "[MSG:x]",
+        ])
+        #expect(settings == [22: 1, 23: 3, 110: 5000, 130: 300])
+        #expect(MachineSurvey.grblHoming(settings).runHomes, "X and Y inverted, Z up: safe")
+        #expect(!MachineSurvey.grblHoming([22: 1, 23: 7]).runHomes)
+        #expect(MachineSurvey.grblHoming([22: 0]) == .disabled("homing is disabled in GRBL ($22=0)"))
+        #expect(!MachineSurvey.grblHoming([:]).runHomes, "unreported: not safe")
+    }
+
+    /// Marlin's own formats (gcode/control/M211.cpp; M119's endstop report).
+    @Test func marlinTravelAndHoming() {
+        let travel = MachineSurvey.marlinTravel([
+            "echo:Soft endstops: On  Min:  X0.00 Y0.00 Z0.00   Max:  X235.00 Y235.00 Z250.00"
+        ])
+        #expect(travel.map { [$0.x, $0.y, $0.z] } == [235, 235, 250])
+        #expect(MachineSurvey.marlinTravel(["echo:Soft endstops: Off"]) == nil)
+        let printer = ["Reporting endstop status", "x_min: open", "y_min: open", "z_min: TRIGGERED"]
+        #expect(!MachineSurvey.marlinHoming(printer).runHomes)
+        #expect(MachineSurvey.marlinHoming(["x_min: open", "y_min: open", "z_max: open"]).runHomes)
+        #expect(!MachineSurvey.marlinHoming(["x_min: open", "z_min: open", "z_max: open"]).runHomes, "both: unknown")
+        #expect(!MachineSurvey.marlinHoming(["x_min: open"]).runHomes)
+    }
+}

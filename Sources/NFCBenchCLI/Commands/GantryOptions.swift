@@ -10,6 +10,10 @@ enum GantryOptions {
     static let speed = Option<Double>(
         "--gantry-speed", value: "factor", help: "Run the gantry's moves this many times faster than real time (default 1).",
         expected: "a factor in 1...1000", convert: OptionValue.number(in: 1...1000))
+    static let zHome = Option<String>(
+        "--gantry-z-home", value: "up|down",
+        help: "Which way the gantry's homing cycle drives Z (default up; down as a printer homes to its bed).",
+        expected: "up or down", choices: ["up", "down"], convert: { ["up", "down"].contains($0) ? $0 : nil })
     static let body = Option<(width: Double, height: Double)>(
         "--body", value: "WxH", help: "The phone's body in mm, for the gantry's jig (default 70.6x147.0, a Galaxy S24).",
         expected: "width x height in mm, each 20...400, e.g. 70.6x147.0", convert: size)
@@ -28,8 +32,8 @@ enum GantryOptions {
 
     static func configuration(_ invocation: ParsedInvocation) throws -> GantryConfiguration? {
         guard let dialect = invocation[gantry] else {
-            if invocation.values[speed.spec.name] != nil {
-                throw UsageError("\(speed.spec.name) needs --gantry grbl|marlin.", path: invocation.path)
+            for option in [speed.spec, zHome.spec] where invocation.values[option.name] != nil {
+                throw UsageError("\(option.name) needs --gantry grbl|marlin.", path: invocation.path)
             }
             let physical = [SimCommand.readerAntenna.spec, SimCommand.coil.spec].contains { invocation.values[$0.name] != nil }
             if invocation.values[body.spec.name] != nil, !physical {
@@ -39,8 +43,10 @@ enum GantryOptions {
             return nil
         }
         let body = invocation[Self.body] ?? defaultBody
-        return GantryConfiguration(
+        var configuration = GantryConfiguration(
             dialect: dialect, bodyWidthMm: body.width, bodyHeightMm: body.height, speed: invocation[speed] ?? 1)
+        configuration.zHomesDown = invocation[zHome] == "down"
+        return configuration
     }
 
     /// How far above the back the emulated machine crosses when the reader's field is off.
@@ -52,6 +58,6 @@ enum GantryOptions {
         return RigConfiguration(
             device: gantry.linkPath, dialect: c.dialect == .grbl ? .grbl : .marlin, originX: c.originX, originY: c.originY,
             safeZ: c.tapZ + 30, tapZ: c.tapZ, feedXY: 3000, feedZ: 600, travelX: c.travel.x, travelY: c.travel.y,
-            travelZ: c.travel.z, homes: c.homes, clearanceZ: c.tapZ + Self.clearanceMm)
+            travelZ: c.travel.z, homes: c.homes && !c.zHomesDown, clearanceZ: c.tapZ + Self.clearanceMm)
     }
 }

@@ -10,8 +10,8 @@ enum RigCalibrateCommand {
     static let spec = CommandSpec(
         "calibrate", abstract: "Jog the machine to the phone's corners and the tap height, and save the rig file.",
         discussion: """
-            Starts from the rig file (--rig, else rig.conf in the config folder): its device, dialect, feeds, travel
-            and homing stay as they are; homes first if it says so. Keys: arrows move the reader's centre along
+            Starts from the rig file (--rig, else rig.conf in the config folder; 'nfcbench rig init' writes a first
+            one): its device, dialect, feeds, travel and homing stay as they are; homes first if it says so. Keys: arrows move the reader's centre along
             machine X (left, right) and Y (down, up), Page Up and Page Down move Z; 1, 2, 3 and 4 choose a step
             of 0.1, 1, 10 or 50 mm. Put the reader's centre on the phone's top-left corner of the back (as seen
             from the back) and press a, on the opposite corner and press b; lower it until the reader touches
@@ -34,8 +34,8 @@ enum RigCalibrateCommand {
     }
 
     static func run(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
-        let loadedRig = try RigOptions.load(invocation, context)
-        let rig = try RigCommand.rig(invocation, context)
+        let loadedRig = try RigOptions.load(invocation, context, requiringJig: false)
+        let rig = try RigCommand.rig(invocation, context, requiringJig: false)
         let (_, _, _, profile, body) = try await RigCommand.publishedBody(invocation, context)
         let destination = try OutputPath.check(invocation[output] ?? loadedRig.path, invocation, context)
         let machine = try await openForJogging(rig, invocation, context)
@@ -151,6 +151,7 @@ enum RigCalibrateCommand {
         let stroke = max(rig.safeZ - rig.tapZ, 1)
         calibrated.tapZ = tapZ
         calibrated.safeZ = min(tapZ + stroke, rig.travelZ)
+        calibrated.jigMarked = true
         do {
             calibrated = try JigCalibration(topLeft: a, bottomRight: b).applied(
                 to: calibrated, publishedWidthMm: body.width, publishedHeightMm: body.height, model: profile.displayName)

@@ -10,8 +10,8 @@ import NFCSystem
 /// `nfcbench rig ...`: the motion stage a gcode positioner drives (docs/rig.md).
 enum RigCommand {
     static let spec = CommandSpec(
-        "rig", abstract: "Check a motion stage (GRBL or Marlin) against a plan, calibrate it, or clear its alarm.",
-        subcommands: [checkSpec, unlockSpec, RigCalibrateCommand.spec])
+        "rig", abstract: "Set up a motion stage (GRBL or Marlin), check it against a plan, calibrate it, or clear its alarm.",
+        subcommands: [RigInitCommand.spec, checkSpec, unlockSpec, RigCalibrateCommand.spec])
 
     static let device = Option<String>(
         "--device", value: "path", help: "The machine's serial port, overriding the rig file's device.")
@@ -54,8 +54,10 @@ enum RigCommand {
     static let yes = Flag("--yes", help: "Unlock without asking.")
 
     /// The rig file with `--device` applied.
-    static func rig(_ invocation: ParsedInvocation, _ context: CommandContext) throws -> RigConfiguration {
-        var rig = try RigOptions.load(invocation, context).configuration
+    static func rig(_ invocation: ParsedInvocation, _ context: CommandContext, requiringJig: Bool = true) throws
+        -> RigConfiguration
+    {
+        var rig = try RigOptions.load(invocation, context, requiringJig: requiringJig).configuration
         if let path = invocation[device] { rig.device = context.url(forPath: path).path }
         guard rig.device != nil else {
             throw UsageError("The rig file names no device: add 'device = /dev/ttyUSB0' or give --device.", path: invocation.path)
@@ -175,7 +177,7 @@ enum RigCommand {
     }
 
     static func unlock(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
-        let rig = try rig(invocation, context)
+        let rig = try rig(invocation, context, requiringJig: false)
         let opened: (machine: GCodeMachine, state: String)
         do { opened = try await GCodeMachine.open(rig, timeout: machineTimeout(invocation)) } catch {
             // A GRBL waiting for "Reset to continue" still answers `?`; silence is a cable or port problem.

@@ -29,7 +29,7 @@ enum SimCommand {
         options: [
             serveDirectory.spec, vpcdPort.spec, noPN532.spec, antenna.spec, aspectRatio.spec, technology.spec,
             missRate.spec, saturation.spec, seed.spec, readerAntenna.spec, gapMm.spec, coil.spec, rungFieldExponent.spec,
-            GantryOptions.gantry.spec, GantryOptions.speed.spec,
+            GantryOptions.gantry.spec, GantryOptions.speed.spec, GantryOptions.zHome.spec,
             GantryOptions.body.spec,
             GantryOptions.readHeight.spec,
         ],

@@ -21,6 +21,9 @@ public struct GantryConfiguration: Sendable {
     public var homes: Bool
     /// Moves take their distance over the feed rate, divided by this (1: real time).
     public var speed: Double
+    /// The homing cycle drives Z down to 0, as a printer homes to its bed (GRBL `$23` with
+    /// Z's bit, Marlin's `z_min` endstop), instead of up to the top of the travel.
+    public var zHomesDown = false
 
     public init(
         dialect: GantryDialect, originX: Double = 40, originY: Double = 30, bodyWidthMm: Double, bodyHeightMm: Double,

@@ -71,7 +71,7 @@ struct GantryFirmware {
     }
 
     /// Where homing leaves the head: X and Y at 0, Z at the top of its travel.
-    var homePosition: [Double] { [0, 0, configuration.travel.z] }
+    var homePosition: [Double] { [0, 0, configuration.zHomesDown ? 0 : configuration.travel.z] }
 
     /// Starts the homing cycle from wherever the head is.
     mutating func startHoming() {

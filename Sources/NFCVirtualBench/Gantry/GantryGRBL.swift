@@ -42,6 +42,12 @@ extension GantryFirmware {
             say("error:20")
             return true
         }
+        // GRBL 1.1 knows M0-M2, M30 (program flow), M3-M5 (spindle), M7-M9 (coolant) and M56;
+        // any other M word (a printer's M115) is error:20, unsupported command.
+        for (letter, value) in words.words where letter == "M" && ![0, 1, 2, 3, 4, 5, 7, 8, 9, 30, 56].contains(value) {
+            say("error:20")
+            return true
+        }
         if words.has("G", 4) {
             guard motion.isIdle else { return false }
             if dwellLeft == nil { dwellLeft = words.value("P") ?? 0 }
@@ -97,7 +103,8 @@ extension GantryFirmware {
         case "$":
             let t = configuration.travel
             for setting in [
-                "$20=1", "$21=0", "$22=\(configuration.homes ? 1 : 0)", "$110=5000.000", "$111=5000.000",
+                "$20=1", "$21=0", "$22=\(configuration.homes ? 1 : 0)", "$23=\(configuration.zHomesDown ? 4 : 0)",
+                "$110=5000.000", "$111=5000.000",
                 "$112=1000.000", "$130=\(t.x)", "$131=\(t.y)", "$132=\(t.z)",
             ] {
                 say(setting)

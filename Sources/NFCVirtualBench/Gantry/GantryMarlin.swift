@@ -75,6 +75,16 @@ extension GantryFirmware {
             say(
                 "FIRMWARE_NAME:Marlin 2.1.2.1 (nfcbench virtual gantry) SOURCE_CODE_URL:github.com/MarlinFirmware/Marlin MACHINE_TYPE:Gantry"
             )
+        } else if words.has("M", 211) {
+            // Marlin's report (gcode/control/M211.cpp): the soft endstops, min then max.
+            let t = configuration.travel, f = { (v: Double) in String(format: "%.2f", v) }
+            say("echo:Soft endstops: On  Min:  X0.00 Y0.00 Z0.00   Max:  X\(f(t.x)) Y\(f(t.y)) Z\(f(t.z))")
+        } else if words.has("M", 119) {
+            // The endstops the board has (M119's report): X and Y home to min, Z to the end it is built for.
+            say("Reporting endstop status")
+            say("x_min: open")
+            say("y_min: open")
+            say(configuration.zHomesDown ? "z_min: open" : "z_max: open")
         } else if words.has("M", 999) {
             stopped = false
             notes.append("restarted (M999)")
