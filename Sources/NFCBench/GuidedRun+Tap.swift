@@ -77,7 +77,26 @@ extension GuidedRun {
             events(.awaitingPlacement(step: tap.step))
             switch try await waitForPlacement(inbox: inbox, reader: reader, step: tap.step) {
             case .observed(let early):
-                return try await conclude(early, tap, placement: .answeredBeforeConfirmation, events: events)
+                // Tag mode times the phone's own read from its activation, and a fault is no
+                // evidence either way: both conclude here. A card-mode answer came while the phone
+                // was still being placed (it may have slid across the coil): it is noted, and the
+                // position's evidence is the window after the confirmation, timed from it.
+                guard session.mode == .card, case .window(.target(let target)) = early else {
+                    return try await conclude(early, tap, placement: .answeredBeforeConfirmation, events: events)
+                }
+                try await journal(
+                    .answeredWhilePlacing, step: tap.step, details: ["responder": ResponderWords.describe(target)])
+                events(.answeredWhilePlacing(step: tap.step))
+                switch await waitForConfirmation(inbox: inbox) {
+                case .command(.proceed):
+                    placement = .confirmedByOperator
+                    try await meetAfresh(reader)
+                case .command(let command):
+                    return try await act(on: command, tap, events: events)
+                case .keyboardClosed, .observed:
+                    try await positioner.lift(index: tap.step)
+                    return .keyboardClosed(step: tap.step)
+                }
             case .command(.proceed):
                 placement = .confirmedByOperator
             case .command(let command):
@@ -104,6 +123,15 @@ extension GuidedRun {
         case .command(let command): return try await act(on: command, tap, events: events)
         default: return try await conclude(observed, tap, placement: placement, events: events)
         }
+    }
+
+    /// After the phone answered while being placed: the field is switched off and on, where
+    /// the reader can, so the window meets the phone afresh (as a tap does) and times its
+    /// answer from the confirmation, not from a selection made while it was still moving.
+    private func meetAfresh(_ reader: any Reader) async throws {
+        guard let field = reader.capabilities.fieldSwitch else { return }
+        try await field.switchField(on: false)
+        try await field.switchField(on: true)
     }
 
     /// What the operator's key does at a position.
@@ -179,8 +207,9 @@ extension GuidedRun {
     }
 
     /// In tag mode the latency is the time to read: from the phone's activation (field
-    /// detection) to the answer to its last READ BINARY. A phone that answered before the
-    /// operator confirmed its placement has no time to detect: nothing was timed yet.
+    /// detection) to the answer to its last READ BINARY, so it holds whenever the phone read.
+    /// A card-mode answer before the confirmation (sessions before the rule that waits for
+    /// it) has no time to detect: nothing was timed yet.
     private func record(
         _ result: TapRecord.Result, _ detected: DetectedTarget?, _ tap: TapContext, placement: TapPlacement?,
         tagRead: TagReadResult? = nil, foreignReason: String? = nil, grade: CouplingGrade? = nil,
@@ -188,7 +217,8 @@ extension GuidedRun {
     ) async throws -> TapOutcome {
         if result != .skipped { try await confirmStill(through: tap) }
         let readTime = tagRead?.readTime.map { ($0.seconds * 10_000).rounded() / 10 }
-        let timed = placement != .answeredBeforeConfirmation
+        // A tag read is timed by the phone's own activation, whenever the operator confirms.
+        let timed = placement != .answeredBeforeConfirmation || tagRead != nil
         let record = TapRecord(
             sessionID: session.id, step: tap.step, attempt: tap.attempt, probe: tap.probe,
             insidePredicted: predicted?.contains(x: tap.probe.x, y: tap.probe.y) ?? false, result: result,

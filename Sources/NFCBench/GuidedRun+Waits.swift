@@ -58,6 +58,13 @@ extension GuidedRun {
         }
     }
 
+    /// The operator's key alone, once the phone has answered while being placed: the
+    /// reader is not asked again until the window.
+    func waitForConfirmation(inbox: CommandInbox) async -> PlacementWait {
+        guard let key = await inbox.nextArrival() else { return .keyboardClosed }
+        return .command(key.command)
+    }
+
     /// What ended one of a wait's two tasks: the reader's side, or a key with its arrival.
     private enum PlacementFinish { case wait(PlacementWait), key(ArrivedCommand) }
     private enum WindowFinish { case seen(WaitResult), key(ArrivedCommand) }

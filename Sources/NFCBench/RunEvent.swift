@@ -17,8 +17,11 @@ public enum RunEvent: Sendable {
     case fieldOccupied(DetectedTarget)
     case position(step: Int, total: Int?, probe: Probe, attempt: Int)
     /// The run waits for the operator to say the phone is in place at `step` (Enter or
-    /// Space); the reader already listens, so a phone that answers first still counts.
+    /// Space); the reader already listens, so a phone that answers first is said.
     case awaitingPlacement(step: Int)
+    /// The phone answered before the operator confirmed its placement (card mode): the run
+    /// waits for the confirmation, and the window after it is the position's evidence.
+    case answeredWhilePlacing(step: Int)
     /// The phone is in place: the tap window of `seconds` runs.
     case waitingForTap(seconds: Double)
     case tap(TapRecord)

@@ -13,6 +13,9 @@ public struct SessionEvent: Sendable, Equatable {
         case ready
         /// The operator (or a machine positioner) reported the phone in place.
         case placed
+        /// The phone answered while the operator was still placing it (`responder`): noted,
+        /// not recorded as the position's tap; the window after the confirmation is.
+        case answeredWhilePlacing = "answered-while-placing"
         /// A tap window opened (`seconds`) and how it ended (`outcome`).
         case window
         case undo, retry, skip, quit

@@ -22,6 +22,8 @@ public enum EventWords {
             return at
                 + (d["by"] == TapPlacement.confirmedByOperator.rawValue
                     ? "placement confirmed by the operator" : "placed by the positioner")
+        case .answeredWhilePlacing:
+            return at + "\(d["responder"] ?? "the phone") answered while the phone was being placed (not the tap)"
         case .window: return at + "window of \(seconds("seconds")): \(d["outcome"] ?? "?")"
         case .undo: return at + "undo (removed its \(d["result"] ?? "last") tap)"
         case .retry: return at + "retry"

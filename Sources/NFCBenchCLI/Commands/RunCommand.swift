@@ -13,9 +13,10 @@ enum RunCommand {
         "run", abstract: "Guide a bench session: tap the phone at each position, record hits, score the prediction.",
         discussion: """
             A manual run shows how to prepare the phone and waits for Enter before position 1. At every
-            position you place the phone, then press Enter or Space: only then does the tap window run.
-            The reader listens from the moment the position is shown, so a phone that answers before you
-            press the key is a HIT (marked "answered before the placement was confirmed").
+            position you place the phone, then press Enter or Space: only then does the tap window run, and
+            its time to detect is measured from that key. A phone that answers while you put it down is
+            said and noted in the trail; the tap is the window after the key (tag mode records the phone's
+            read when it happens, timed from the phone's own activation).
             Keys (single presses on a terminal; from a pipe, the letter and a newline): Enter or Space
             placed, r retry the position, s skip it, u undo the last tap, q quit (the session is saved;
             continue with --resume ID). Keys typed while the run waits for the lift are discarded, and so

@@ -35,6 +35,8 @@ final class RunPrinter: Sendable {
     let maximumPositions: Int?
     /// iPhones present a Wallet card for about a minute: the run reminds the operator.
     let isIPhone: Bool
+    /// Tag mode: the phone reads the emulated tag when it lies there, timed from its own activation.
+    let tagMode: Bool
     /// An unattended run's pace and time left, said with each position.
     let pace = RunPace()
 
@@ -57,6 +59,7 @@ final class RunPrinter: Sendable {
             maximumPositions = shape.plannedLength == nil ? shape.maximumPositions : nil
         }
         isIPhone = Self.platform(session) == .iOS && session.mode == .card
+        tagMode = session.mode == .tag
         positionWords = PositionWords(body: BodyMillimetres(session))
         self.aspectRatio = aspectRatio
         progress = WaitProgress(output: context.output, interactive: context.output.isTerminal && !json)
@@ -101,6 +104,7 @@ final class RunPrinter: Sendable {
         case .readerRestored(let what):
             out.line("Reader found weakened and restored before any tap: \(TerminalSafeText.neutralise(what)).")
         case .awaitingPlacement(let step): awaitingPlacement(step)
+        case .answeredWhilePlacing(let step): answeredWhilePlacing(step)
         case .foreign(let t, let reason):
             progress.stop()
             out.line(
@@ -204,15 +208,32 @@ final class RunPrinter: Sendable {
 
     /// The operator places the phone, then says so: nothing is timed before that.
     private func awaitingPlacement(_ step: Int) {
+        if tagMode {
+            context.output.line(
+                "  Place the phone: its reader reads the tag when it lies there (timed from its first contact). "
+                    + (interactive ? "Press Enter or Space" : "Send an empty line")
+                    + " if it lies still and nothing happens.")
+            if interactive { progress.start("  waiting for the phone to read the tag", timeout: nil) }
+            return
+        }
         if interactive {
-            context.output.line("  Place the phone, then press Enter or Space. Nothing is timed until then.")
+            context.output.line("  Place the phone, then press Enter or Space: the tap window runs, timed, from then.")
             if keysAvailable { context.output.line("  keys: r retry, s skip, u undo, q quit (no Enter needed)") }
             progress.start("  waiting for you to place the phone", timeout: nil)
         } else {
             context.output.line(
                 "  Place the phone for position \(step + 1), then send an empty line (r, s, u or q and a newline:"
-                    + " retry, skip, undo, quit). Nothing is timed until then.")
+                    + " retry, skip, undo, quit). The tap window runs, timed, from then.")
         }
+    }
+
+    /// The phone answered as it was put down: the tap is the window after the confirmation.
+    private func answeredWhilePlacing(_ step: Int) {
+        progress.stop()
+        let key = interactive ? "press Enter or Space" : "send an empty line"
+        context.output.line(
+            "  The phone answers at position \(step + 1). Once it lies still, \(key): the tap window runs, timed, from then.")
+        if interactive { progress.start("  waiting for you to confirm the placement", timeout: nil) }
     }
 
     private func waitingForTap(_ seconds: Double) {
@@ -236,7 +257,7 @@ final class RunPrinter: Sendable {
                 "  \(t.technology ?? "") UID \(t.uid ?? ""), answered before the placement was confirmed (not timed)"
             case (.hit, nil): "  \(t.technology ?? "") UID \(t.uid ?? "") in \(format(t.latencyMs ?? 0, 1)) ms"
             case (.hit, _?) where t.placement == .answeredBeforeConfirmation:
-                "  the phone read the whole NDEF message before the placement was confirmed (not timed)"
+                "  the phone read the whole NDEF message in \(format(t.latencyMs ?? 0, 1)) ms, before the placement was confirmed"
             case (.hit, _?): "  the phone read the whole NDEF message in \(format(t.latencyMs ?? 0, 1)) ms"
             case (.partial, let progress?): "  the phone started reading and stopped (got as far as \(progress.rawValue))"
             default: ""
