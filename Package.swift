@@ -100,7 +100,7 @@ let package = Package(
                 "NFCBench", "NFCBenchRecords", "NFCBenchSeams", "NFCLocatorCore", "NFCReaders", "NFCVirtualBench",
                 "NFCBenchStoreSQLite",
                 "NFCBenchStorePostgres", "NFCPostgres", "NFCStore", "NFCCatalogRemote", "NFCReaderLibNFC", "NFCMotion",
-                "NFCPhysics", "NFCSodium",
+                "NFCPhysics", "NFCSodium", "NFCSystem",
             ]),
         // Argument parsing, help and printing only; a library so tests call it.
         .target(

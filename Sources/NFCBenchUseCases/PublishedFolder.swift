@@ -1,10 +1,17 @@
 import Foundation
 import NFCCatalogRemote
 import NFCLocatorCore
+import NFCSystem
 
 /// The folder a lab publishes its catalog into, laid out as the remote layer fetches it:
 /// `v1/catalog` and `v1/catalog.minisig` are the current version, served as static files by
 /// any web server (docs/catalog-api.md); `v1/versions/N/` keeps each version as published.
+///
+/// The document and its signature must change together: a client that fetched the new
+/// document beside the old signature would refuse it. So both live only in the version's
+/// folder; `v1/current` is a link to that folder, swapped in one rename, and `v1/catalog`
+/// and `v1/catalog.minisig` are fixed links through it (`current/catalog`). A web server
+/// that follows links (nginx does by default) serves either the old pair or the new one.
 struct PublishedFolder {
     let root: URL
 
@@ -55,14 +62,33 @@ struct PublishedFolder {
         }
         let files = [
             (folder.appendingPathComponent("catalog"), body), (folder.appendingPathComponent("catalog.minisig"), signature),
-            (current, body), (currentSignature, signature),
         ]
         for (file, data) in files {
             do { try data.write(to: file, options: .atomic) } catch {
                 throw PublishFailure.unwritable("cannot write \(file.path): \(error.localizedDescription)")
             }
         }
-        return files.map(\.0.path)
+        try serve(version: n)
+        return files.map(\.0.path) + [currentLink.path, current.path, currentSignature.path]
+    }
+
+    var currentLink: URL { root.appendingPathComponent("v1/current") }
+
+    /// Makes version `n` the one served: `v1/current` swapped to its folder in one rename,
+    /// then `v1/catalog` and `v1/catalog.minisig` made links through it where they are not
+    /// yet (a folder from before the links held them as files: replaced, each in one rename).
+    func serve(version n: Int) throws {
+        let links = [
+            (currentLink, "versions/\(n)"), (current, "current/catalog"), (currentSignature, "current/catalog.minisig"),
+        ]
+        for (link, target) in links {
+            if link != currentLink, (try? FileManager.default.destinationOfSymbolicLink(atPath: link.path)) == target {
+                continue
+            }
+            do throws(Errno) { try FileSystemCalls.swapLink(link.path, to: target) } catch {
+                throw PublishFailure.unwritable("cannot point \(link.path) at \(target): \(error)")
+            }
+        }
     }
 
     /// A trusted comment is one printable line (minisign refuses others).

@@ -89,17 +89,35 @@ public struct CachingRemoteCatalog: Sendable {
                     fetchedAt: now, error: nil)
                 load.signatureVerified = verifier != nil
                 return load
-            case .fetched(let body, let etag):
+            case .fetched(var body, var etag):
                 let document: CatalogResponseDTO
                 var signature: Data?
                 if let verifier {
+                    let held = [cachedDocument?.catalogVersion, minimumVersion].compactMap { $0 }.max()
+                    func open(_ body: Data, _ signature: Data?) -> Result<CatalogResponseDTO, SignedCatalogRefusal> {
+                        do throws(SignedCatalogRefusal) {
+                            return .success(
+                                try SignedCatalog.open(
+                                    body, signature: signature, verifier: verifier, origin: url, heldVersion: held))
+                        } catch {
+                            return .failure(error)
+                        }
+                    }
                     signature = try await fetchSignature()
-                    do {
-                        let held = [cachedDocument?.catalogVersion, minimumVersion].compactMap { $0 }.max()
-                        document = try SignedCatalog.open(
-                            body, signature: signature, verifier: verifier, origin: url, heldVersion: held)
-                    } catch {
-                        return fromCache(.refused(error.description))
+                    var opened = open(body, signature)
+                    // The document and its signature are two requests: a publish between them pairs
+                    // one version's document with the next one's signature. Both are fetched once
+                    // more; a pair that still disagrees is refused.
+                    if case .failure(.signature(.invalid)) = opened,
+                        case .fetched(let again, let newTag) = try await fetcher.fetch(endpoint.catalogURL, etag: nil)
+                    {
+                        (body, etag) = (again, newTag)
+                        signature = try await fetchSignature()
+                        opened = open(body, signature)
+                    }
+                    switch opened {
+                    case .success(let opened): document = opened
+                    case .failure(let refusal): return fromCache(.refused(refusal.description))
                     }
                 } else {
                     do { document = try CatalogDocumentDecoder.decode(body, origin: url) } catch {

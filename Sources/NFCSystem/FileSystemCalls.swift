@@ -11,6 +11,20 @@ public enum FileSystemCalls {
         }
     }
 
+    /// Points `link` at `target` in one step: a new link is made beside it and renamed
+    /// over it (`rename(2)` replaces atomically), so a reader opening `link` meets the old
+    /// target or the new one, never nothing. A regular file at `link` is replaced the same way.
+    public static func swapLink(_ link: String, to target: String) throws(Errno) {
+        let staged = link + ".swap-\(getpid())"
+        unlink(staged)
+        guard symlink(target, staged) == 0 else { throw .current }
+        guard rename(staged, link) == 0 else {
+            let error = Errno.current
+            unlink(staged)
+            throw error
+        }
+    }
+
     /// A symbolic link at `link` to `target`, replacing a link (or file) already there: a
     /// pseudo-terminal's number changes, its stable name does not.
     public static func replaceLink(_ link: String, to target: String) throws(Errno) {

@@ -208,4 +208,33 @@ struct CachingRemoteCatalogTests {
         ).load()
         #expect(load.served == .none && load.error == .refused(CatalogSignatureError.missing.description))
     }
+
+    /// Issue 53: a publish between the document's fetch and the signature's pairs version
+    /// 1's document with version 2's signature. Both are fetched once more and the
+    /// consistent pair taken; a pair that disagrees twice (a tampered document) is refused.
+    @Test func aPublishBetweenTheTwoFetchesIsFetchedAgain() async throws {
+        let key = try MinisignSecretKey.generate()
+        let (one, _) = try signed(1, with: key), (two, twoSigned) = try signed(2, with: key)
+        let straddled = ScriptedFetcher([
+            .success(.fetched(body: one, etag: "\"1\"")), .success(.fetched(body: twoSigned, etag: nil)),
+            .success(.fetched(body: two, etag: "\"2\"")), .success(.fetched(body: twoSigned, etag: nil)),
+        ])
+        let cache = try await cache()
+        let load = await CachingRemoteCatalog(
+            endpoint: endpoint, fetcher: straddled, cache: cache, verifier: MinisignVerifier(key: key.publicKey)
+        ).load()
+        #expect(load.served == .network && load.document?.catalogVersion == 2 && load.etag == "\"2\"", "\(load)")
+        #expect(try await cache.all().first?.etag == "\"2\"", "the pair that verified is the one cached")
+
+        var tampered = two
+        tampered[tampered.count - 2] ^= 0x20
+        let twice = ScriptedFetcher([
+            .success(.fetched(body: tampered, etag: nil)), .success(.fetched(body: twoSigned, etag: nil)),
+            .success(.fetched(body: tampered, etag: nil)), .success(.fetched(body: twoSigned, etag: nil)),
+        ])
+        let refused = await CachingRemoteCatalog(
+            endpoint: endpoint, fetcher: twice, cache: nil, verifier: MinisignVerifier(key: key.publicKey)
+        ).load()
+        #expect(refused.served == .none && refused.error == .refused(CatalogSignatureError.invalid.description))
+    }
 }
