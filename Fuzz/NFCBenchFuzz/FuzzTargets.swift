@@ -47,6 +47,11 @@ enum FuzzTargets {
     /// document that yields the same profile.
     static func catalog(_ bytes: [UInt8]) {
         guard let document = try? CatalogDocumentDecoder.decode(Data(bytes), origin: "fuzz") else { return }
+        // What `catalog verify` reads without decoding must agree with the decode.
+        guard let header = try? CatalogHeader.read(Data(bytes)) else { fatalError("the header refuses a catalog") }
+        guard header.catalogVersion == document.catalogVersion, header.publication == document.publication,
+            header.entryCount.map({ $0 == document.entries.count + document.undecodableRows.count }) ?? true
+        else { fatalError("the header reads a catalog otherwise: \(header)") }
         let catalog = Catalog(document: document)
         guard let encoded = try? JSONEncoder().encode(catalog.document),
             let again = try? CatalogDocumentDecoder.decode(encoded, origin: "fuzz again")

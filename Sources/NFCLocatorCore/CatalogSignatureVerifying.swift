@@ -47,6 +47,26 @@ public enum CatalogSignatureError: Error, Sendable, Equatable, CustomStringConve
 /// The one rule every client applies to a signed catalog, whatever verifies the signature:
 /// the signature first, then the document, then its version against the one held.
 public enum SignedCatalog {
+    /// The signature and the version alone, with the document's header (`CatalogHeader`)
+    /// and not its entries: what `catalog verify` checks. `open` adds the decode.
+    public static func verify(
+        _ body: Data, signature: Data?, verifier: any CatalogSignatureVerifying, origin: String, heldVersion: Int?
+    ) throws(SignedCatalogRefusal) -> CatalogHeader {
+        guard let signature else { throw .signature(.missing) }
+        do {
+            _ = try verifier.verify(document: body, signature: signature)
+        } catch {
+            throw .signature(error)
+        }
+        let header: CatalogHeader
+        do { header = try CatalogHeader.read(body) } catch {
+            throw .document(CatalogDocumentError(kind: .notACatalog, origin: origin, detail: error.description))
+        }
+        guard let version = header.catalogVersion else { throw .signature(.unversioned) }
+        if let heldVersion, version < heldVersion { throw .signature(.rolledBack(offered: version, held: heldVersion)) }
+        return header
+    }
+
     public static func open(
         _ body: Data, signature: Data?, verifier: any CatalogSignatureVerifying, origin: String, heldVersion: Int?
     ) throws(SignedCatalogRefusal) -> CatalogResponseDTO {

@@ -142,6 +142,25 @@ public struct CoilFit: Sendable {
     /// The best coil for `taps`, with intervals; `nil` without a single read.
     public func estimate(_ tapsGiven: [CoilTap]) -> CoilEstimate? {
         let taps = Pooled(tapsGiven)
+        guard let best = bestFit(taps) else { return nil }
+        let intervals = ParallelWork.map(4) { profileInterval(of: $0, best.point, best.value, exponent: best.exponent, taps) }
+        return CoilEstimate(
+            centreX: intervals[0], centreY: intervals[1], width: intervals[2], height: intervals[3],
+            rungFieldExponent: best.exponent, logLikelihood: best.value, benches: taps.benchCount)
+    }
+
+    /// The best coil's centre alone, with its intervals: what a check of one session against
+    /// the pooled coil compares (`catalog publish`'s stability rule), at half the intervals' cost.
+    public func centre(_ tapsGiven: [CoilTap]) -> (x: CoilEstimate.Interval, y: CoilEstimate.Interval)? {
+        let taps = Pooled(tapsGiven)
+        guard let best = bestFit(taps) else { return nil }
+        let intervals = ParallelWork.map(2) { profileInterval(of: $0, best.point, best.value, exponent: best.exponent, taps) }
+        return (intervals[0], intervals[1])
+    }
+
+    /// The most likely coil and thresholds (and exponent, for graded taps); `nil` without a read.
+    private func bestFit(_ taps: Pooled) -> (point: [Double], value: Double, exponent: Double)? {
+        let tapsGiven = taps.taps
         let reads = tapsGiven.filter(\.hit)
         guard !reads.isEmpty else { return nil }
         let graded = tapsGiven.contains { $0.rungsRead != nil }
@@ -155,13 +174,14 @@ public struct CoilFit: Sendable {
         // threshold can explain a cluster of reads nearly as well as the real one.
         var starts: [(Double, Double)] = [0.4, 0.7, 1.0].map { (spanX * $0, spanY * $0) }
         starts += [15.0, 25, 40].map { ($0, $0) }
-        for (w, h) in starts {
-            var start = clampedIntoBody([cx, cy, min(w, bodyWidthMm), min(h, bodyHeightMm)])
+        let sides = starts
+        let found = ParallelWork.map(sides.count) { i in
+            var start = clampedIntoBody([cx, cy, min(sides[i].0, bodyWidthMm), min(sides[i].1, bodyHeightMm)])
             start += startingThresholds(start, taps)
-            let found = NelderMead.maximise(
+            return NelderMead.maximise(
                 { logLikelihood($0, exponent: 1, taps) }, from: start, steps: taps.steps([3, 3, 4, 4], 0.4))
-            if found.value > best.value { best = (found.point, found.value, 1) }
         }
+        for result in found where result.value > best.value { best = (result.point, result.value, 1) }
         if graded {
             // The exponent by golden-section search over [0.5, 2] on a log scale, the coil and
             // thresholds refitted at each: a grid of five exponents left the size off by the
@@ -194,10 +214,7 @@ public struct CoilFit: Sendable {
         let polished = NelderMead.maximise(
             { logLikelihood($0, exponent: best.exponent, taps) }, from: best.point, steps: taps.steps([1, 1, 1.5, 1.5], 0.2))
         if polished.value > best.value { best = (polished.point, polished.value, best.exponent) }
-        let intervals = (0..<4).map { profileInterval(of: $0, best.point, best.value, exponent: best.exponent, taps) }
-        return CoilEstimate(
-            centreX: intervals[0], centreY: intervals[1], width: intervals[2], height: intervals[3],
-            rungFieldExponent: best.exponent, logLikelihood: best.value, benches: taps.benchCount)
+        return best
     }
 
     /// The 95 % interval of parameter `index`, walking out each way from the estimate

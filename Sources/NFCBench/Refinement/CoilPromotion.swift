@@ -68,8 +68,12 @@ public struct CoilPromotion: Sendable {
         if sessions.count > 1 {
             let widening = Self.bonferroniWidening(checks: 2 * sessions.count)
             for session in sessions {
-                guard case .success(let own) = fit([session]), !own.centreX.open, !own.centreY.open else { continue }
-                for (axis, mine, all) in [("x", own.centreX, pooled.centreX), ("y", own.centreY, pooled.centreY)] {
+                guard
+                    case .success(let own) = SessionCoil.pooledCentre(
+                        [(session.session, session.taps)], bodyWidthMm: bodyWidthMm, bodyHeightMm: bodyHeightMm),
+                    !own.x.open, !own.y.open
+                else { continue }
+                for (axis, mine, all) in [("x", own.x, pooled.centreX), ("y", own.y, pooled.centreY)] {
                     let below = mine.value < all.value
                     let allowed =
                         widening

@@ -47,6 +47,20 @@ public struct SessionCoil: Sendable {
     public static func pooled(
         _ sessions: [(session: SessionRecord, taps: [TapRecord])], bodyWidthMm: Double, bodyHeightMm: Double
     ) -> Result<CoilEstimate, Unavailable> {
+        fitted(sessions, bodyWidthMm: bodyWidthMm, bodyHeightMm: bodyHeightMm) { $0.estimate($1) }
+    }
+
+    /// The pooled coil's centre alone, with its intervals (`CoilFit.centre`).
+    public static func pooledCentre(
+        _ sessions: [(session: SessionRecord, taps: [TapRecord])], bodyWidthMm: Double, bodyHeightMm: Double
+    ) -> Result<(x: CoilEstimate.Interval, y: CoilEstimate.Interval), Unavailable> {
+        fitted(sessions, bodyWidthMm: bodyWidthMm, bodyHeightMm: bodyHeightMm) { $0.centre($1) }
+    }
+
+    private static func fitted<T>(
+        _ sessions: [(session: SessionRecord, taps: [TapRecord])], bodyWidthMm: Double, bodyHeightMm: Double,
+        _ fitting: (CoilFit, [CoilTap]) -> T?
+    ) -> Result<T, Unavailable> {
         let ladder = CouplingLadder.standard
         var coilTaps: [CoilTap] = []
         for (session, taps) in sessions {
@@ -62,8 +76,8 @@ public struct SessionCoil: Sendable {
         }
         guard sessions.contains(where: { $0.session.readerGeometry != nil }) else { return .failure(.readerAntennaUnknown) }
         let fit = CoilFit.bench(bodyWidthMm: bodyWidthMm, bodyHeightMm: bodyHeightMm)
-        guard let estimate = fit.estimate(coilTaps) else { return .failure(.noReads) }
-        return .success(estimate)
+        guard let result = fitting(fit, coilTaps) else { return .failure(.noReads) }
+        return .success(result)
     }
 
     /// "centre 35.3 mm from the left (33.1-37.0), 40.2 mm from the top (39.0-41.5); 40 x 30 mm

@@ -30,7 +30,9 @@ enum CatalogPublishCommand {
 
     static let verifySpec = CommandSpec(
         "verify", abstract: "Check a catalog file's signature (FILE.minisig beside it) with a trusted key.",
-        discussion: "The same check 'catalog sync --catalog-key' makes, on a file at hand. "
+        discussion: "The signature and version check 'catalog sync --catalog-key' makes, on a file at hand: the whole "
+            + "file must be what the key signed, and one JSON object with a catalogVersion. Its entries are not decoded "
+            + "(the signature vouches for them); 'nfcbench catalog validate FILE' checks their content. "
             + "Exit codes: 0 the signature verifies and the file is a versioned catalog, 1 it does not (the reason is said).",
         arguments: [ArgumentSpec("file", help: "The catalog document (v1/catalog).")],
         options: [CatalogOptions.catalogKey.spec, signatureFile.spec],
@@ -79,9 +81,10 @@ enum CatalogPublishCommand {
         let signed =
             FileManager.default.fileExists(atPath: signature.path)
             ? try InputFile.read(signature, limit: 16_384, what: "signature") : nil
-        let verified: CatalogResponseDTO
+        // The signature and the version, not the entries: 'catalog validate' reads those.
+        let verified: CatalogHeader
         do {
-            verified = try SignedCatalog.open(
+            verified = try SignedCatalog.verify(
                 body, signature: signed, verifier: MinisignVerifier(key: key), origin: document.path, heldVersion: nil)
         } catch {
             throw CommandFailure(
@@ -93,7 +96,8 @@ enum CatalogPublishCommand {
         }
         context.output.line(
             "\(TerminalSafeText.field(file)): signature verified with key \(key.keyIDText); catalog version "
-                + "\(verified.catalogVersion.map(String.init) ?? "none")\(approval ?? ""), \(verified.entries.count) entries.")
+                + "\(verified.catalogVersion.map(String.init) ?? "none")\(approval ?? ""), "
+                + "\(verified.entryCount.map(String.init) ?? "no") entries (their content: 'nfcbench catalog validate').")
         return ExitCode.success
     }
 
