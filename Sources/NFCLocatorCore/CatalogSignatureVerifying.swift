@@ -67,20 +67,12 @@ public enum SignedCatalog {
         return header
     }
 
+    /// `verify`, then the whole document decoded: what a client that uses the entries takes.
     public static func open(
         _ body: Data, signature: Data?, verifier: any CatalogSignatureVerifying, origin: String, heldVersion: Int?
     ) throws(SignedCatalogRefusal) -> CatalogResponseDTO {
-        guard let signature else { throw .signature(.missing) }
-        do {
-            _ = try verifier.verify(document: body, signature: signature)
-        } catch {
-            throw .signature(error)
-        }
-        let document: CatalogResponseDTO
-        do { document = try CatalogDocumentDecoder.decode(body, origin: origin) } catch { throw .document(error) }
-        guard let version = document.catalogVersion else { throw .signature(.unversioned) }
-        if let heldVersion, version < heldVersion { throw .signature(.rolledBack(offered: version, held: heldVersion)) }
-        return document
+        _ = try verify(body, signature: signature, verifier: verifier, origin: origin, heldVersion: heldVersion)
+        do { return try CatalogDocumentDecoder.decode(body, origin: origin) } catch { throw .document(error) }
     }
 }
 

@@ -53,6 +53,22 @@ struct RigCLITests {
         }
     }
 
+    /// A run with two-second windows (so it is still going when the machine is slowed),
+    /// caught mid-move: a few positions done, the gantry slowed a hundredfold and moving.
+    func runSlowedMidMove(_ bench: ServedBench) async throws -> Process {
+        let run = try BuiltBinary.start(
+            runArguments(bench).map { $0 == "0.3" ? "2" : $0 }, environment: bench.environment)
+        try await Self.waitFor("barrier", count: 6, in: bench)
+        _ = try await BuiltBinary.run(
+            ["sim", "ctl", "--dir", bench.directory, "gantry", "slow", "100"], environment: bench.environment)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while (try await Self.status(bench))["gantryState"] as? String != "Run" {
+            guard ContinuousClock.now < deadline else { throw CancellationError() }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return run
+    }
+
     static func sessionID(in text: String) -> String? {
         text.range(of: #"S-\d{8}-\d{6}-[0-9a-f]{4}"#, options: .regularExpression).map { String(text[$0]) }
     }
@@ -175,16 +191,7 @@ struct RigCLITests {
     @Test func aResumeAfterAKillWaitsForTheDeadRunsMoves() async throws {
         let bench = try await served("grbl")
         defer { bench.discard() }
-        let run = try BuiltBinary.start(
-            runArguments(bench).map { $0 == "0.3" ? "2" : $0 }, environment: bench.environment)
-        try await Self.waitFor("barrier", count: 6, in: bench)
-        _ = try await BuiltBinary.run(
-            ["sim", "ctl", "--dir", bench.directory, "gantry", "slow", "100"], environment: bench.environment)
-        let deadline = ContinuousClock.now + .seconds(30)
-        while (try await Self.status(bench))["gantryState"] as? String != "Run" {
-            guard ContinuousClock.now < deadline else { throw CancellationError() }
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        let run = try await runSlowedMidMove(bench)
         kill(run.processIdentifier, SIGKILL)
         run.waitUntilExit()
         let output = String(decoding: (run.standardOutput as! Pipe).fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -245,17 +252,7 @@ struct RigCLITests {
     @Test func ctrlCMidMoveHoldsAndResetsTheMachineAndSavesTheSession() async throws {
         let bench = try await served("grbl")
         defer { bench.discard() }
-        // Two-second windows, so the run is still going when the machine is slowed.
-        let run = try BuiltBinary.start(
-            runArguments(bench).map { $0 == "0.3" ? "2" : $0 }, environment: bench.environment)
-        try await Self.waitFor("barrier", count: 6, in: bench)
-        _ = try await BuiltBinary.run(
-            ["sim", "ctl", "--dir", bench.directory, "gantry", "slow", "100"], environment: bench.environment)
-        let deadline = ContinuousClock.now + .seconds(30)
-        while (try await Self.status(bench))["gantryState"] as? String != "Run" {
-            guard ContinuousClock.now < deadline else { throw CancellationError() }
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        let run = try await runSlowedMidMove(bench)
         run.interrupt()
         #expect(await run.exits(within: 30))
         let output = String(decoding: (run.standardOutput as! Pipe).fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
