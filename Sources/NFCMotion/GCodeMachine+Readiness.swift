@@ -18,7 +18,8 @@ extension GCodeMachine {
         guard dialect == .grbl else { return (found, .zero) }
         let start = ContinuousClock.now
         var state = found
-        if Self.movingStates.contains(state) {
+        let moving = Self.movingStates.contains(state)
+        if moving {
             onWait(
                 "The machine is still moving (state \(state)), likely finishing an earlier run's moves: waiting up to "
                     + "\(RigConfiguration.number(bound.seconds)) s for it to stop.")
@@ -39,6 +40,6 @@ extension GCodeMachine {
                 throw .awaitingReset
             }
         }
-        return (state, ContinuousClock.now - start)
+        return (state, moving ? ContinuousClock.now - start : .zero)
     }
 }

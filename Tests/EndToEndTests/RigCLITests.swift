@@ -196,7 +196,12 @@ struct RigCLITests {
         run.waitUntilExit()
         let output = String(decoding: (run.standardOutput as! Pipe).fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let id = try #require(Self.sessionID(in: output), "\(output)")
-        // The machine stays slow until the resume has seen it moving, then goes at full speed.
+        // The dead run's last moves, and one more long one as its planner might still hold:
+        // slowed, they keep the machine moving however long a loaded machine takes to start
+        // the resume. The machine stays slow until the resume has seen it moving.
+        let port = try #require(FileHandle(forWritingAtPath: bench.directory + "/gantry"))
+        try port.write(contentsOf: Data("G1 X150 Y200 F600\n".utf8))
+        try port.close()
         let resumed = try BuiltBinary.start(
             [
                 "run", "--resume", id, "--positioner", "gcode", "--rig", bench.directory + "/rig.conf", "--auto",

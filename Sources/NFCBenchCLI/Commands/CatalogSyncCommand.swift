@@ -58,11 +58,20 @@ enum CatalogSyncCommand {
                 "Sync from \(load.url) failed: \(load.error.map(String.init(describing:)) ?? "unknown error").\(kept)",
                 hint: "Check the URL and the network; 'nfcbench resolve' keeps working from the cache or the seed catalog.")
         }
+        printSynced(load, document: document, before: before, json: invocation[syncJSON], context)
+        return ExitCode.success
+    }
+
+    /// What the sync took, against the copy it replaces: JSON, or lines with each key changed.
+    static func printSynced(
+        _ load: RemoteCatalogLoad, document: CatalogResponseDTO, before: CatalogResponseDTO?, json: Bool,
+        _ context: CommandContext
+    ) {
         let old = Catalog(document: before ?? CatalogResponseDTO(version: "none", entries: []))
         let new = Catalog(document: document)
         let diff = CatalogComparison(old, new)
         let added = diff.onlyInSecond, removed = diff.onlyInFirst
-        if invocation[syncJSON] {
+        if json {
             context.output.line(
                 JSONValue.object([
                     ("url", .string(load.url)),
@@ -92,7 +101,6 @@ enum CatalogSyncCommand {
             for key in diff.changed { context.output.line("  ~ \(key)") }
             for key in removed { context.output.line("  - \(key)") }
         }
-        return ExitCode.success
     }
 
     static func cache(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {

@@ -55,40 +55,7 @@ struct RefinePrinter {
                     + (ev.units.isEmpty ? "" : " (\(TerminalSafeText.neutralise(ev.units.joined(separator: ", "))))")
                     + (dates.isEmpty ? "" : ", " + dates.joined(separator: " .. ")))
             out.append("  previous   \(Self.zone(p.zone))")
-            if let estimate = e.estimate {
-                out.append(
-                    "  measured   \(Self.zone(estimate.zone))   IoU with previous \(Self.f(e.iouWithPrevious ?? 0, 2)), "
-                        + "centre moved \(Self.f(e.centreShift ?? 0, 2)) body heights")
-                out.append(
-                    "  edges 95%  "
-                        + ZoneEdge.allCases.compactMap { edge in
-                            estimate.edges[edge].map {
-                                "\(edge.rawValue) \(Self.f($0.value, 2)) [\(Self.f($0.low, 2))-\(Self.f($0.high, 2))]"
-                                    + ($0.open ? " open" : "")
-                            }
-                        }.joined(separator: "  "))
-                if let binary = e.binaryEstimate {
-                    out.append(
-                        "  graded     \(e.gradedReads) read(s) graded (run --coupling); the taps alone fit "
-                            + "\(Self.zone(binary.zone)), IoU \(Self.f(binary.zone.iou(with: estimate.zone), 2)) with this fit; "
-                            + "edges' 95% intervals \(Self.f(Self.intervalWidth(estimate), 3)) body heights on average, "
-                            + "\(Self.f(Self.intervalWidth(binary), 3)) from the taps alone")
-                }
-                if e.gradesSetAside > 0 {
-                    out.append(
-                        "  graded     \(e.gradesSetAside) read(s) graded on an earlier coupling ladder, fitted as plain "
-                            + "reads: a grade is a share of its own ladder (docs/coupling.md)")
-                }
-                out.append(
-                    "  sessions   deviance from the pooled zone (0 = agrees): "
-                        + e.sessionDeviance.map { Self.f($0, 2) }.joined(separator: " "))
-                if let coil = e.coil, let zone = e.zone {
-                    out.append(
-                        "  coil       \(SessionCoil.words(coil)), from \(e.coilSessions) session(s) that record their "
-                            + "reader's antenna (physical model, 95% intervals)")
-                    out.append("  written    \(Self.zone(zone))   the coil, not the read region measured above")
-                }
-            }
+            if let estimate = e.estimate { out += Self.estimateLines(e, estimate) }
             if drawings, let estimate = e.estimate {
                 let marks = ev.positions.map {
                     SilhouetteDrawing.Mark(x: $0.x, y: $0.y, kind: 2 * $0.hits >= $0.taps ? .hit : .miss)
@@ -112,78 +79,120 @@ struct RefinePrinter {
         return out
     }
 
+    /// What the fit measured: the zone, its edges, what the grades added, the sessions'
+    /// agreement and the coil written.
+    static func estimateLines(_ e: EntryRefinement, _ estimate: ZoneEstimate) -> [String] {
+        var out = [
+            "  measured   \(zone(estimate.zone))   IoU with previous \(f(e.iouWithPrevious ?? 0, 2)), "
+                + "centre moved \(f(e.centreShift ?? 0, 2)) body heights",
+            "  edges 95%  "
+                + ZoneEdge.allCases.compactMap { edge in
+                    estimate.edges[edge].map {
+                        "\(edge.rawValue) \(f($0.value, 2)) [\(f($0.low, 2))-\(f($0.high, 2))]" + ($0.open ? " open" : "")
+                    }
+                }.joined(separator: "  "),
+        ]
+        if let binary = e.binaryEstimate {
+            out.append(
+                "  graded     \(e.gradedReads) read(s) graded (run --coupling); the taps alone fit "
+                    + "\(zone(binary.zone)), IoU \(f(binary.zone.iou(with: estimate.zone), 2)) with this fit; "
+                    + "edges' 95% intervals \(f(intervalWidth(estimate), 3)) body heights on average, "
+                    + "\(f(intervalWidth(binary), 3)) from the taps alone")
+        }
+        if e.gradesSetAside > 0 {
+            out.append(
+                "  graded     \(e.gradesSetAside) read(s) graded on an earlier coupling ladder, fitted as plain "
+                    + "reads: a grade is a share of its own ladder (docs/coupling.md)")
+        }
+        out.append(
+            "  sessions   deviance from the pooled zone (0 = agrees): "
+                + e.sessionDeviance.map { f($0, 2) }.joined(separator: " "))
+        if let coil = e.coil, let written = e.zone {
+            out.append(
+                "  coil       \(SessionCoil.words(coil)), from \(e.coilSessions) session(s) that record their "
+                    + "reader's antenna (physical model, 95% intervals)")
+            out.append("  written    \(zone(written))   the coil, not the read region measured above")
+        }
+        return out
+    }
+
     func json() -> JSONValue {
-        func rect(_ z: NormalizedRect) -> JSONValue {
-            .object([
-                ("zoneX", .number(z.x)), ("zoneY", .number(z.y)), ("zoneWidth", .number(z.width)),
-                ("zoneHeight", .number(z.height)),
-            ])
-        }
-        func rounded(_ v: Double) -> JSONValue { .number((v * 10_000).rounded() / 10_000) }
-        let entries: [JSONValue] = report.entries.map { e in
-            var outcome = ""
-            var promoted = false
-            var unmet: [String] = []
-            switch e.outcome {
-            case .refined(let p, let u): outcome = "refined"; promoted = p; unmet = u
-            case .tooFewSessions: outcome = "tooFewSessions"
-            case .verifiedAgrees: outcome = "verifiedAgrees"
-            case .verifiedDisagrees: outcome = "verifiedDisagrees"
-            case .noReads: outcome = "noReads"
-            }
-            // The coil and the zone written, apart: the object below is already at the edge
-            // of what the type checker takes in one expression.
-            let writtenZone: JSONValue = e.zone.map(rect) ?? .null
-            let coil: JSONValue = e.coil.map { SessionJSON.coilEstimate($0) } ?? .null
-            return .object([
-                ("key", .string(e.profile.lookupKey)), ("modelIdentifier", .string(e.profile.modelIdentifier)),
-                ("displayName", .string(e.profile.displayName)), ("verified", .bool(e.profile.verified)),
-                ("outcome", .string(outcome)), ("promoted", .bool(promoted)),
-                ("promotionUnmet", .array(unmet.map(JSONValue.string))),
-                ("sessionIds", .array(e.evidence.sessionIDs.map(JSONValue.string))),
-                ("tagSessions", .int(e.evidence.tagSessions)),
-                ("taps", .int(e.evidence.taps)),
-                ("hits", .int(e.evidence.hits)), ("units", .array(e.evidence.units.map(JSONValue.string))),
-                ("previousZone", rect(e.profile.zone)), ("measuredZone", e.estimate.map { rect($0.zone) } ?? .null),
-                ("zone", writtenZone), ("coil", coil), ("coilSessions", .int(e.coilSessions)),
-                ("iouWithPrevious", e.iouWithPrevious.map(rounded) ?? .null),
-                ("centreShift", e.centreShift.map(rounded) ?? .null),
-                (
-                    "edges",
-                    .object(
-                        ZoneEdge.allCases.compactMap { edge in
-                            e.estimate?.edges[edge].map {
-                                (
-                                    edge.rawValue,
-                                    .object([
-                                        ("value", .number($0.value)), ("low", .number($0.low)),
-                                        ("high", .number($0.high)), ("open", .bool($0.open)),
-                                    ])
-                                )
-                            }
-                        })
-                ),
-                ("sessionDeviance", .array(e.sessionDeviance.map(rounded))),
-                ("gradedReads", .int(e.gradedReads)), ("gradesSetAside", .int(e.gradesSetAside)),
-                ("binaryZone", e.binaryEstimate.map { rect($0.zone) } ?? .null),
-                ("impliedReachMm", e.impliedReachMm.map(rounded) ?? .null),
-                (
-                    "positions",
-                    .array(
-                        e.evidence.positions.map { t in
-                            let i = t.interval
-                            return .object([
-                                ("x", .number(t.x)), ("y", .number(t.y)), ("taps", .int(t.taps)), ("hits", .int(t.hits)),
-                                ("rate", rounded(t.rate)), ("low", rounded(i.lowerBound)), ("high", rounded(i.upperBound)),
-                            ])
-                        })
-                ),
-            ])
-        }
-        return .object([
-            ("patch", .optional(patchPath)), ("promotionPolicy", .string(policy.summary)), ("entries", .array(entries)),
+        .object([
+            ("patch", .optional(patchPath)), ("promotionPolicy", .string(policy.summary)),
+            ("entries", .array(report.entries.map(Self.entryJSON))),
             ("unmatchedModels", .object(report.unmatchedModels.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
         ])
+    }
+
+    static func rectJSON(_ z: NormalizedRect) -> JSONValue {
+        .object([
+            ("zoneX", .number(z.x)), ("zoneY", .number(z.y)), ("zoneWidth", .number(z.width)), ("zoneHeight", .number(z.height)),
+        ])
+    }
+
+    static func rounded(_ v: Double) -> JSONValue { .number((v * 10_000).rounded() / 10_000) }
+
+    /// The outcome's wire word, whether it promoted, and the promotion conditions unmet.
+    static func outcomeJSON(_ e: EntryRefinement) -> (word: String, promoted: Bool, unmet: [String]) {
+        switch e.outcome {
+        case .refined(let promoted, let unmet): ("refined", promoted, unmet)
+        case .tooFewSessions: ("tooFewSessions", false, [])
+        case .verifiedAgrees: ("verifiedAgrees", false, [])
+        case .verifiedDisagrees: ("verifiedDisagrees", false, [])
+        case .noReads: ("noReads", false, [])
+        }
+    }
+
+    static func entryJSON(_ e: EntryRefinement) -> JSONValue {
+        let outcome = outcomeJSON(e)
+        let identity: [(String, JSONValue)] = [
+            ("key", .string(e.profile.lookupKey)), ("modelIdentifier", .string(e.profile.modelIdentifier)),
+            ("displayName", .string(e.profile.displayName)), ("verified", .bool(e.profile.verified)),
+            ("outcome", .string(outcome.word)), ("promoted", .bool(outcome.promoted)),
+            ("promotionUnmet", .array(outcome.unmet.map(JSONValue.string))),
+        ]
+        let evidence: [(String, JSONValue)] = [
+            ("sessionIds", .array(e.evidence.sessionIDs.map(JSONValue.string))), ("tagSessions", .int(e.evidence.tagSessions)),
+            ("taps", .int(e.evidence.taps)), ("hits", .int(e.evidence.hits)),
+            ("units", .array(e.evidence.units.map(JSONValue.string))),
+        ]
+        let zones: [(String, JSONValue)] = [
+            ("previousZone", rectJSON(e.profile.zone)), ("measuredZone", e.estimate.map { rectJSON($0.zone) } ?? .null),
+            ("zone", e.zone.map(rectJSON) ?? .null), ("coil", e.coil.map { SessionJSON.coilEstimate($0) } ?? .null),
+            ("coilSessions", .int(e.coilSessions)), ("iouWithPrevious", e.iouWithPrevious.map(rounded) ?? .null),
+            ("centreShift", e.centreShift.map(rounded) ?? .null), ("edges", edgesJSON(e)),
+            ("sessionDeviance", .array(e.sessionDeviance.map(rounded))),
+            ("gradedReads", .int(e.gradedReads)), ("gradesSetAside", .int(e.gradesSetAside)),
+            ("binaryZone", e.binaryEstimate.map { rectJSON($0.zone) } ?? .null),
+            ("impliedReachMm", e.impliedReachMm.map(rounded) ?? .null), ("positions", positionsJSON(e)),
+        ]
+        return .object(identity + evidence + zones)
+    }
+
+    static func edgesJSON(_ e: EntryRefinement) -> JSONValue {
+        .object(
+            ZoneEdge.allCases.compactMap { edge in
+                e.estimate?.edges[edge].map {
+                    (
+                        edge.rawValue,
+                        .object([
+                            ("value", .number($0.value)), ("low", .number($0.low)), ("high", .number($0.high)),
+                            ("open", .bool($0.open)),
+                        ])
+                    )
+                }
+            })
+    }
+
+    static func positionsJSON(_ e: EntryRefinement) -> JSONValue {
+        .array(
+            e.evidence.positions.map { t in
+                let i = t.interval
+                return .object([
+                    ("x", .number(t.x)), ("y", .number(t.y)), ("taps", .int(t.taps)), ("hits", .int(t.hits)),
+                    ("rate", rounded(t.rate)), ("low", rounded(i.lowerBound)), ("high", rounded(i.upperBound)),
+                ])
+            })
     }
 
     /// The mean width of an estimate's four edge intervals, in body heights.

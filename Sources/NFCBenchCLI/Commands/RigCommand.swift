@@ -117,11 +117,38 @@ enum RigCommand {
                 "The \(kind.rawValue) plan does not fit the rig: \(why).",
                 hint: "Check origin-x, origin-y, the axes and the travel in the rig file, or re-run 'nfcbench rig calibrate'.")
         }
+        printTiming(probes, geometry: geometry, kind: kind, layered: heights.count > 1, out)
+        if invocation[offline] { return ExitCode.success }
+        let opened: (machine: GCodeMachine, state: String)
+        do { opened = try await GCodeMachine.open(rig, timeout: machineTimeout(invocation)) } catch {
+            throw CommandFailure("The machine does not answer: \(error).", hint: "Check the cable, the device and the baud rate.")
+        }
+        // As a run reads it: a machine still moving is waited for, a critical alarm named.
+        let state: String
+        do { state = try await opened.machine.settle(from: opened.state, within: machineTimeout(invocation)).state } catch {
+            throw CommandFailure("The machine is not ready: \(error).", hint: "'nfcbench rig unlock' clears an alarm.")
+        }
+        let locked = state == "Alarm"
+        let clears = locked && rig.homes ? " (the run homes first, which clears it)" : ""
+        out.line("Machine: answers, state \(state)" + clears)
+        if locked && !rig.homes {
+            throw CommandFailure("The machine is in alarm.", hint: "Clear the cause, then 'nfcbench rig unlock'.")
+        }
+        guard invocation[move] else { return ExitCode.success }
+        return try await timedDryRun(probes, geometry: geometry, machine: opened.machine, context)
+    }
+
+    /// The plan's size and the time its moves take, crossing at safe-z and, when the rig has
+    /// it, at clearance-z with the field off.
+    static func printTiming(
+        _ probes: [Probe], geometry: RigGeometry, kind: PlanKind, layered: Bool, _ out: any TextOutput
+    ) {
+        let rig = geometry.rig
         let timing = MoveTiming(probes: probes, geometry: geometry)
         // The window a run on this rig takes unless --tap-timeout says otherwise.
         let window = rig.defaultTapWindow, windowWords = RigConfiguration.number(rig.defaultTapWindow) + " s"
         out.line(
-            "\(kind.rawValue) plan: \(probes.count) \(heights.count > 1 ? "taps at most" : "positions")"
+            "\(kind.rawValue) plan: \(probes.count) \(layered ? "taps at most" : "positions")"
                 + (kind == .adaptive ? " (if the phone answers exactly inside the predicted zone)" : "") + ", "
                 + "all inside the travel (\(RigConfiguration.number(rig.travelX)) x \(RigConfiguration.number(rig.travelY)) mm)")
         out.line(
@@ -137,19 +164,6 @@ enum RigCommand {
                     + "\(Int(low.verticalMm.rounded())) mm up and down, about \(Self.duration(low.seconds)) of moves, "
                     + String(format: "%.1f", low.positionsPerMinute(windowSeconds: window)) + " positions per minute")
         }
-        if invocation[offline] { return ExitCode.success }
-        let opened: (machine: GCodeMachine, state: String)
-        do { opened = try await GCodeMachine.open(rig, timeout: machineTimeout(invocation)) } catch {
-            throw CommandFailure("The machine does not answer: \(error).", hint: "Check the cable, the device and the baud rate.")
-        }
-        let locked = opened.state == "Alarm"
-        let clears = locked && rig.homes ? " (the run homes first, which clears it)" : ""
-        out.line("Machine: answers, state \(opened.state)" + clears)
-        if locked && !rig.homes {
-            throw CommandFailure("The machine is in alarm.", hint: "Clear the cause, then 'nfcbench rig unlock'.")
-        }
-        guard invocation[move] else { return ExitCode.success }
-        return try await timedDryRun(probes, geometry: geometry, machine: opened.machine, context)
     }
 
     /// Runs the plan's moves for real, as a run would make them, with no reader.

@@ -111,12 +111,7 @@ final class RunPrinter: Sendable {
                 "  \(TerminalSafeText.neutralise(ResponderWords.describe(t))) answered, not the phone (\(reason)): "
                     + "remove cards from the bench and from the phone's case.")
             out.line("  Position \(t.step + 1) is tapped again once the field is clear.")
-        case .readerFault(let error, let step):
-            progress.stop()
-            out.line(
-                step.map { "  READER FAULT at position \($0 + 1): \(error.message) Nothing was recorded here." }
-                    ?? "  READER FAULT after the tap: \(error.message) The tap is kept.")
-            out.line("  The run pauses until the reader answers again\(error.hint.map { "; " + $0 } ?? ".")")
+        case .readerFault(let error, let step): readerFault(error, step: step)
         case .readerRecovered(let step):
             out.line("  The reader answers again" + (step.map { "; position \($0 + 1) is tapped again." } ?? "."))
         case .position(let step, let total, let probe, let attempt):
@@ -142,6 +137,14 @@ final class RunPrinter: Sendable {
             progress.stop()
             saved(s, reason)
         }
+    }
+
+    private func readerFault(_ error: ReaderError, step: Int?) {
+        progress.stop()
+        context.output.line(
+            step.map { "  READER FAULT at position \($0 + 1): \(error.message) Nothing was recorded here." }
+                ?? "  READER FAULT after the tap: \(error.message) The tap is kept.")
+        context.output.line("  The run pauses until the reader answers again\(error.hint.map { "; " + $0 } ?? ".")")
     }
 
     private func saved(_ s: SessionRecord, _ reason: String) {

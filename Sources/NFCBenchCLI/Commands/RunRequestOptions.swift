@@ -107,20 +107,10 @@ enum RunRequestOptions {
     /// `RunStart`'s refusals in the command line's words.
     static func words(_ refusal: RunRefusal, _ invocation: ParsedInvocation, options: RunOptions) -> any Error {
         switch refusal {
-        case .noSuchSession(let id):
-            return CommandFailure("No session '\(id)' in \(options.databasePath).", hint: "List them with 'nfcbench sessions'.")
-        case .notResumable(let id, let status):
-            return CommandFailure("Session '\(id)' is \(status.rawValue); only unfinished sessions resume.")
-        case .voidSession(let id, let reason):
-            return CommandFailure("Session '\(id)' is void (\(reason)); start a new one.")
-        case .fixedOnResume(let id, let settings):
-            return UsageError(
-                "\(settings.joined(separator: ", ")) cannot change when resuming: session \(id) keeps what it started with. "
-                    + "Start a new session to change \(settings.count == 1 ? "it" : "them").", path: invocation.path)
-        case .modeFixedOnResume(let id, let mode):
-            return UsageError(
-                "Session \(id) was recorded in \(mode.rawValue) mode; a session keeps its mode "
-                    + "(leave out --mode, or start a new session).", path: invocation.path)
+        case .noSuchSession, .notResumable, .voidSession, .fixedOnResume, .modeFixedOnResume:
+            return resumeWords(refusal, invocation, options: options)
+        case .rigMissing, .rigUnusable, .bodySizeUnknown, .outOfTravel, .machineUnavailable, .heightsNeedMachine:
+            return machineWords(refusal, invocation)
         case .unattendedNeedsMachine:
             return UsageError(
                 "'\(options.auto ? "--auto" : "--json")' reads no keys, so it needs a positioner that moves the phone "
@@ -149,6 +139,38 @@ enum RunRequestOptions {
             return UsageError(
                 "--plan coil places positions in millimetres under the physics of two loops and needs "
                     + missing.joined(separator: ", and ") + ".", path: invocation.path)
+        case .couplingUnsupported(let reason):
+            return UsageError("--coupling cannot be used: \(TerminalSafeText.neutralise(reason)).", path: invocation.path)
+        case .readerSpecUnreadable(let spec):
+            return CommandFailure(
+                "The reader names itself '\(TerminalSafeText.neutralise(spec))', which is not a reader spec.")
+        }
+    }
+
+    /// A resume the saved session does not allow.
+    static func resumeWords(_ refusal: RunRefusal, _ invocation: ParsedInvocation, options: RunOptions) -> any Error {
+        switch refusal {
+        case .noSuchSession(let id):
+            return CommandFailure("No session '\(id)' in \(options.databasePath).", hint: "List them with 'nfcbench sessions'.")
+        case .notResumable(let id, let status):
+            return CommandFailure("Session '\(id)' is \(status.rawValue); only unfinished sessions resume.")
+        case .voidSession(let id, let reason):
+            return CommandFailure("Session '\(id)' is void (\(reason)); start a new one.")
+        case .fixedOnResume(let id, let settings):
+            return UsageError(
+                "\(settings.joined(separator: ", ")) cannot change when resuming: session \(id) keeps what it started with. "
+                    + "Start a new session to change \(settings.count == 1 ? "it" : "them").", path: invocation.path)
+        case .modeFixedOnResume(let id, let mode):
+            return UsageError(
+                "Session \(id) was recorded in \(mode.rawValue) mode; a session keeps its mode "
+                    + "(leave out --mode, or start a new session).", path: invocation.path)
+        default: preconditionFailure("not a resume refusal: \(refusal)")
+        }
+    }
+
+    /// A machine positioner that cannot serve the session.
+    static func machineWords(_ refusal: RunRefusal, _ invocation: ParsedInvocation) -> any Error {
+        switch refusal {
         case .rigMissing:
             return UsageError("A gcode positioner needs a rig file (--rig FILE; docs/rig.md).", path: invocation.path)
         case .rigUnusable(let path, let reason):
@@ -166,15 +188,11 @@ enum RunRequestOptions {
             return CommandFailure(
                 "The machine at \(TerminalSafeText.neutralise(device)) cannot be used: \(TerminalSafeText.neutralise(reason)).",
                 hint: "Check it with 'nfcbench rig check'; 'nfcbench rig unlock' clears an alarm.")
-        case .couplingUnsupported(let reason):
-            return UsageError("--coupling cannot be used: \(TerminalSafeText.neutralise(reason)).", path: invocation.path)
         case .heightsNeedMachine(let positioner):
             return UsageError(
                 "--heights needs a positioner that can hold the reader above the back (gcode, or sim with --reader sim); "
                     + "'\(TerminalSafeText.neutralise(positioner))' only puts the phone on the reader.", path: invocation.path)
-        case .readerSpecUnreadable(let spec):
-            return CommandFailure(
-                "The reader names itself '\(TerminalSafeText.neutralise(spec))', which is not a reader spec.")
+        default: preconditionFailure("not a machine refusal: \(refusal)")
         }
     }
 }

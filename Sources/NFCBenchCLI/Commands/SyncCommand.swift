@@ -52,6 +52,21 @@ enum SyncCommand {
         return SyncDecisions(hold: held.map { [($0, why!)] } ?? [], release: released.map { [$0] } ?? [])
     }
 
+    /// What was pushed: one line, or the JSON summary.
+    static func printPushed(
+        _ report: LabSync.Report, location: String, station: String, json: Bool, _ context: CommandContext
+    ) {
+        if json {
+            context.output.line(summary(report, server: location, station: station).serialized(pretty: true))
+            return
+        }
+        let taps = report.taps == 1 ? "1 tap" : "\(report.taps) taps"
+        context.output.line(
+            "Pushed \(report.pushed.count) session\(report.pushed.count == 1 ? "" : "s") (\(taps)) from station"
+                + " \(station) to \(location)"
+                + (report.alreadyCurrent > 0 ? "; \(report.alreadyCurrent) already there" : "") + ".")
+    }
+
     static func run(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
         var lab = LabOptions.Settings(invocation, context)
         guard let url = try lab.labStoreURL() else {
@@ -79,16 +94,7 @@ enum SyncCommand {
         LabPush.warnIfDamaged(report, context)
         LabPush.warnIfSetAside(report, context)
         sayDecisions(report, location: location, context)
-        if invocation[json] {
-            context.output.line(summary(report, server: location, station: station).serialized(pretty: true))
-        } else {
-            let taps = report.taps == 1 ? "1 tap" : "\(report.taps) taps"
-            context.output.line(
-                "Pushed \(report.pushed.count) session\(report.pushed.count == 1 ? "" : "s") (\(taps)) from station"
-                    + " \(station) to \(location)"
-                    + (report.alreadyCurrent > 0 ? "; \(report.alreadyCurrent) already there" : "")
-                    + ".")
-        }
+        printPushed(report, location: location, station: station, json: invocation[json], context)
         if let refusal = report.error as? SyncDecisionRefusal {
             throw CommandFailure(
                 "Nothing was pushed: \(refusal).",
