@@ -47,8 +47,10 @@ public enum CommandLineTool {
             Subcommand("catalog", abstract: "Inspect, check and compare antenna catalogs.") { CatalogCommand.spec },
             Subcommand("readers", abstract: "List readers reachable through libnfc and PC/SC.") { ReaderCommands.readersSpec },
             Subcommand("poll", abstract: "Wait for ISO 14443 A/B targets and print each one.") { ReaderCommands.pollSpec },
-            Subcommand("rig", abstract: "Check a motion stage (GRBL or Marlin) against a plan, calibrate it, or clear its alarm.")
-            {
+            Subcommand(
+                "rig",
+                abstract: "Set up a motion stage (GRBL or Marlin), check it against a plan, calibrate it, or clear its alarm."
+            ) {
                 RigCommand.spec
             },
             Subcommand("sim", abstract: "Run or steer the virtual bench (emulated PN532 and vpcd card).") { SimCommand.spec },
