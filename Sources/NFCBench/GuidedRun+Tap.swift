@@ -74,40 +74,9 @@ extension GuidedRun {
         if operatorConfirmsPlacement(inbox) {
             // No keyboard at all: nobody can say the phone is in place, so no window may run.
             guard inbox.isOpen else { return .keyboardClosed(step: tap.step) }
-            events(.awaitingPlacement(step: tap.step))
-            switch try await waitForPlacement(inbox: inbox, reader: reader, step: tap.step) {
-            case .observed(let early):
-                // Tag mode times the phone's own read from its activation, and a fault is no
-                // evidence either way: both conclude here. A card-mode answer came while the phone
-                // was still being placed (it may have slid across the coil): it is noted, and the
-                // position's evidence is the window after the confirmation, timed from it.
-                guard session.mode == .card, case .window(.target(let target)) = early else {
-                    return try await conclude(early, tap, placement: .answeredBeforeConfirmation, events: events)
-                }
-                try await journal(
-                    .answeredWhilePlacing, step: tap.step, details: ["responder": ResponderWords.describe(target)])
-                events(.answeredWhilePlacing(step: tap.step))
-                switch await waitForConfirmation(inbox: inbox) {
-                case .command(.proceed):
-                    placement = .confirmedByOperator
-                    try await meetAfresh(reader)
-                case .command(let command):
-                    return try await act(on: command, tap, events: events)
-                case .keyboardClosed, .observed:
-                    try await positioner.lift(index: tap.step)
-                    return .keyboardClosed(step: tap.step)
-                }
-            case .command(.proceed):
-                placement = .confirmedByOperator
-            case .command(let command):
-                return try await act(on: command, tap, events: events)
-            case .keyboardClosed:
-                guard positioner.needsOperator else {
-                    placement = .reportedByPositioner
-                    break
-                }
-                try await positioner.lift(index: tap.step)
-                return .keyboardClosed(step: tap.step)
+            switch try await confirmPlacement(tap, inbox: inbox, reader: reader, events: events) {
+            case .placed(let confirmed): placement = confirmed
+            case .done(let outcome): return outcome
             }
         } else {
             placement = .reportedByPositioner
@@ -123,6 +92,49 @@ extension GuidedRun {
         case .command(let command): return try await act(on: command, tap, events: events)
         default: return try await conclude(observed, tap, placement: placement, events: events)
         }
+    }
+
+    private enum Confirmation {
+        case placed(TapPlacement)
+        case done(TapOutcome)
+    }
+
+    /// The operator's word that the phone is in place. Tag mode times the phone's own read
+    /// from its activation, and a fault is no evidence either way: both conclude at once. A
+    /// card-mode answer came while the phone was still being placed (it may have slid
+    /// across the coil): it is noted, and the position's evidence is the window after the
+    /// confirmation, timed from it. A keyboard that closes leaves a machine's placement
+    /// standing, answer or not; by hand, the run stops there.
+    private func confirmPlacement(
+        _ tap: TapContext, inbox: CommandInbox, reader: any Reader, events: @Sendable (RunEvent) -> Void
+    ) async throws -> Confirmation {
+        events(.awaitingPlacement(step: tap.step))
+        var wait = try await waitForPlacement(inbox: inbox, reader: reader, step: tap.step)
+        var answered = false
+        if case .observed(let early) = wait {
+            guard session.mode == .card, case .window(.target(let target)) = early else {
+                return .done(try await conclude(early, tap, placement: .answeredBeforeConfirmation, events: events))
+            }
+            try await journal(
+                .answeredWhilePlacing, step: tap.step, details: ["responder": ResponderWords.describe(target)])
+            events(.answeredWhilePlacing(step: tap.step))
+            answered = true
+            wait = await waitForConfirmation(inbox: inbox)
+        }
+        let placement: TapPlacement
+        switch wait {
+        case .command(.proceed): placement = .confirmedByOperator
+        case .command(let command): return .done(try await act(on: command, tap, events: events))
+        case .keyboardClosed, .observed:
+            guard positioner.needsOperator else {
+                placement = .reportedByPositioner
+                break
+            }
+            try await positioner.lift(index: tap.step)
+            return .done(.keyboardClosed(step: tap.step))
+        }
+        if answered { try await meetAfresh(reader) }
+        return .placed(placement)
     }
 
     /// After the phone answered while being placed: the field is switched off and on, where

@@ -285,6 +285,29 @@ struct RunControlTests {
         #expect(taps[1].placement == .confirmedByOperator && taps[1].windowSeconds == 0.25)
     }
 
+    /// `--confirm-each` on a machine: the phone answers as the machine puts it down, then the
+    /// keyboard closes before the operator confirms. The machine's placement stands, as it
+    /// does when the keyboard closes before any answer, and the window after it is the tap.
+    @Test func aMachinePlacementStandsWhenTheKeyboardClosesAfterAnAnswer() async throws {
+        let predicted = try NormalizedRect(x: 0.1, y: 0.36, width: 0.8, height: 0.38)
+        let store = try await SQLiteBenchStore.open(path: scratch.file("confirm.sqlite"))
+        let bench = PhoneOnBench(
+            phone: SimulatedPhone(antenna: (0.1, 0.36, 0.8, 0.38), aspectRatio: 0.4803, missRate: 0), seed: 3)
+        let record = testSession("S-confirm", predicted: predicted)
+        try await store.insert(record)
+        let (stream, keys) = AsyncStream<OperatorCommand>.makeStream()
+        let run = GuidedRun(
+            session: record, strategy: GridPlan(around: predicted), reader: SimulatedReader(bench: bench),
+            positioner: SimulatedPositioner(bench: bench), store: store, confirmEach: true)
+        let log = EventLog()
+        let running = Task { try await run.run(commands: stream) { log.record($0) } }
+        try await log.wait(for: "answered while placing 0")  // position 1 is the predicted centre
+        keys.finish()
+        #expect(try await running.value != nil, "\(log.all)")
+        let first = try #require(try await store.taps("S-confirm").first { $0.step == 0 })
+        #expect(first.result == .hit && first.placement == .reportedByPositioner && first.latencyMs != nil)
+    }
+
     /// A manual run with no keyboard at all never opens a window: nobody can confirm a
     /// placement. It stops at once, saved, and says why.
     @Test func aManualRunWithoutAKeyboardRecordsNothing() async throws {
