@@ -12,15 +12,10 @@ public enum MachinePorts {
         /// The device node it resolves to (`/dev/ttyUSB0`).
         public let node: String
 
-        /// A port named by the operator: opened under that name, whatever it resolves to.
+        /// Opened, and written in the rig file, under this name, whatever it resolves to.
         public init(named path: String) {
             self.path = path
             node = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-        }
-
-        init(path: String, node: String) {
-            self.path = path
-            self.node = node
         }
     }
 
@@ -29,9 +24,9 @@ public enum MachinePorts {
         var ports: [Port] = []
         var seen: Set<String> = []
         func add(_ path: String) {
-            let node = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-            guard files.fileExists(atPath: node), seen.insert(node).inserted else { return }
-            ports.append(Port(path: path, node: node))
+            let port = Port(named: path)
+            guard files.fileExists(atPath: port.node), seen.insert(port.node).inserted else { return }
+            ports.append(port)
         }
         let byID = devRoot + "/serial/by-id"
         for name in ((try? files.contentsOfDirectory(atPath: byID)) ?? []).sorted() { add(byID + "/" + name) }

@@ -141,9 +141,7 @@ public struct CoilFit: Sendable {
 
     /// The best coil for `taps`, with intervals; `nil` without a single read.
     public func estimate(_ tapsGiven: [CoilTap]) -> CoilEstimate? {
-        let taps = Pooled(tapsGiven)
-        guard let best = bestFit(taps) else { return nil }
-        let intervals = ParallelWork.map(4) { profileInterval(of: $0, best.point, best.value, exponent: best.exponent, taps) }
+        guard let (best, taps, intervals) = fitted(tapsGiven, intervals: 4) else { return nil }
         return CoilEstimate(
             centreX: intervals[0], centreY: intervals[1], width: intervals[2], height: intervals[3],
             rungFieldExponent: best.exponent, logLikelihood: best.value, benches: taps.benchCount)
@@ -152,10 +150,19 @@ public struct CoilFit: Sendable {
     /// The best coil's centre alone, with its intervals: what a check of one session against
     /// the pooled coil compares (`catalog publish`'s stability rule), at half the intervals' cost.
     public func centre(_ tapsGiven: [CoilTap]) -> (x: CoilEstimate.Interval, y: CoilEstimate.Interval)? {
+        guard let (_, _, intervals) = fitted(tapsGiven, intervals: 2) else { return nil }
+        return (intervals[0], intervals[1])
+    }
+
+    /// The best fit and the intervals of its first `count` figures (centre x, centre y,
+    /// width, height), each on a core of its own.
+    private func fitted(_ tapsGiven: [CoilTap], intervals count: Int) -> (
+        best: (point: [Double], value: Double, exponent: Double), taps: Pooled, intervals: [CoilEstimate.Interval]
+    )? {
         let taps = Pooled(tapsGiven)
         guard let best = bestFit(taps) else { return nil }
-        let intervals = ParallelWork.map(2) { profileInterval(of: $0, best.point, best.value, exponent: best.exponent, taps) }
-        return (intervals[0], intervals[1])
+        let intervals = ParallelWork.map(count) { profileInterval(of: $0, best.point, best.value, exponent: best.exponent, taps) }
+        return (best, taps, intervals)
     }
 
     /// The most likely coil and thresholds (and exponent, for graded taps); `nil` without a read.
