@@ -149,24 +149,37 @@ public struct CoilFit: Sendable {
 
     /// The best coil's centre alone, with its intervals: what a check of one session against
     /// the pooled coil compares (`catalog publish`'s stability rule), at half the intervals' cost.
-    public func centre(_ tapsGiven: [CoilTap]) -> (x: CoilEstimate.Interval, y: CoilEstimate.Interval)? {
-        guard let (_, _, intervals) = fitted(tapsGiven, intervals: 2) else { return nil }
+    /// `exponent`: the rung law held where it is known (the pooled fit's, from every graded tap
+    /// of the phone), instead of sought again from this session's taps alone.
+    public func centre(_ tapsGiven: [CoilTap], exponent: Double? = nil) -> (
+        x: CoilEstimate.Interval, y: CoilEstimate.Interval
+    )? {
+        guard let (_, _, intervals) = fitted(tapsGiven, intervals: 2, exponent: exponent) else { return nil }
         return (intervals[0], intervals[1])
+    }
+
+    /// `centre` of each group of taps, the groups fitted side by side on every core (each
+    /// session of a phone checked against the pooled coil); in the order given.
+    public func centres(_ groups: [[CoilTap]], exponent: Double? = nil) -> [(
+        x: CoilEstimate.Interval, y: CoilEstimate.Interval
+    )?] {
+        ParallelWork.map(groups.count) { centre(groups[$0], exponent: exponent) }
     }
 
     /// The best fit and the intervals of its first `count` figures (centre x, centre y,
     /// width, height), each on a core of its own.
-    private func fitted(_ tapsGiven: [CoilTap], intervals count: Int) -> (
+    private func fitted(_ tapsGiven: [CoilTap], intervals count: Int, exponent: Double? = nil) -> (
         best: (point: [Double], value: Double, exponent: Double), taps: Pooled, intervals: [CoilEstimate.Interval]
     )? {
         let taps = Pooled(tapsGiven)
-        guard let best = bestFit(taps) else { return nil }
+        guard let best = bestFit(taps, exponent: exponent) else { return nil }
         let intervals = ParallelWork.map(count) { profileInterval(of: $0, best.point, best.value, exponent: best.exponent, taps) }
         return (best, taps, intervals)
     }
 
-    /// The most likely coil and thresholds (and exponent, for graded taps); `nil` without a read.
-    private func bestFit(_ taps: Pooled) -> (point: [Double], value: Double, exponent: Double)? {
+    /// The most likely coil and thresholds (and exponent, for graded taps, unless `fixed`
+    /// gives it); `nil` without a read.
+    private func bestFit(_ taps: Pooled, exponent fixed: Double? = nil) -> (point: [Double], value: Double, exponent: Double)? {
         let tapsGiven = taps.taps
         let reads = tapsGiven.filter(\.hit)
         guard !reads.isEmpty else { return nil }
@@ -175,7 +188,8 @@ public struct CoilFit: Sendable {
         let cy = reads.map(\.y).reduce(0, +) / Double(reads.count)
         let spanX = max(10, (reads.map(\.x).max()! - reads.map(\.x).min()!))
         let spanY = max(10, (reads.map(\.y).max()! - reads.map(\.y).min()!))
-        var best: (point: [Double], value: Double, exponent: Double) = ([], -.infinity, 1)
+        let startingExponent = fixed ?? 1
+        var best: (point: [Double], value: Double, exponent: Double) = ([], -.infinity, startingExponent)
         // Starts from the reads' box, shrunk, and from squares of typical coil sides: the
         // likelihood of a few taps has more than one hill, and a tiny coil with a low
         // threshold can explain a cluster of reads nearly as well as the real one.
@@ -186,10 +200,10 @@ public struct CoilFit: Sendable {
             var start = clampedIntoBody([cx, cy, min(sides[i].0, bodyWidthMm), min(sides[i].1, bodyHeightMm)])
             start += startingThresholds(start, taps)
             return NelderMead.maximise(
-                { logLikelihood($0, exponent: 1, taps) }, from: start, steps: taps.steps([3, 3, 4, 4], 0.4))
+                { logLikelihood($0, exponent: startingExponent, taps) }, from: start, steps: taps.steps([3, 3, 4, 4], 0.4))
         }
-        for result in found where result.value > best.value { best = (result.point, result.value, 1) }
-        if graded {
+        for result in found where result.value > best.value { best = (result.point, result.value, startingExponent) }
+        if graded && fixed == nil {
             // The exponent by golden-section search over [0.5, 2] on a log scale, the coil and
             // thresholds refitted at each: a grid of five exponents left the size off by the
             // exponent's error (bench/physics).

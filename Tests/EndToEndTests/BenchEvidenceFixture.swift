@@ -18,6 +18,9 @@ struct BenchEvidenceFixture {
     struct Bench {
         let unit: String
         let antennaMm: Double
+        /// How far below `coil` this unit's coil sits, mm: a unit that is not the model the
+        /// session names (a variant with another board, a mislabelled phone).
+        var coilLowerByMm = 0.0
     }
 
     /// Writes one completed session per bench, and returns their ids.
@@ -42,7 +45,8 @@ struct BenchEvidenceFixture {
                 antennaWidthMm: bench.antennaMm, antennaHeightMm: bench.antennaMm, gapMm: 3, source: "option")
             try await store.insert(session)
             let physics = BenchPhysics(
-                reader: ReaderAntenna(widthMm: bench.antennaMm, heightMm: bench.antennaMm), coil: coil, gapMm: 3,
+                reader: ReaderAntenna(widthMm: bench.antennaMm, heightMm: bench.antennaMm),
+                coil: coil.moved(dx: 0, dy: bench.coilLowerByMm), gapMm: 3,
                 readHeightMm: 18)
             var step = 0
             for row in 0..<21 {

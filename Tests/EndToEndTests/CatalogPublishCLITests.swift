@@ -164,6 +164,31 @@ struct CatalogPublishCLITests {
         #expect(!FileManager.default.fileExists(atPath: www + "/v1/versions/2"))
     }
 
+    /// The stability rule: a unit whose coil sits 15 mm lower than the other units' (a
+    /// mislabelled phone) is named, session and axis, farthest from the pooled centre, and the
+    /// entry is withheld, although the pooled fit alone would bound the coil.
+    @Test func aSessionWhoseCoilLiesElsewhereWithholdsTheEntryAndIsNamed() async throws {
+        let key = try await keygen()
+        let db = scratch.file("bench.sqlite")
+        let elsewhere = BenchEvidenceFixture.Bench(unit: "unit-C", antennaMm: 40, coilLowerByMm: 15)
+        let ids = try await BenchEvidenceFixture.record(Array(Self.lab.prefix(2)) + [elsewhere], into: db)
+        let publish = ["catalog", "publish", "--db", db, "--key", key, "-o", scratch.file("www"), "--dry-run", "--json"]
+        let withheld = try json(try await BuiltBinary.run(publish + ["--min-sessions", "3"]).stdout)
+        #expect(withheld["version"] as? Int == 1 && (withheld["changes"] as? [Any])?.isEmpty == true, "\(withheld)")
+        let reasons = try #require((withheld["withheld"] as? [[String: Any]])?.first?["reasons"] as? [String])
+        let named = reasons.filter { $0.contains("puts the coil's centre") }
+        #expect(named.contains { $0.contains("session \(ids[2])") && $0.contains("along y") }, "\(reasons)")
+        // The pooled centre lies between the units, so every unit may be named along y, but the
+        // odd one out farthest; along x, where all the coils agree, none is.
+        #expect(!named.contains { $0.contains("along x") }, "\(reasons)")
+        func distance(_ id: String) -> Double {
+            named.first { $0.contains("session \(id) ") }.flatMap {
+                Double($0.split(separator: " ").drop { $0 != "centre" }.dropFirst().first ?? "")
+            } ?? 0
+        }
+        #expect(distance(ids[2]) > 10 && distance(ids[2]) > 1.5 * max(distance(ids[0]), distance(ids[1])), "\(reasons)")
+    }
+
     @Test func aFolderAnotherKeySignedOrSomeoneEditedIsNotBuiltUpon() async throws {
         let key = try await keygen()
         let db = scratch.file("bench.sqlite")

@@ -13,7 +13,8 @@ import NFCPhysics
 /// 1. at least `minimumSessions` bench sessions on at least `minimumUnits` labelled units;
 /// 2. the pooled fit bounds every figure (no open interval);
 /// 3. precise: each figure's 95 % interval is at most `maximumEdgeUncertainty` body heights wide;
-/// 4. stable: no session's own coil centre lies farther from the pooled centre, on either
+/// 4. stable: no session's own coil centre (fitted under the pooled fit's rung law, which
+///    every graded tap of the phone informs) lies farther from the pooled centre, on either
 ///    axis, than the two 95 % half-widths facing each other combined in quadrature, widened
 ///    for the number of checks (Bonferroni: a family-wise false-alarm rate of 5 % over all
 ///    sessions and both axes). A session whose own fit leaves its centre open cannot say
@@ -67,13 +68,12 @@ public struct CoilPromotion: Sendable {
         }
         if sessions.count > 1 {
             let widening = Self.bonferroniWidening(checks: 2 * sessions.count)
-            for session in sessions {
-                guard
-                    case .success(let own) = SessionCoil.pooledCentre(
-                        [(session.session, session.taps)], bodyWidthMm: bodyWidthMm, bodyHeightMm: bodyHeightMm),
-                    !own.x.open, !own.y.open
-                else { continue }
-                for (axis, mine, all) in [("x", own.x, pooled.centreX), ("y", own.y, pooled.centreY)] {
+            let own = SessionCoil.sessionCentres(
+                sessions.map { ($0.session, $0.taps) }, bodyWidthMm: bodyWidthMm, bodyHeightMm: bodyHeightMm,
+                exponent: pooled.rungFieldExponent)
+            for (session, centre) in zip(sessions, own) {
+                guard let centre, !centre.x.open, !centre.y.open else { continue }
+                for (axis, mine, all) in [("x", centre.x, pooled.centreX), ("y", centre.y, pooled.centreY)] {
                     let below = mine.value < all.value
                     let allowed =
                         widening

@@ -50,17 +50,37 @@ public struct SessionCoil: Sendable {
         fitted(sessions, bodyWidthMm: bodyWidthMm, bodyHeightMm: bodyHeightMm) { $0.estimate($1) }
     }
 
-    /// The pooled coil's centre alone, with its intervals (`CoilFit.centre`).
-    public static func pooledCentre(
-        _ sessions: [(session: SessionRecord, taps: [TapRecord])], bodyWidthMm: Double, bodyHeightMm: Double
-    ) -> Result<(x: CoilEstimate.Interval, y: CoilEstimate.Interval), Unavailable> {
-        fitted(sessions, bodyWidthMm: bodyWidthMm, bodyHeightMm: bodyHeightMm) { $0.centre($1) }
+    /// Each session's own coil centre, with its intervals (`CoilFit.centres`): the sessions
+    /// fitted side by side, each under `exponent`, the rung law the pooled fit found. `nil`
+    /// for a session that records no reader antenna or has no read.
+    public static func sessionCentres(
+        _ sessions: [(session: SessionRecord, taps: [TapRecord])], bodyWidthMm: Double, bodyHeightMm: Double,
+        exponent: Double
+    ) -> [(x: CoilEstimate.Interval, y: CoilEstimate.Interval)?] {
+        let groups = sessions.map { coilTaps([$0], bodyWidthMm: bodyWidthMm, bodyHeightMm: bodyHeightMm) }
+        let fit = CoilFit.bench(bodyWidthMm: bodyWidthMm, bodyHeightMm: bodyHeightMm)
+        let fitted = fit.centres(groups.filter { !$0.isEmpty }, exponent: exponent)
+        var next = fitted.makeIterator()
+        return groups.map { $0.isEmpty ? nil : next.next()! }
     }
 
     private static func fitted<T>(
         _ sessions: [(session: SessionRecord, taps: [TapRecord])], bodyWidthMm: Double, bodyHeightMm: Double,
         _ fitting: (CoilFit, [CoilTap]) -> T?
     ) -> Result<T, Unavailable> {
+        guard sessions.contains(where: { $0.session.readerGeometry != nil }) else { return .failure(.readerAntennaUnknown) }
+        let fit = CoilFit.bench(bodyWidthMm: bodyWidthMm, bodyHeightMm: bodyHeightMm)
+        guard let result = fitting(fit, coilTaps(sessions, bodyWidthMm: bodyWidthMm, bodyHeightMm: bodyHeightMm)) else {
+            return .failure(.noReads)
+        }
+        return .success(result)
+    }
+
+    /// The sessions' hits and misses as the coil fit reads them, in millimetres on the back;
+    /// a session that records no reader antenna gives none.
+    private static func coilTaps(
+        _ sessions: [(session: SessionRecord, taps: [TapRecord])], bodyWidthMm: Double, bodyHeightMm: Double
+    ) -> [CoilTap] {
         let ladder = CouplingLadder.standard
         var coilTaps: [CoilTap] = []
         for (session, taps) in sessions {
@@ -74,10 +94,7 @@ public struct SessionCoil: Sendable {
                     hit: t.result == .hit, rungsRead: graded.map { ladder.rungsRead(coupling: $0) }, bench: bench)
             }
         }
-        guard sessions.contains(where: { $0.session.readerGeometry != nil }) else { return .failure(.readerAntennaUnknown) }
-        let fit = CoilFit.bench(bodyWidthMm: bodyWidthMm, bodyHeightMm: bodyHeightMm)
-        guard let result = fitting(fit, coilTaps) else { return .failure(.noReads) }
-        return .success(result)
+        return coilTaps
     }
 
     /// "centre 35.3 mm from the left (33.1-37.0), 40.2 mm from the top (39.0-41.5); 40 x 30 mm
