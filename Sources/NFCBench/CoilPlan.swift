@@ -83,9 +83,7 @@ public struct CoilPlan: ProbeStrategy {
         }
         let fit = Self.fit(physics, aspectRatio: aspectRatio)
         let candidates = probes.map { CoilDesign.Position(x: $0.x * fit.bodyWidthMm, y: $0.y * fit.bodyHeightMm) }
-        var prior = CoilDesign.Prior(
-            centre: zone.map { CoilDesign.Position(x: $0.midX * fit.bodyWidthMm, y: $0.midY * fit.bodyHeightMm) })
-        prior.sideMm = CoilFit.smallestCoilMm...max(CoilFit.smallestCoilMm + 1, min(70, fit.bodyWidthMm))
+        let prior = CoilDesign.Prior(around: zone, fit: fit)
         func design(graded: Bool) -> CoilDesign {
             CoilDesign(
                 fit: fit, bench: CoilTap.Bench(physics.reader), candidates: candidates, prior: prior, graded: graded,
@@ -155,7 +153,10 @@ public struct CoilPlan: ProbeStrategy {
     /// The fit of `taps`, kept for the next question about the same taps: a session's zone
     /// and its verdict are asked one after the other.
     private func estimate(_ taps: [CoilTap]) -> CoilEstimate? {
-        lastEstimate.estimate(taps) { binary.fit.estimate(taps) }
+        lastEstimate.estimate(taps) {
+            let fit = binary.fit
+            return fit.estimate(taps, seeds: SessionCoil.seed(taps, predicted: predicted, fit: fit).map { [$0] } ?? [])
+        }
     }
 
     /// The coil the taps say, as a share of the back.
@@ -187,5 +188,15 @@ extension CoilFit {
         fit.spread = 0.15
         fit.placementSpreadMm = 1.5
         return fit
+    }
+}
+
+extension CoilDesign.Prior {
+    /// What a session believes of the coil before its first tap: near its predicted zone
+    /// (anywhere without one), no side wider than the body. The coil plan chooses by it, and
+    /// every session's fit is seeded by it (`SessionCoil`).
+    public init(around zone: NormalizedRect?, fit: CoilFit) {
+        self.init(centre: zone.map { CoilDesign.Position(x: $0.midX * fit.bodyWidthMm, y: $0.midY * fit.bodyHeightMm) })
+        sideMm = CoilFit.smallestCoilMm...max(CoilFit.smallestCoilMm + 1, min(70, fit.bodyWidthMm))
     }
 }

@@ -86,11 +86,7 @@ public struct CoilDesign: Sendable {
     /// operator). Positions already tapped are not offered again.
     public func next(after taps: [CoilTap], unavailable: Set<Int> = []) -> Int? {
         guard taps.count < budget else { return nil }
-        let cloud = memory.cloud(for: taps) { kept in
-            var cloud = kept ?? CoilCloud(design: self)
-            for tap in taps.dropFirst(cloud.taps.count) { cloud.read(tap, design: self) }
-            return cloud
-        }
+        let cloud = self.cloud(after: taps)
         let tapped = Set(taps.map { Position(x: $0.x, y: $0.y) })
         let open = candidates.indices.filter { !unavailable.contains($0) && !tapped.contains(candidates[$0]) }
         guard !open.isEmpty else { return nil }
@@ -98,6 +94,15 @@ public struct CoilDesign: Sendable {
         guard let best = open.indices.max(by: { information[$0] < information[$1] }), information[best] >= enough
         else { return nil }
         return open[best]
+    }
+
+    /// The cloud read from `taps`: the kept one read on where they continue what it read.
+    func cloud(after taps: [CoilTap]) -> CoilCloud {
+        memory.cloud(for: taps) { kept in
+            var cloud = kept ?? CoilCloud(design: self)
+            for tap in taps.dropFirst(cloud.taps.count) { cloud.read(tap, design: self) }
+            return cloud
+        }
     }
 
     /// The mutual information between each position's outcome and the coil, over an
@@ -174,5 +179,31 @@ final class CloudMemory: Sendable {
         let cloud = reading(continues ? kept : nil)
         last.withLock { $0 = cloud }
         return cloud
+    }
+}
+
+extension CoilDesign {
+    /// The coil that the cloud read from `taps` expects to overlap the true one most: of an
+    /// evenly weighted draw of the cloud, the coil with the highest mean IoU against the rest
+    /// (a Bayes estimate under IoU). The coil fit starts from it as well as from its own
+    /// starts (`CoilFit.estimate(_:seeds:)`): the cloud ranges over the whole back under the
+    /// prior, where the fit's starts sit on the reads. `nil` without a tap.
+    public func likeliestOverlap(after taps: [CoilTap], drawing count: Int = 200) -> CoilRectangle? {
+        guard !taps.isEmpty else { return nil }
+        let cloud = self.cloud(after: taps)
+        let drawn: [CoilRectangle] = cloud.draw(count).map {
+            ($0.centreX - $0.width / 2, $0.centreY - $0.height / 2, $0.width, $0.height)
+        }
+        func overlap(_ a: CoilRectangle, _ b: CoilRectangle) -> Double {
+            let ix = max(0, min(a.x + a.width, b.x + b.width) - max(a.x, b.x))
+            let iy = max(0, min(a.y + a.height, b.y + b.height) - max(a.y, b.y))
+            return ix * iy / (a.width * a.height + b.width * b.height - ix * iy)
+        }
+        var best = drawn[0], bestScore = -1.0
+        for candidate in drawn {
+            let score = drawn.reduce(0) { $0 + overlap(candidate, $1) }
+            if score > bestScore { (best, bestScore) = (candidate, score) }
+        }
+        return best
     }
 }

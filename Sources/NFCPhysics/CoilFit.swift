@@ -62,10 +62,13 @@ public struct CoilEstimate: Sendable, Hashable {
     public let benches: Int
 
     /// The coil's rectangle: left, top, width and height, mm.
-    public var rectangle: (x: Double, y: Double, width: Double, height: Double) {
+    public var rectangle: CoilRectangle {
         (centreX.value - width.value / 2, centreY.value - height.value / 2, width.value, height.value)
     }
 }
+
+/// A coil's rectangle on the back: left, top, width and height, mm.
+public typealias CoilRectangle = (x: Double, y: Double, width: Double, height: Double)
 
 /// Fits the phone's coil to taps by maximum likelihood under the physics of two loops.
 ///
@@ -139,9 +142,13 @@ public struct CoilFit: Sendable {
         }
     }
 
-    /// The best coil for `taps`, with intervals; `nil` without a single read.
-    public func estimate(_ tapsGiven: [CoilTap]) -> CoilEstimate? {
-        guard let (best, taps, intervals) = fitted(tapsGiven, intervals: 4) else { return nil }
+    /// The best coil for `taps`, with intervals; `nil` without a single read. `seeds`: coils
+    /// to start the search from besides its own starts (`CoilDesign.likeliestOverlap`, where
+    /// a cloud of the coils the taps allow has been read): the likelihood of a few taps has
+    /// several hills, and the search's own starts, centred on the reads, miss the right one in
+    /// about one session in twenty (bench/physics).
+    public func estimate(_ tapsGiven: [CoilTap], seeds: [CoilRectangle] = []) -> CoilEstimate? {
+        guard let (best, taps, intervals) = fitted(tapsGiven, intervals: 4, seeds: seeds) else { return nil }
         return CoilEstimate(
             centreX: intervals[0], centreY: intervals[1], width: intervals[2], height: intervals[3],
             rungFieldExponent: best.exponent, logLikelihood: best.value, benches: taps.benchCount)
@@ -151,35 +158,37 @@ public struct CoilFit: Sendable {
     /// the pooled coil compares (`catalog publish`'s stability rule), at half the intervals' cost.
     /// `exponent`: the rung law held where it is known (the pooled fit's, from every graded tap
     /// of the phone), instead of sought again from this session's taps alone.
-    public func centre(_ tapsGiven: [CoilTap], exponent: Double? = nil) -> (
+    public func centre(_ tapsGiven: [CoilTap], exponent: Double? = nil, seeds: [CoilRectangle] = []) -> (
         x: CoilEstimate.Interval, y: CoilEstimate.Interval
     )? {
-        guard let (_, _, intervals) = fitted(tapsGiven, intervals: 2, exponent: exponent) else { return nil }
+        guard let (_, _, intervals) = fitted(tapsGiven, intervals: 2, exponent: exponent, seeds: seeds) else { return nil }
         return (intervals[0], intervals[1])
     }
 
     /// `centre` of each group of taps, the groups fitted side by side on every core (each
-    /// session of a phone checked against the pooled coil); in the order given.
-    public func centres(_ groups: [[CoilTap]], exponent: Double? = nil) -> [(
+    /// session of a phone checked against the pooled coil, seeded by it); in the order given.
+    public func centres(_ groups: [[CoilTap]], exponent: Double? = nil, seeds: [CoilRectangle] = []) -> [(
         x: CoilEstimate.Interval, y: CoilEstimate.Interval
     )?] {
-        ParallelWork.map(groups.count) { centre(groups[$0], exponent: exponent) }
+        ParallelWork.map(groups.count) { centre(groups[$0], exponent: exponent, seeds: seeds) }
     }
 
     /// The best fit and the intervals of its first `count` figures (centre x, centre y,
     /// width, height), each on a core of its own.
-    private func fitted(_ tapsGiven: [CoilTap], intervals count: Int, exponent: Double? = nil) -> (
+    private func fitted(_ tapsGiven: [CoilTap], intervals count: Int, exponent: Double? = nil, seeds: [CoilRectangle]) -> (
         best: (point: [Double], value: Double, exponent: Double), taps: Pooled, intervals: [CoilEstimate.Interval]
     )? {
         let taps = Pooled(tapsGiven)
-        guard let best = bestFit(taps, exponent: exponent) else { return nil }
+        guard let best = bestFit(taps, exponent: exponent, seeds: seeds) else { return nil }
         let intervals = ParallelWork.map(count) { profileInterval(of: $0, best.point, best.value, exponent: best.exponent, taps) }
         return (best, taps, intervals)
     }
 
     /// The most likely coil and thresholds (and exponent, for graded taps, unless `fixed`
     /// gives it); `nil` without a read.
-    private func bestFit(_ taps: Pooled, exponent fixed: Double? = nil) -> (point: [Double], value: Double, exponent: Double)? {
+    private func bestFit(_ taps: Pooled, exponent fixed: Double?, seeds: [CoilRectangle]) -> (
+        point: [Double], value: Double, exponent: Double
+    )? {
         let tapsGiven = taps.taps
         let reads = tapsGiven.filter(\.hit)
         guard !reads.isEmpty else { return nil }
@@ -195,9 +204,10 @@ public struct CoilFit: Sendable {
         // threshold can explain a cluster of reads nearly as well as the real one.
         var starts: [(Double, Double)] = [0.4, 0.7, 1.0].map { (spanX * $0, spanY * $0) }
         starts += [15.0, 25, 40].map { ($0, $0) }
-        let sides = starts
+        let centres = Array(repeating: (cx, cy), count: starts.count) + seeds.map { ($0.x + $0.width / 2, $0.y + $0.height / 2) }
+        let sides = starts + seeds.map { ($0.width, $0.height) }
         let found = ParallelWork.map(sides.count) { i in
-            var start = clampedIntoBody([cx, cy, min(sides[i].0, bodyWidthMm), min(sides[i].1, bodyHeightMm)])
+            var start = clampedIntoBody([centres[i].0, centres[i].1, min(sides[i].0, bodyWidthMm), min(sides[i].1, bodyHeightMm)])
             start += startingThresholds(start, taps)
             return NelderMead.maximise(
                 { logLikelihood($0, exponent: startingExponent, taps) }, from: start, steps: taps.steps([3, 3, 4, 4], 0.4))

@@ -36,6 +36,8 @@ struct CoilPlanCLITests {
         let measured = try #require(run["measuredZone"] as? [String: Any])
         let mx = try #require(measured["x"] as? Double), mw = try #require(measured["width"] as? Double)
         #expect(abs((mx + mw / 2) * 70.6 - 31.8) < 5, "\(measured)")
+        // One story: the run's zone and `show`'s coil are one fit, seeded alike.
+        #expect(abs((mx + mw / 2) * 70.6 - x) < 0.1, "run \((mx + mw / 2) * 70.6), show \(x)")
     }
 
     @Test func withoutTheReadersAntennaTheRunIsRefusedBeforeAnyTap() async throws {

@@ -70,7 +70,7 @@ public struct CoilPromotion: Sendable {
             let widening = Self.bonferroniWidening(checks: 2 * sessions.count)
             let own = SessionCoil.sessionCentres(
                 sessions.map { ($0.session, $0.taps) }, bodyWidthMm: bodyWidthMm, bodyHeightMm: bodyHeightMm,
-                exponent: pooled.rungFieldExponent)
+                exponent: pooled.rungFieldExponent, from: pooled.rectangle)
             for (session, centre) in zip(sessions, own) {
                 guard let centre, !centre.x.open, !centre.y.open else { continue }
                 for (axis, mine, all) in [("x", centre.x, pooled.centreX), ("y", centre.y, pooled.centreY)] {

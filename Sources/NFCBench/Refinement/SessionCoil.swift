@@ -47,33 +47,65 @@ public struct SessionCoil: Sendable {
     public static func pooled(
         _ sessions: [(session: SessionRecord, taps: [TapRecord])], bodyWidthMm: Double, bodyHeightMm: Double
     ) -> Result<CoilEstimate, Unavailable> {
-        fitted(sessions, bodyWidthMm: bodyWidthMm, bodyHeightMm: bodyHeightMm) { $0.estimate($1) }
+        fitted(sessions, bodyWidthMm: bodyWidthMm, bodyHeightMm: bodyHeightMm) { $0.estimate($1, seeds: $2) }
     }
 
     /// Each session's own coil centre, with its intervals (`CoilFit.centres`): the sessions
-    /// fitted side by side, each under `exponent`, the rung law the pooled fit found. `nil`
-    /// for a session that records no reader antenna or has no read.
+    /// fitted side by side, each under `exponent`, the rung law the pooled fit found, and
+    /// each started from the pooled coil too, so a session that agrees with it is not put
+    /// elsewhere by a hill its few taps left. `nil` for a session that records no reader
+    /// antenna or has no read.
     public static func sessionCentres(
         _ sessions: [(session: SessionRecord, taps: [TapRecord])], bodyWidthMm: Double, bodyHeightMm: Double,
-        exponent: Double
+        exponent: Double, from pooled: CoilRectangle
     ) -> [(x: CoilEstimate.Interval, y: CoilEstimate.Interval)?] {
         let groups = sessions.map { coilTaps([$0], bodyWidthMm: bodyWidthMm, bodyHeightMm: bodyHeightMm) }
         let fit = CoilFit.bench(bodyWidthMm: bodyWidthMm, bodyHeightMm: bodyHeightMm)
-        let fitted = fit.centres(groups.filter { !$0.isEmpty }, exponent: exponent)
+        let fitted = fit.centres(groups.filter { !$0.isEmpty }, exponent: exponent, seeds: [pooled])
         var next = fitted.makeIterator()
         return groups.map { $0.isEmpty ? nil : next.next()! }
     }
 
     private static func fitted<T>(
         _ sessions: [(session: SessionRecord, taps: [TapRecord])], bodyWidthMm: Double, bodyHeightMm: Double,
-        _ fitting: (CoilFit, [CoilTap]) -> T?
+        _ fitting: (CoilFit, [CoilTap], [CoilRectangle]) -> T?
     ) -> Result<T, Unavailable> {
         guard sessions.contains(where: { $0.session.readerGeometry != nil }) else { return .failure(.readerAntennaUnknown) }
         let fit = CoilFit.bench(bodyWidthMm: bodyWidthMm, bodyHeightMm: bodyHeightMm)
-        guard let result = fitting(fit, coilTaps(sessions, bodyWidthMm: bodyWidthMm, bodyHeightMm: bodyHeightMm)) else {
+        let taps = coilTaps(sessions, bodyWidthMm: bodyWidthMm, bodyHeightMm: bodyHeightMm)
+        // Seeded only where the fit itself has few taps: sessions pooled into many leave one hill.
+        let seeds = taps.count <= seededUpTo ? sessions.compactMap { seed($0, fit: fit) } : []
+        guard let result = fitting(fit, taps, seeds) else {
             return .failure(.noReads)
         }
         return .success(result)
+    }
+
+    /// A fit of at most this many taps is seeded from each session's cloud: a hand session's
+    /// sixteen leave the likelihood several hills, where a dense raster's, or several sessions
+    /// pooled, leave one (and the cloud's cost grows with the taps).
+    static let seededUpTo = 48
+
+    /// Where the coils a session's taps allow, around its prediction, overlap the coil most
+    /// (`CoilDesign.likeliestOverlap`): a start for the fit. `nil` for a session of many taps,
+    /// without its reader's antenna, or without a read.
+    private static func seed(_ evidence: (session: SessionRecord, taps: [TapRecord]), fit: CoilFit) -> CoilRectangle? {
+        seed(
+            coilTaps([evidence], bodyWidthMm: fit.bodyWidthMm, bodyHeightMm: fit.bodyHeightMm),
+            predicted: evidence.session.predicted, fit: fit)
+    }
+
+    /// The same for one session's taps as the fit reads them; the coil plan's own estimate
+    /// is seeded by it too, so a run and `show` give one coil.
+    static func seed(_ taps: [CoilTap], predicted: NormalizedRect?, fit: CoilFit) -> CoilRectangle? {
+        guard let bench = taps.first?.bench, taps.count <= seededUpTo, taps.contains(where: \.hit) else { return nil }
+        // Believed before the first tap as `run --plan coil` believes it. The design is asked
+        // for no position: one candidate stands in.
+        let anywhere = CoilDesign.Position(x: fit.bodyWidthMm / 2, y: fit.bodyHeightMm / 2)
+        let design = CoilDesign(
+            fit: fit, bench: bench, candidates: [anywhere], prior: CoilDesign.Prior(around: predicted, fit: fit),
+            graded: taps.contains { $0.rungsRead != nil }, budget: taps.count + 1)
+        return design.likeliestOverlap(after: taps)
     }
 
     /// The sessions' hits and misses as the coil fit reads them, in millimetres on the back;
