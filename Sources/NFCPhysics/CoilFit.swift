@@ -218,14 +218,17 @@ public struct CoilFit: Sendable {
             // thresholds refitted at each: a grid of five exponents left the size off by the
             // exponent's error (bench/physics).
             let from = best.point
-            func fitted(_ logExponent: Double) -> (point: [Double], value: Double) {
+            let fitted: @Sendable (Double) -> (point: [Double], value: Double) = { logExponent in
                 NelderMead.maximise(
                     { logLikelihood($0, exponent: exp(logExponent), taps) }, from: from, steps: taps.steps([2, 2, 3, 3], 0.3))
             }
             let ratio = (5.0.squareRoot() - 1) / 2
             var (a, b) = (log(exponentRange.lowerBound), log(exponentRange.upperBound))
             var c = b - ratio * (b - a), d = a + ratio * (b - a)
-            var fc = fitted(c), fd = fitted(d)
+            // The first two exponents do not depend on each other: fitted side by side.
+            let firstExponents = [c, d]
+            let firstPair = ParallelWork.map(2) { fitted(firstExponents[$0]) }
+            var fc = firstPair[0], fd = firstPair[1]
             for _ in 0..<10 {
                 if fc.value >= fd.value {
                     (b, d, fd) = (d, c, fc)
