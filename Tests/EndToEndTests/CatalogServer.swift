@@ -33,9 +33,9 @@ final class CatalogServer {
     }
 
     /// `nfcbench resolve --json` with this server's cache; the decoded object, stderr, and
-    /// the seconds from the fetch helper's start to the end of resolve's output (from the
-    /// launch when no helper ran): what resolve spent on the network, not how long a loaded
-    /// machine took to start the process or to tell the test it was reaped.
+    /// the seconds from the fetch helper's start to resolve's exit (from the launch when no
+    /// helper ran), both stamped by wrappers: what resolve spent on the network, not how long
+    /// a loaded machine took to start the process or to tell the test it had ended.
     func resolve(_ mode: String?, model: String = "SM-S921B", extra: [String] = [], environment: [String: String] = [:])
         async throws -> (json: [String: Any], stderr: String, seconds: Double)
     {
@@ -48,9 +48,19 @@ final class CatalogServer {
             merged["NFCBENCH_FETCH_HELPER"] = try Self.timestamping(
                 then: "'\(Self.realHelper)' \"$@\"", stamp: stamp, in: scratch)
         }
+        // nfcbench's exit is stamped by a wrapper, as the helper's start is: the end of its
+        // output as the test sees it waits for this process's pool to resume the test, which
+        // a loaded parallel pass has held for over a minute (101 s against resolve's 1 s).
+        let exitStamp = scratch.file("resolve-exited"), wrapper = scratch.file("nfcbench")
+        try writeExecutableScript(
+            "#!/bin/sh\n'\(BuiltBinary.path)' \"$@\"\nstatus=$?\ndate +%s.%N > '\(exitStamp)'\nexit $status\n", to: wrapper)
         let launched = Date()
-        let r = try await BuiltBinary.run(args, environment: merged)
-        let exited = r.outputEnded
+        let r = try await BuiltBinary.run(args, environment: merged, binary: wrapper)
+        guard let exitedAt = Self.stamped(exitStamp) else {
+            throw CocoaError(
+                .fileReadNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "the wrapper never stamped resolve's exit"])
+        }
+        let exited = Date(timeIntervalSince1970: exitedAt)
         let started = Self.stamped(stamp).map { Date(timeIntervalSince1970: $0) } ?? launched
         guard r.status == 0, let object = try? JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any] else {
             throw CocoaError(
