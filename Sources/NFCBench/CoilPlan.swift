@@ -154,8 +154,9 @@ public struct CoilPlan: ProbeStrategy {
     /// and its verdict are asked one after the other.
     private func estimate(_ taps: [CoilTap]) -> CoilEstimate? {
         lastEstimate.estimate(taps) {
-            let fit = binary.fit
-            return fit.estimate(taps, seeds: SessionCoil.seed(taps, predicted: predicted, fit: fit).map { [$0] } ?? [])
+            // The design that chose the positions has read these taps already: its cloud seeds the fit.
+            let design = taps.contains { $0.rungsRead != nil } ? graded : binary
+            return binary.fit.estimate(taps, seeds: SessionCoil.seed(taps, design: design).map { [$0] } ?? [])
         }
     }
 

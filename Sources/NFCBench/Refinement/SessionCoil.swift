@@ -72,9 +72,14 @@ public struct SessionCoil: Sendable {
     ) -> Result<T, Unavailable> {
         guard sessions.contains(where: { $0.session.readerGeometry != nil }) else { return .failure(.readerAntennaUnknown) }
         let fit = CoilFit.bench(bodyWidthMm: bodyWidthMm, bodyHeightMm: bodyHeightMm)
-        let taps = coilTaps(sessions, bodyWidthMm: bodyWidthMm, bodyHeightMm: bodyHeightMm)
+        let perSession = sessions.map { coilTaps([$0], bodyWidthMm: bodyWidthMm, bodyHeightMm: bodyHeightMm) }
+        let taps = Array(perSession.joined())
         // Seeded only where the fit itself has few taps: sessions pooled into many leave one hill.
-        let seeds = taps.count <= seededUpTo ? sessions.compactMap { seed($0, fit: fit) } : []
+        let seeds =
+            taps.count <= seededUpTo
+            ? zip(sessions, perSession).compactMap { session, own in
+                seed(own, design: seedingDesign(own, predicted: session.session.predicted, fit: fit))
+            } : []
         guard let result = fitting(fit, taps, seeds) else {
             return .failure(.noReads)
         }
@@ -86,26 +91,24 @@ public struct SessionCoil: Sendable {
     /// pooled, leave one (and the cloud's cost grows with the taps).
     static let seededUpTo = 48
 
-    /// Where the coils a session's taps allow, around its prediction, overlap the coil most
-    /// (`CoilDesign.likeliestOverlap`): a start for the fit. `nil` for a session of many taps,
-    /// without its reader's antenna, or without a read.
-    private static func seed(_ evidence: (session: SessionRecord, taps: [TapRecord]), fit: CoilFit) -> CoilRectangle? {
-        seed(
-            coilTaps([evidence], bodyWidthMm: fit.bodyWidthMm, bodyHeightMm: fit.bodyHeightMm),
-            predicted: evidence.session.predicted, fit: fit)
+    /// Where the coils one session's taps allow overlap the coil most
+    /// (`CoilDesign.likeliestOverlap`): a start for the fit. `nil` for a session of many taps
+    /// or without a read. The coil plan asks it of its own design, whose cloud has read the
+    /// same taps under the same prior, so a run and `show` give one coil.
+    static func seed(_ taps: [CoilTap], design: CoilDesign?) -> CoilRectangle? {
+        guard let design, taps.count <= seededUpTo, taps.contains(where: \.hit) else { return nil }
+        return design.likeliestOverlap(after: taps)
     }
 
-    /// The same for one session's taps as the fit reads them; the coil plan's own estimate
-    /// is seeded by it too, so a run and `show` give one coil.
-    static func seed(_ taps: [CoilTap], predicted: NormalizedRect?, fit: CoilFit) -> CoilRectangle? {
-        guard let bench = taps.first?.bench, taps.count <= seededUpTo, taps.contains(where: \.hit) else { return nil }
-        // Believed before the first tap as `run --plan coil` believes it. The design is asked
-        // for no position: one candidate stands in.
+    /// A design that believes what `run --plan coil` believes before its first tap, around
+    /// the session's prediction; it is asked for no position, so one candidate stands in.
+    /// `nil` without a tap (no bench to read by).
+    private static func seedingDesign(_ taps: [CoilTap], predicted: NormalizedRect?, fit: CoilFit) -> CoilDesign? {
+        guard let bench = taps.first?.bench else { return nil }
         let anywhere = CoilDesign.Position(x: fit.bodyWidthMm / 2, y: fit.bodyHeightMm / 2)
-        let design = CoilDesign(
+        return CoilDesign(
             fit: fit, bench: bench, candidates: [anywhere], prior: CoilDesign.Prior(around: predicted, fit: fit),
             graded: taps.contains { $0.rungsRead != nil }, budget: taps.count + 1)
-        return design.likeliestOverlap(after: taps)
     }
 
     /// The sessions' hits and misses as the coil fit reads them, in millimetres on the back;
