@@ -101,6 +101,12 @@ private struct Skim {
                 guard index < bytes.count else { throw fail("the object is not closed") }
                 if bytes[index] == UInt8(ascii: ",") {
                     index += 1
+                    space()
+                    // A trailing comma, which the decoder takes.
+                    if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+                        index += 1
+                        break
+                    }
                     continue
                 }
                 try expect(UInt8(ascii: "}"), "',' or '}'")

@@ -43,7 +43,10 @@ public enum CatalogDocumentDecoder {
         case .tooDeep(let depth):
             throw CatalogDocumentError(kind: .notJSON, origin: origin, detail: depth)
         case .syntaxError(let syntax):
-            // Foundation also takes a trailing comma; anything else it refuses is worded by `syntax`.
+            // Not Foundation's to judge: it takes a control character inside a string, and
+            // the strict pass, stopped there, has not looked for a member named twice after it.
+            throw CatalogDocumentError(kind: .notJSON, origin: origin, detail: syntax.description)
+        case .trailingComma(let syntax):
             return try decodeWithFoundation(data, origin: origin, syntaxError: syntax)
         case .valid:
             return try decodeWithFoundation(

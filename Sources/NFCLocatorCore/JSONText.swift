@@ -41,10 +41,13 @@ public struct JSONText: Sendable {
 
     /// The first member name that appears twice in one object, with where, or `nil`.
     /// Unlike `syntaxError()`, other syntax errors are not reported here (they are the
-    /// decoder's to describe).
+    /// decoder's to describe). The walk steps over trailing commas, which Foundation takes:
+    /// a name given twice after one must not reach it unseen.
     public func duplicateMember() -> SyntaxError? {
-        guard let error = syntaxError(), error.problem.hasPrefix(JSONScanner.duplicatePrefix) else { return nil }
-        return error
+        guard let failure = strictWalk(stepOverTrailingCommas: true).failure,
+            failure.problem.hasPrefix(JSONScanner.duplicatePrefix)
+        else { return nil }
+        return locate(failure)
     }
 
     /// What one strict pass finds, for a reader deciding how to read the text.
@@ -52,7 +55,12 @@ public struct JSONText: Sendable {
         /// RFC 8259 JSON, no member twice, and within Foundation's limits.
         case valid
         case duplicateMember(SyntaxError)
-        /// Not strict JSON; Foundation's reader may still take it (a trailing comma).
+        /// Strict JSON but for a comma before a closing bracket, which Foundation's reader
+        /// (and `CatalogHeader`) take: where the first one is.
+        case trailingComma(SyntaxError)
+        /// Not JSON. Foundation's reader takes some of it (a control character or a byte
+        /// that is not UTF-8 inside a string) but no other platform's does, and the strict
+        /// pass stopped there: a member named twice after it would go unseen.
         case syntaxError(SyntaxError)
         /// Valid JSON nested deeper than Foundation's reader takes, in words.
         case tooDeep(String)
@@ -60,21 +68,33 @@ public struct JSONText: Sendable {
 
     /// `syntaxError()`, `duplicateMember()` and the nesting limit in one pass. A number
     /// no Double holds is not the text's problem but the field's that holds it.
+    ///
+    /// The pass steps over a trailing comma and goes on, so that what lies after one (a
+    /// member named twice, nesting past the limit) is still found: Foundation's reader
+    /// takes the comma, and would read such a text where the strict walk had stopped.
     public func strictReading() -> StrictReading {
-        let (scanner, failure) = strictWalk()
+        let (scanner, failure) = strictWalk(stepOverTrailingCommas: true)
         if let failure {
             let located = locate(failure)
             return failure.problem.hasPrefix(JSONScanner.duplicatePrefix) ? .duplicateMember(located) : .syntaxError(located)
         }
         if scanner.deepest > Self.foundationDepthLimit { return .tooDeep(depthWords(scanner.deepest)) }
+        if let comma = scanner.trailingComma {
+            return .trailingComma(locate(JSONScanner.Failure(offset: comma, problem: JSONScanner.trailingCommaProblem)))
+        }
         return .valid
     }
 
     /// The whole text as one value and nothing after it: the scanner as it ended, and
-    /// where it failed.
-    private func strictWalk() -> (scanner: JSONScanner, failure: JSONScanner.Failure?) {
+    /// where it failed. `stepOverTrailingCommas`: a comma before `]` or `}` is noted in
+    /// `trailingComma` rather than failing the walk.
+    private func strictWalk(stepOverTrailingCommas: Bool = false) -> (scanner: JSONScanner, failure: JSONScanner.Failure?) {
         var scanner = JSONScanner(bytes: [UInt8](data))
+        scanner.stepsOverTrailingCommas = stepOverTrailingCommas
         do throws(JSONScanner.Failure) {
+            if scanner.bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+                throw scanner.fail("the file starts with a byte order mark, which JSON has none of; save it as UTF-8 without one")
+            }
             scanner.skipSpace()
             try scanner.value(collect: nil)
             scanner.skipSpace()
@@ -172,6 +192,10 @@ private struct JSONScanner {
     /// The member names of each open object, innermost last.
     var memberNames: [[String: Int]] = []
     static let duplicatePrefix = "the member name"
+    /// Whether a comma before `]` or `}` is stepped over, and where the first one was.
+    var stepsOverTrailingCommas = false
+    var trailingComma: Int?
+    static let trailingCommaProblem = "a comma before the closing bracket (JSON has none there; remove it)"
 
     init(bytes: [UInt8]) { self.bytes = bytes }
 
@@ -235,13 +259,18 @@ private struct JSONScanner {
                 guard let top = stack.last else { return }
                 skipSpace()
                 guard let next = peek else { throw fail("the text ends inside an \(top == .object ? "object" : "array")") }
+                let close = top == .object ? UInt8(ascii: "}") : UInt8(ascii: "]")
                 if next == UInt8(ascii: ",") {
+                    let comma = index
                     index += 1
                     skipSpace()
+                    if stepsOverTrailingCommas, peek == close {
+                        trailingComma = trailingComma ?? comma
+                        continue  // closes the container on the next turn
+                    }
                     if top == .object { pendingKey = try key() }
                     break
                 }
-                let close = top == .object ? UInt8(ascii: "}") : UInt8(ascii: "]")
                 guard next == close else {
                     throw fail(top == .object ? "expected , or } after a member" : "expected , or ] after an element")
                 }

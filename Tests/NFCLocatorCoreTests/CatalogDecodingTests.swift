@@ -146,6 +146,34 @@ struct CatalogDecodingTests {
         }
     }
 
+    /// Found by the fuzzer (CI, 2026-12-07): Foundation reads a NUL inside a string, and a
+    /// strict pass that stopped there never saw `generatedAt` given twice after it, so the
+    /// document meant one thing to nfcbench and another to every other reader. Whatever the
+    /// strict pass cannot read is refused where it stops, and a trailing comma, which the
+    /// decoder takes, no longer hides a member named twice behind it.
+    @Test func nothingHidesAMemberNamedTwiceFromTheStrictPass() throws {
+        var fuzzed = Data(#"{"version": "se"#.utf8)
+        fuzzed.append(contentsOf: [0, 0, 0])
+        fuzzed.append(contentsOf: Data("\", \"generatedAt\": \"a\",\n\"generatedAt\": \"b\", \"entries\": []}".utf8))
+        do {
+            _ = try CatalogDocumentDecoder.decode(fuzzed, origin: "test")
+            Issue.record("decoded")
+        } catch {
+            #expect(error.kind == .notJSON && error.detail.hasPrefix("line 1, column 16: ") && error.detail.contains("control"))
+        }
+        let afterAComma = #"{"version":"t","entries":[\#(Self.good),],"version":"u"}"#
+        do {
+            _ = try Self.decode(afterAComma)
+            Issue.record("decoded")
+        } catch {
+            #expect(error.kind == .notACatalog && error.detail.contains("\"version\" appears twice"), "\(error)")
+        }
+        var marked = Data([0xEF, 0xBB, 0xBF])
+        marked.append(contentsOf: Data(#"{"version":"t","entries":[]}"#.utf8))
+        #expect(throws: CatalogDocumentError.self) { try CatalogDocumentDecoder.decode(marked, origin: "test") }
+        #expect(JSONText(marked).syntaxError()?.problem.contains("byte order mark") == true)
+    }
+
     @Test func theShippedSeedCatalogIsStrictJSON() throws {
         let data = try Data(contentsOf: Checkout.resources.seedCatalogURL)
         #expect(JSONText(data).strictReading() == .valid)

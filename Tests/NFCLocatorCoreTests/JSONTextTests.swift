@@ -43,6 +43,13 @@ struct JSONTextTests {
         // The same name in sibling or nested objects is fine; other syntax errors are not duplicates.
         #expect(JSONText(Data(#"[{"a": 1}, {"a": 2, "b": {"a": 3}}]"#.utf8)).duplicateMember() == nil)
         #expect(JSONText(Data(#"[{"a": 1},]"#.utf8)).duplicateMember() == nil)
+        // A trailing comma, which Foundation takes, does not hide one after it.
+        #expect(JSONText(Data(#"{"x": [1,], "a": 1, "a": 2}"#.utf8)).duplicateMember() != nil)
+        guard case .trailingComma(let comma) = JSONText(Data(#"{"x": [1,], "a": 1}"#.utf8)).strictReading() else {
+            Issue.record("a trailing comma reads otherwise")
+            return
+        }
+        #expect(comma.line == 1 && comma.column == 9 && comma.problem.contains("comma before the closing bracket"))
         // An escaped spelling of the same name is the same name.
         #expect(JSONText(Data(#"{"a": 1, "\u0061": 2}"#.utf8)).duplicateMember() != nil)
     }
