@@ -7,7 +7,8 @@ import PackageDescription
 //   nfcbench (main.swift) ──> NFCBenchCLI: arguments, help, prompts, printing; NFCSystem (one malloc arena)
 //   NFCBenchCLI ──> NFCBenchUseCases: run, readers, refine, catalogs, stores, lab sync, doctor
 //   NFCBenchUseCases ──> NFCVirtualBench, NFCMotion, NFCBench, both store modules, NFCCatalogRemote
-//   NFCMotion: G-code machines as positioners ──> NFCBenchSeams, NFCSystem (no reader C library)
+//   NFCMotion: G-code machines as positioners ──> NFCRig, NFCBenchSeams, NFCSystem (no reader C library)
+//   NFCRig: the rig file, machine coordinates and move timing, no port ──> NFCBenchRecords
 //   NFCBench: runner, plans, reader backends by scheme, scoring, exports, refine, doctor
 //       ──> NFCBenchSeams, NFCBenchRecords, NFCReaderLibNFC, NFCReaderPCSC, NFCReaderReplay, NFCHost, NFCSystem
 //   NFCBenchSeams: Positioner, PositionerError, ProbeStrategy, PlanShape ──> NFCBenchRecords
@@ -88,7 +89,11 @@ let package = Package(
             ]),
         // G-code machines (GRBL, Marlin) as positioners: the rig file, the serial
         // conversation, the mapping from the phone's back to machine coordinates.
-        .target(name: "NFCMotion", dependencies: ["NFCBenchSeams", "NFCBenchRecords", "NFCReaders", "NFCSystem"]),
+        .target(name: "NFCMotion", dependencies: ["NFCRig", "NFCBenchSeams", "NFCBenchRecords", "NFCReaders", "NFCSystem"]),
+        // The rig file and what it says: where the phone's back lies in machine
+        // coordinates, the travel, the feeds, the time a plan's moves take. No port is
+        // opened here, so the CLI reads and prints rigs without a machine module.
+        .target(name: "NFCRig", dependencies: ["NFCBenchRecords"]),
         // Emulated PN532 on a pty and a virtual card for vpcd, driving the real stacks, and
         // the positioner that moves its phone.
         .target(name: "NFCVirtualBench", dependencies: ["NFCReaders", "NFCBenchSeams", "NFCBenchRecords", "NFCSystem"]),
@@ -99,7 +104,7 @@ let package = Package(
             dependencies: [
                 "NFCBench", "NFCBenchRecords", "NFCBenchSeams", "NFCLocatorCore", "NFCReaders", "NFCVirtualBench",
                 "NFCBenchStoreSQLite",
-                "NFCBenchStorePostgres", "NFCPostgres", "NFCStore", "NFCCatalogRemote", "NFCReaderLibNFC", "NFCMotion",
+                "NFCBenchStorePostgres", "NFCPostgres", "NFCStore", "NFCCatalogRemote", "NFCReaderLibNFC", "NFCMotion", "NFCRig",
                 "NFCPhysics", "NFCSodium", "NFCSystem",
             ]),
         // Argument parsing, help and printing only; a library so tests call it.
@@ -107,7 +112,7 @@ let package = Package(
             name: "NFCBenchCLI",
             dependencies: [
                 "NFCBenchUseCases", "NFCBench", "NFCBenchRecords", "NFCBenchSeams", "NFCLocatorCore", "NFCReaders",
-                "NFCVirtualBench", "NFCCatalogRemote", "NFCHost", "NFCSystem", "NFCMotion", "NFCPhysics",
+                "NFCVirtualBench", "NFCCatalogRemote", "NFCHost", "NFCSystem", "NFCRig", "NFCPhysics",
             ],
             plugins: ["BuildInfoPlugin"]),
         // The commit and build date `--version` and every report name.
@@ -196,8 +201,10 @@ let package = Package(
         .testTarget(
             name: "NFCMotionTests",
             dependencies: [
-                "NFCMotion", "NFCBench", "NFCBenchRecords", "NFCBenchSeams", "NFCSystem", "NFCVirtualBench", "NFCTestSupport",
+                "NFCMotion", "NFCRig", "NFCBench", "NFCBenchRecords", "NFCBenchSeams", "NFCSystem", "NFCVirtualBench",
+                "NFCTestSupport",
             ]),
+        .testTarget(name: "NFCRigTests", dependencies: ["NFCRig", "NFCBenchRecords"]),
         .testTarget(name: "NFCHostTests", dependencies: ["NFCHost", "NFCTestSupport"]),
         .testTarget(name: "NFCReaderReplayTests", dependencies: ["NFCReaderReplay", "NFCReaders", "NFCTestSupport"]),
         .testTarget(

@@ -3,6 +3,7 @@ import NFCBench
 import NFCBenchRecords
 import NFCBenchSeams
 import NFCMotion
+import NFCRig
 
 /// A rig file as read, with where it came from (errors and the audit trail name it).
 public struct LoadedRig: Sendable {
@@ -41,12 +42,10 @@ enum MachinePositioners {
             let (opened, found) = try await GCodeMachine.open(rig, timeout: setup.timeout)
             machine = opened
             // A killed run's queued moves are waited out; a critical alarm is named now.
-            let (state, waited) = try await opened.settle(from: found, within: setup.timeout, onWait: setup.notice)
-            if waited > .zero { setup.notice("It stopped after \(FixedPoint.format(waited.seconds, 1)) s.") }
-            // A rig that homes may find GRBL locked in alarm (as it powers up with homing
-            // enabled, or after a reset cut a move): the homing cycle after the ready gate clears it.
-            let homingClears = rig.homes && state == "Alarm"
-            guard ["Idle", "Check"].contains(state) || homingClears else { throw MachineError.notReady(state: state) }
+            let readiness = try await opened.readiness(
+                from: found, homes: rig.homes, within: setup.timeout, onWait: setup.notice)
+            if readiness.waited > .zero { setup.notice("It stopped after \(FixedPoint.format(readiness.waited.seconds, 1)) s.") }
+            guard readiness.takesMotion else { throw MachineError.notReady(state: readiness.state) }
         } catch {
             throw .machineUnavailable(device: device, reason: error.description)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import NFCMotion
+import NFCRig
 
 /// `rig init`: finds the machine among the serial ports (or asks the one named), and
 /// makes the first rig file from what it reports. Nothing moves.
@@ -23,6 +24,9 @@ public enum RigInitialisation {
         }
         return answers
     }
+
+    /// The rig the survey's reports make, or `nil` when the firmware did not report its travel.
+    public static func rig(from survey: MachineSurvey) -> RigConfiguration? { RigConfiguration(survey: survey) }
 
     /// The file's text: a note of where it came from, then the machine's keys.
     public static func fileText(_ rig: RigConfiguration, survey: MachineSurvey, written: Date) -> String {

@@ -1,3 +1,5 @@
+import NFCRig
+
 /// What a run finds on the port before its first move.
 ///
 /// A resume often meets a machine another run left: still finishing the moves a killed
@@ -41,5 +43,31 @@ extension GCodeMachine {
             }
         }
         return (state, moving ? ContinuousClock.now - start : .zero)
+    }
+}
+
+/// Whether a machine just opened can take a run's moves: the one rule `rig check` and a
+/// run both apply, so the check never passes a machine the run then refuses.
+public struct MachineReadiness: Sendable, Equatable {
+    /// The state it settled in (GRBL's word; Marlin answers "Idle").
+    public let state: String
+    /// How long queued moves (a killed run's) were waited out.
+    public let waited: Duration
+    /// In alarm, but the rig homes before its first move, which clears the lock.
+    public let homingClears: Bool
+
+    /// `Idle` or `Check` (GRBL's dry mode) take motion; an alarm only when homing clears it.
+    public var takesMotion: Bool { ["Idle", "Check"].contains(state) || homingClears }
+}
+
+extension GCodeMachine {
+    /// Settles the machine (`settle`) and reads it against the rig: a rig that homes may
+    /// find GRBL locked in alarm (as it powers up with homing enabled, or after a reset
+    /// cut a move), which the homing cycle after the ready gate clears.
+    public func readiness(
+        from found: String, homes: Bool, within bound: Duration, onWait: @Sendable (String) -> Void = { _ in }
+    ) async throws(MachineError) -> MachineReadiness {
+        let (state, waited) = try await settle(from: found, within: bound, onWait: onWait)
+        return MachineReadiness(state: state, waited: waited, homingClears: homes && state == "Alarm")
     }
 }

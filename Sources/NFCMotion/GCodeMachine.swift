@@ -1,4 +1,5 @@
 import Foundation
+import NFCRig
 import NFCSystem
 
 /// A G-code machine the bench drives: its link, its dialect's words for each step

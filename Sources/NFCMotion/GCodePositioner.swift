@@ -1,5 +1,6 @@
 import NFCBenchRecords
 import NFCBenchSeams
+import NFCRig
 import Synchronization
 
 /// A GRBL gantry or a Marlin printer that puts the reader under each probe point.

@@ -1,3 +1,5 @@
+import NFCRig
+
 /// Why the machine did not do what it was asked, in words an operator can act on.
 public enum MachineError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Nothing came back in time (a stalled board, a wrong port or baud rate).

@@ -1,5 +1,6 @@
 import Foundation
 import NFCReaders
+import NFCRig
 import NFCSystem
 import Synchronization
 

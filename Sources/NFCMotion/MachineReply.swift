@@ -1,3 +1,5 @@
+import NFCRig
+
 /// One line a G-code machine sends, as the positioner understands it.
 public enum MachineReply: Sendable, Equatable {
     /// The line was accepted (GRBL: queued, not done; Marlin: likewise).

@@ -1,4 +1,5 @@
 import Foundation
+import NFCRig
 
 /// What `rig init` learns from a machine on a port, before any rig file exists: which
 /// firmware answers, its travel and speed limits, and whether its homing cycle is safe to

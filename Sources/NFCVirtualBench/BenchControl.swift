@@ -112,13 +112,15 @@ public enum BenchCommand: Codable, Sendable, Equatable {
     }
 
     static let gantryUsage =
-        "gantry alarm N (1...9) [during-move M (1...10000): the M-th move across from now] | gantry reset | gantry stall"
+        "gantry alarm N (1...9) [during-move M (1...10000): the M-th move across from now] | gantry reset | gantry hold (GRBL)"
+        + " | gantry stall"
         + " | gantry slow F (1...100) | gantry none"
 
     private static func gantryFault(_ words: [String]) throws(BenchControlError) -> GantryFault {
         switch (words.first, words.count) {
         case ("none", 1): return .none
         case ("reset", 1): return .reset
+        case ("hold", 1): return .hold
         case ("stall", 1): return .stall
         case ("alarm", 2):
             guard let code = Int(words[1]), (1...9).contains(code) else { throw .usage(gantryUsage) }

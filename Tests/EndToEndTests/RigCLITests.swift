@@ -325,6 +325,39 @@ struct RigCLITests {
         #expect(high == 60 * positions && low == 4 * positions, "\(check.stdout)")
     }
 
+    /// `rig check` asks the machine as a run does and holds it to the run's rule: an idle
+    /// machine passes and `--move` runs the plan's moves on it, each one logged by the
+    /// machine; a machine in feed hold (its hold button, a door switch) is refused in the
+    /// words a run refuses it with, and so is the run.
+    @Test func rigCheckAsksTheMachineByTheRunsRule() async throws {
+        let bench = try await served("grbl")
+        defer { bench.discard() }
+        let check = [
+            "rig", "check", "--model", "SM-S921B", "--plan", "grid", "--rig", bench.directory + "/rig.conf",
+            "--db", scratch.file("bench.sqlite"),
+        ]
+        let moved = try await BuiltBinary.run(check + ["--move"], environment: bench.environment)
+        #expect(moved.status == 0, "\(moved.stdout)\(moved.stderr)")
+        // The emulated GRBL powers up locked, as a GRBL with homing enabled does; the rig homes.
+        #expect(moved.stdout.contains("Machine: answers, state Alarm (the run homes first, which clears it)"), "\(moved.stdout)")
+        let positions = try #require(
+            moved.stdout.range(of: #"grid plan: (\d+) positions"#, options: .regularExpression).map {
+                Int(moved.stdout[$0].split(separator: " ")[2])
+            } ?? nil)
+        #expect(moved.stdout.contains("Moved through \(positions) positions in "), "\(moved.stdout)")
+        #expect(Self.count("move", in: bench) >= positions, "every position is a move the machine made")
+
+        let hold = try await BuiltBinary.run(
+            ["sim", "ctl", "--dir", bench.directory, "gantry", "hold"], environment: bench.environment)
+        #expect(hold.status == 0, "\(hold.stderr)")
+        let held = try await BuiltBinary.run(check, environment: bench.environment)
+        #expect(held.status == 1, "\(held.stdout)\(held.stderr)")
+        #expect(held.stdout.contains("Machine: answers, state Hold"), "\(held.stdout)")
+        #expect(held.stderr.contains("state 'Hold', not idle: a run would refuse it"), "\(held.stderr)")
+        let run = try await BuiltBinary.run(runArguments(bench), environment: bench.environment)
+        #expect(run.status != 0 && run.stderr.contains("the machine is in state 'Hold', not idle"), "\(run.stdout)\(run.stderr)")
+    }
+
     /// A phone whose field reaches past the safe height stops the run with that advice
     /// instead of waiting for a lift that never clears the field.
     @Test func aPhoneThatStillReadsAtTheSafeHeightStopsTheRun() async throws {

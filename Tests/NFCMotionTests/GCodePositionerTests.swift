@@ -2,6 +2,7 @@ import Foundation
 import NFCBench
 import NFCBenchRecords
 import NFCBenchSeams
+import NFCRig
 import NFCTestSupport
 import NFCVirtualBench
 import Testing

@@ -1,4 +1,4 @@
-import NFCMotion
+import NFCRig
 import NFCVirtualBench
 
 /// `sim serve`'s emulated machine: which firmware, how fast, the phone in its jig.

@@ -1,7 +1,8 @@
 import Foundation
 import NFCBench
+import NFCBenchUseCases
 import NFCLocatorCore
-import NFCMotion
+import NFCRig
 import NFCSystem
 
 /// `nfcbench rig calibrate`: jog the machine with keys, mark two opposite corners of the
@@ -26,157 +27,104 @@ enum RigCalibrateCommand {
 
     static let steps = [UInt8(ascii: "1"): 0.1, UInt8(ascii: "2"): 1, UInt8(ascii: "3"): 10, UInt8(ascii: "4"): 50]
 
-    /// What the operator has marked so far, in machine coordinates.
-    struct Marks {
-        var topLeft: (x: Double, y: Double)?
-        var bottomRight: (x: Double, y: Double)?
-        var tapZ: Double?
-    }
-
     static func run(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
         let loadedRig = try RigOptions.load(invocation, context, requiringJig: false)
         let rig = try RigCommand.rig(invocation, context, requiringJig: false)
         let (_, _, _, profile, body) = try await RigCommand.publishedBody(invocation, context)
         let destination = try OutputPath.check(invocation[output] ?? loadedRig.path, invocation, context)
-        let machine = try await openForJogging(rig, invocation, context)
         let out = context.output
-        out.line(
-            "Calibrating for \(profile.displayName) (\(RigConfiguration.number(body.width)) x \(RigConfiguration.number(body.height)) mm). "
-                + "Arrows: X and Y; Page Up/Down: Z; 1-4: step 0.1/1/10/50 mm; a: top-left corner; b: opposite corner; "
-                + "t: tap height; s: save; q: quit.")
-        let keys = KeyBytes()
-        var step = 1.0
-        var marks = Marks()
-        var position = try await headPosition(machine)
-        out.line(describe(position, step: step))
-        while let key = await keys.next() {
-            if let move = move(for: key, step: step) {
-                position = try await jog(machine, rig: rig, axis: move.axis, by: move.delta)
-                out.line(describe(position, step: step))
-                continue
+        return try await RigCommand.talking {
+            let machine = try await RigMachine.open(rig, timeout: RigCommand.machineTimeout(invocation))
+            try await machine.prepareForJogging { out.line("Homing...") }
+            out.line(
+                "Calibrating for \(profile.displayName) (\(RigConfiguration.number(body.width)) x "
+                    + "\(RigConfiguration.number(body.height)) mm). Arrows: X and Y; Page Up/Down: Z; 1-4: step 0.1/1/10/50 mm; "
+                    + "a: top-left corner; b: opposite corner; t: tap height; s: save; q: quit.")
+            var jogging = Jogging(position: try await machine.headPosition())
+            out.line(describe(jogging.position, step: jogging.step))
+            let keys = KeyBytes()
+            while let key = await keys.next() {
+                if let move = move(for: key, step: jogging.step) {
+                    jogging.position = try await machine.jog(move.axis, by: move.delta)
+                    out.line(describe(jogging.position, step: jogging.step))
+                    continue
+                }
+                guard case .byte(let byte) = key else { continue }
+                switch jogging.press(byte) {
+                case .step: out.line(describe(jogging.position, step: jogging.step))
+                case .marked(let words): out.line("  " + words)
+                case .save:
+                    let saved: RigConfiguration
+                    do {
+                        saved = try jogging.marks.calibrated(
+                            rig, publishedWidthMm: body.width, publishedHeightMm: body.height, model: profile.displayName)
+                    } catch {
+                        out.line("  Not saved: \(error). Jog to the corners again and mark them (a, b), then save (s); q quits.")
+                        continue
+                    }
+                    try await OutputPath.write(destination) { try $0.write(saved.text) }
+                    let n = RigConfiguration.number
+                    out.line(
+                        "Saved \(destination.given): origin X \(n(saved.originX)) Y \(n(saved.originY)), x along \(saved.xAxis), "
+                            + "y along \(saved.yAxis), tap-z \(n(saved.tapZ)), safe-z \(n(saved.safeZ)).")
+                    return ExitCode.success
+                case .quit:
+                    out.line("Left without saving.")
+                    return ExitCode.failure
+                case .ignored: continue
+                }
             }
-            guard case .byte(let byte) = key else { continue }
+            out.line("The keyboard closed before the rig was saved.")
+            return ExitCode.failure
+        }
+    }
+
+    /// The calibration's keys other than the jogs: steps, marks, save and quit.
+    struct Jogging {
+        var position: HeadPosition
+        var step = 1.0
+        var marks = JigMarks()
+
+        enum Outcome { case step, marked(String), save, quit, ignored }
+
+        mutating func press(_ byte: UInt8) -> Outcome {
+            let n = RigConfiguration.number
             switch byte {
             case _ where steps[byte] != nil:
                 step = steps[byte]!
-                out.line(describe(position, step: step))
-            case UInt8(ascii: "a"), UInt8(ascii: "b"):
-                let corner = (position[0], position[1])
-                if byte == UInt8(ascii: "a") { marks.topLeft = corner } else { marks.bottomRight = corner }
-                out.line(
-                    "  \(byte == UInt8(ascii: "a") ? "top-left" : "opposite") corner marked at X "
-                        + "\(RigConfiguration.number(position[0])) Y \(RigConfiguration.number(position[1]))")
+                return .step
+            case UInt8(ascii: "a"):
+                marks.topLeft = (position.x, position.y)
+                return .marked("top-left corner marked at X \(n(position.x)) Y \(n(position.y))")
+            case UInt8(ascii: "b"):
+                marks.bottomRight = (position.x, position.y)
+                return .marked("opposite corner marked at X \(n(position.x)) Y \(n(position.y))")
             case UInt8(ascii: "t"):
-                marks.tapZ = position[2]
-                out.line("  tap height marked at Z \(RigConfiguration.number(position[2]))")
-            case UInt8(ascii: "s"):
-                if let saved = try await save(marks, rig: rig, profile: profile, body: body, to: destination, out) {
-                    out.line(
-                        "Saved \(destination.given): origin X \(RigConfiguration.number(saved.originX)) Y \(RigConfiguration.number(saved.originY)), "
-                            + "x along \(saved.xAxis), y along \(saved.yAxis), tap-z \(RigConfiguration.number(saved.tapZ)), safe-z \(RigConfiguration.number(saved.safeZ))."
-                    )
-                    return ExitCode.success
-                }
-            case UInt8(ascii: "q"):
-                out.line("Left without saving.")
-                return ExitCode.failure
-            default: continue
+                marks.tapZ = position.z
+                return .marked("tap height marked at Z \(n(position.z))")
+            case UInt8(ascii: "s"): return .save
+            case UInt8(ascii: "q"): return .quit
+            default: return .ignored
             }
         }
-        out.line("The keyboard closed before the rig was saved.")
-        return ExitCode.failure
-    }
-
-    /// Opens the machine, homes it when the rig homes (else refuses an alarm), and sets it up.
-    static func openForJogging(_ rig: RigConfiguration, _ invocation: ParsedInvocation, _ context: CommandContext)
-        async throws -> GCodeMachine
-    {
-        let opened: (machine: GCodeMachine, state: String)
-        do { opened = try await GCodeMachine.open(rig, timeout: RigCommand.machineTimeout(invocation)) } catch {
-            throw CommandFailure("The machine does not answer: \(error).", hint: "Check the cable, the device and the baud rate.")
-        }
-        do {
-            if rig.homes {
-                context.output.line("Homing...")
-                try await opened.machine.home()
-            } else if opened.state == "Alarm" {
-                throw CommandFailure("The machine is in alarm.", hint: "Clear the cause, then 'nfcbench rig unlock'.")
-            }
-            try await opened.machine.configure()
-        } catch let error as MachineError {
-            throw CommandFailure("The machine could not be set up: \(error).", hint: "'nfcbench rig unlock' clears an alarm.")
-        }
-        return opened.machine
     }
 
     /// The jog a key asks for: arrows move X and Y, Page Up and Down move Z, by `step` mm.
-    static func move(for key: KeyBytes.Key, step: Double) -> (axis: String, delta: Double)? {
+    static func move(for key: KeyBytes.Key, step: Double) -> (axis: JogAxis, delta: Double)? {
         switch key {
-        case .right: ("X", step)
-        case .left: ("X", -step)
-        case .up: ("Y", step)
-        case .down: ("Y", -step)
-        case .pageUp: ("Z", step)
-        case .pageDown: ("Z", -step)
+        case .right: (.x, step)
+        case .left: (.x, -step)
+        case .up: (.y, step)
+        case .down: (.y, -step)
+        case .pageUp: (.z, step)
+        case .pageDown: (.z, -step)
         case .byte: nil
         }
     }
 
-    /// One relative move at the rig's feed; the head's position after it.
-    static func jog(_ machine: GCodeMachine, rig: RigConfiguration, axis: String, by delta: Double) async throws -> [Double] {
-        do {
-            let feed = axis == "Z" ? rig.feedZ : rig.feedXY
-            try await machine.move([
-                "G91", "G1 \(axis)\(RigConfiguration.number(delta)) F\(RigConfiguration.number(feed))", "G90",
-            ])
-            return try await headPosition(machine)
-        } catch {
-            throw CommandFailure("The machine stopped: \(error).", hint: "'nfcbench rig unlock' clears an alarm.")
-        }
-    }
-
-    /// Writes the rig the marks make, or says why it cannot and returns `nil`: a refused
-    /// save (both corners and the tap height not yet marked, a jig whose corners do not
-    /// match the phone's published size) keeps the session, so the operator jogs on and
-    /// marks again instead of starting over.
-    static func save(
-        _ marks: Marks, rig: RigConfiguration, profile: DeviceAntennaProfile, body: BodyMillimetres,
-        to destination: OutputDestination, _ out: any TextOutput
-    ) async throws -> RigConfiguration? {
-        guard let a = marks.topLeft, let b = marks.bottomRight, let tapZ = marks.tapZ else {
-            out.line("  mark both corners (a, b) and the tap height (t) first")
-            return nil
-        }
-        var calibrated = rig
-        let stroke = max(rig.safeZ - rig.tapZ, 1)
-        calibrated.tapZ = tapZ
-        calibrated.safeZ = min(tapZ + stroke, rig.travelZ)
-        calibrated.jigMarked = true
-        do {
-            calibrated = try JigCalibration(topLeft: a, bottomRight: b).applied(
-                to: calibrated, publishedWidthMm: body.width, publishedHeightMm: body.height, model: profile.displayName)
-            _ = try RigConfiguration.parse(calibrated.text)  // the saved file must read back
-        } catch {
-            out.line("  Not saved: \(error). Jog to the corners again and mark them (a, b), then save (s); q quits.")
-            return nil
-        }
-        try await OutputPath.write(destination) { try $0.write(calibrated.text) }
-        return calibrated
-    }
-
-    static func headPosition(_ machine: GCodeMachine) async throws -> [Double] {
-        do {
-            guard let position = try await machine.state().position else {
-                throw CommandFailure("The machine did not report its position.", hint: "Check its firmware (GRBL 1.1, Marlin 2).")
-            }
-            return position
-        } catch let error as MachineError {
-            throw CommandFailure("The machine did not report its position: \(error).", hint: "Check the cable.")
-        }
-    }
-
-    static func describe(_ p: [Double], step: Double) -> String {
-        "  X \(String(format: "%.3f", p[0]))  Y \(String(format: "%.3f", p[1]))  Z \(String(format: "%.3f", p[2]))  (step \(RigConfiguration.number(step)) mm)"
+    static func describe(_ p: HeadPosition, step: Double) -> String {
+        "  X \(String(format: "%.3f", p.x))  Y \(String(format: "%.3f", p.y))  Z \(String(format: "%.3f", p.z))  "
+            + "(step \(RigConfiguration.number(step)) mm)"
     }
 }
 

@@ -3,8 +3,8 @@ import NFCBench
 import NFCBenchRecords
 import NFCBenchUseCases
 import NFCLocatorCore
-import NFCMotion
 import NFCReaders
+import NFCRig
 import NFCSystem
 
 /// `nfcbench rig ...`: the motion stage a gcode positioner drives (docs/rig.md).
@@ -86,6 +86,14 @@ enum RigCommand {
         return (loaded, model, resolution, profile, body)
     }
 
+    /// Runs `body`, which talks to the machine; its failure, worded by the use case, ends
+    /// the command with its hint.
+    static func talking<T>(_ body: () async throws -> T) async throws -> T {
+        do { return try await body() } catch let failure as RigMachineFailure {
+            throw CommandFailure(failure.message, hint: failure.hint)
+        }
+    }
+
     static func machineTimeout(_ invocation: ParsedInvocation) -> Duration {
         .milliseconds(Int64((invocation[timeout] ?? 10) * 1000))
     }
@@ -119,23 +127,21 @@ enum RigCommand {
         }
         printTiming(probes, geometry: geometry, kind: kind, layered: heights.count > 1, out)
         if invocation[offline] { return ExitCode.success }
-        let opened: (machine: GCodeMachine, state: String)
-        do { opened = try await GCodeMachine.open(rig, timeout: machineTimeout(invocation)) } catch {
-            throw CommandFailure("The machine does not answer: \(error).", hint: "Check the cable, the device and the baud rate.")
+        return try await RigCommand.talking {
+            let machine = try await RigMachine.open(rig, timeout: machineTimeout(invocation))
+            // As a run reads it: a machine still moving is waited for, a critical alarm named.
+            let readiness = try await machine.readiness(within: machineTimeout(invocation))
+            let clears = readiness.homingClears ? " (the run homes first, which clears it)" : ""
+            out.line("Machine: answers, state \(TerminalSafeText.neutralise(readiness.state))" + clears)
+            if let refusal = RigMachine.refusal(readiness) { throw refusal }
+            guard invocation[move] else { return ExitCode.success }
+            let dryRun = try await machine.dryRun(probes, geometry: geometry)
+            if let announcement = dryRun.announcement { out.line(TerminalSafeText.neutralise(announcement)) }
+            out.line(
+                "Moved through \(probes.count) positions in \(Self.duration(dryRun.moves.seconds)) "
+                    + "(setup and homing \(Self.duration(dryRun.setup.seconds))).")
+            return ExitCode.success
         }
-        // As a run reads it: a machine still moving is waited for, a critical alarm named.
-        let state: String
-        do { state = try await opened.machine.settle(from: opened.state, within: machineTimeout(invocation)).state } catch {
-            throw CommandFailure("The machine is not ready: \(error).", hint: "'nfcbench rig unlock' clears an alarm.")
-        }
-        let locked = state == "Alarm"
-        let clears = locked && rig.homes ? " (the run homes first, which clears it)" : ""
-        out.line("Machine: answers, state \(state)" + clears)
-        if locked && !rig.homes {
-            throw CommandFailure("The machine is in alarm.", hint: "Clear the cause, then 'nfcbench rig unlock'.")
-        }
-        guard invocation[move] else { return ExitCode.success }
-        return try await timedDryRun(probes, geometry: geometry, machine: opened.machine, context)
     }
 
     /// The plan's size and the time its moves take, crossing at safe-z and, when the rig has
@@ -166,42 +172,14 @@ enum RigCommand {
         }
     }
 
-    /// Runs the plan's moves for real, as a run would make them, with no reader.
-    static func timedDryRun(
-        _ probes: [Probe], geometry: RigGeometry, machine: GCodeMachine, _ context: CommandContext
-    ) async throws -> Int32 {
-        let positioner = GCodePositioner(machine: machine, geometry: geometry)
-        if let announcement = positioner.announcement { context.output.line(TerminalSafeText.neutralise(announcement)) }
-        let started = ContinuousClock.now
-        do {
-            try await positioner.prepare()
-            let prepared = ContinuousClock.now
-            for (index, probe) in probes.enumerated() {
-                try await positioner.place(probe, index: index)
-                try await positioner.lift(index: index)
-            }
-            let moved = ContinuousClock.now - prepared
-            context.output.line(
-                "Moved through \(probes.count) positions in \(Self.duration(moved.seconds)) "
-                    + "(setup and homing \(Self.duration((prepared - started).seconds))).")
-        } catch {
-            throw CommandFailure("The dry run stopped: \(error).", hint: "'nfcbench rig unlock' clears an alarm.")
-        }
-        return ExitCode.success
-    }
-
     static func unlock(_ invocation: ParsedInvocation, _ context: CommandContext) async throws -> Int32 {
         let rig = try rig(invocation, context, requiringJig: false)
-        let opened: (machine: GCodeMachine, state: String)
-        do { opened = try await GCodeMachine.open(rig, timeout: machineTimeout(invocation)) } catch {
-            // A GRBL waiting for "Reset to continue" still answers `?`; silence is a cable or port problem.
-            throw CommandFailure("The machine does not answer: \(error).", hint: "Check the cable, the device and the baud rate.")
-        }
-        let recent = opened.machine.link.recentLines.filter { $0.hasPrefix("< ") }.map { String($0.dropFirst(2)) }
-        let alarm = recent.last { MachineReply($0, dialect: rig.dialect) != .ok && $0.uppercased().hasPrefix("ALARM") }
+        // A GRBL waiting for "Reset to continue" still answers `?`; silence is a cable or port problem.
+        let machine = try await RigCommand.talking { try await RigMachine.open(rig, timeout: machineTimeout(invocation)) }
         context.output.line(
-            "\(rig.dialect.displayName) on \(TerminalSafeText.neutralise(rig.device ?? "")): state \(opened.state)"
-                + (alarm.map { ", last said \(TerminalSafeText.neutralise($0))" } ?? ""))
+            "\(rig.dialect.displayName) on \(TerminalSafeText.neutralise(rig.device ?? "")): state "
+                + TerminalSafeText.neutralise(machine.stateWhenOpened)
+                + (machine.lastAlarm.map { ", last said \(TerminalSafeText.neutralise($0))" } ?? ""))
         if !invocation[yes] {
             guard TerminalSettings.isTerminal(.standardInput) else {
                 throw UsageError("Unlocking needs a confirmation: answer at a terminal, or pass --yes.", path: invocation.path)
@@ -213,16 +191,11 @@ enum RigCommand {
                 return ExitCode.failure
             }
         }
-        let result: (messages: [String], state: String)
-        do { result = try await opened.machine.unlock() } catch {
-            throw CommandFailure(
-                "The machine did not unlock: \(error).",
-                hint: "Clear the alarm's cause (a limit switch still pressed?) and try again.")
-        }
+        let result = try await RigCommand.talking { try await machine.unlock() }
         for message in result.messages { context.output.line("  " + TerminalSafeText.neutralise(message)) }
         context.output.line(
-            "Unlocked: state \(result.state). Resume the stopped session with the command its run printed "
-                + "('nfcbench run --resume ID ... --positioner gcode --rig FILE', as it ran).")
+            "Unlocked: state \(TerminalSafeText.neutralise(result.state)). Resume the stopped session with the command its "
+                + "run printed ('nfcbench run --resume ID ... --positioner gcode --rig FILE', as it ran).")
         return result.state == "Idle" ? ExitCode.success : ExitCode.failure
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import NFCBenchUseCases
 import NFCHost
-import NFCMotion
+import NFCRig
 
 /// `nfcbench rig init`: finds the machine, reads its firmware, travel, feeds and homing,
 /// and writes the first rig file, which `rig calibrate` then completes with the jig.
@@ -67,7 +67,7 @@ enum RigInitCommand {
                     ? "Check the cable, the power and the baud rate (--baud); a reader on a serial port does not answer."
                     : "Name its port with --device.")
         }
-        guard let rig = RigConfiguration(survey: survey) else {
+        guard let rig = RigInitialisation.rig(from: survey) else {
             throw CommandFailure(
                 "\(TerminalSafeText.neutralise(survey.firmware)) did not report its travel.",
                 hint: "Write the rig file by hand (docs/rig.md lists its keys).")
@@ -75,21 +75,23 @@ enum RigInitCommand {
         try await OutputPath.write(destination) {
             try $0.write(RigInitialisation.fileText(rig, survey: survey, written: Date()))
         }
-        describe(rig, survey, written: target, out)
+        describe(rig, firmware: survey.firmware, device: survey.device, homing: survey.homing.reason, written: target, out)
         return ExitCode.success
     }
 
-    static func describe(_ rig: RigConfiguration, _ survey: MachineSurvey, written: String, _ out: any TextOutput) {
+    static func describe(
+        _ rig: RigConfiguration, firmware: String, device: String, homing: String, written: String, _ out: any TextOutput
+    ) {
         let n = RigConfiguration.number
         out.line(
-            "Found \(TerminalSafeText.neutralise(survey.firmware)) on \(TerminalSafeText.neutralise(survey.device)): travel "
+            "Found \(TerminalSafeText.neutralise(firmware)) on \(TerminalSafeText.neutralise(device)): travel "
                 + "\(n(rig.travelX)) x \(n(rig.travelY)) x \(n(rig.travelZ)) mm; feeds \(n(rig.feedXY)) across, "
                 + "\(n(rig.feedZ)) up and down (mm/min).")
         if rig.homes {
-            out.line("Homing: \(survey.homing.reason); the run homes before its first move (homes = yes).")
+            out.line("Homing: \(TerminalSafeText.neutralise(homing)); the run homes before its first move (homes = yes).")
         } else {
             out.line(
-                "Homing: \(survey.homing.reason); the run will not home (homes = no). Home the machine with the jig "
+                "Homing: \(TerminalSafeText.neutralise(homing)); the run will not home (homes = no). Home the machine with the jig "
                     + "empty before you mark the jig, and after any alarm that loses the position.")
         }
         out.line("Wrote \(TerminalSafeText.neutralise(written)): the machine's keys, no jig yet.")

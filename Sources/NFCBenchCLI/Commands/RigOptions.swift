@@ -1,6 +1,6 @@
 import Foundation
 import NFCBenchUseCases
-import NFCMotion
+import NFCRig
 
 /// `--rig FILE`, and the rig file a machine positioner reads without it: `rig.conf` in
 /// the config folder (`$XDG_CONFIG_HOME/nfcbench/rig.conf`, else `~/.config/nfcbench/rig.conf`).

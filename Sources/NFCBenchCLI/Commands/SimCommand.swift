@@ -83,7 +83,7 @@ enum SimCommand {
         discussion: """
             Commands: place X Y | place Xmm Ymm | lift | fault none|slow|garbage|mute|unplug | antenna X Y W H | technology A|B |
             reader complete|abort N|leave N | card mifare-classic|dual-interface X Y W H [UID] | card none |
-            phone android|iphone | gantry alarm N [during-move M]|reset|stall|slow F|none | power-cycle | status
+            phone android|iphone | gantry alarm N [during-move M]|reset|hold|stall|slow F|none | power-cycle | status
             X and Y are fractions of the phone's back from its top-left corner, seen from the back (0 to 1), or
             millimetres from its left and top edges as 'run' prompts them ('place 35mm 40mm', on the --body size);
             W and H a width and height in the same fractions. 'card' puts a card in the phone's case over

@@ -57,6 +57,9 @@ public enum GantryFault: Codable, Sendable, Equatable {
     case alarmDuringMove(code: Int, moves: Int)
     /// The firmware restarts: GRBL's banner, Marlin's `start`, the planner emptied.
     case reset
+    /// GRBL's feed hold, as the machine's hold button (or a door switch) gives it: the head
+    /// stops and the state reads `Hold` until a cycle start (`~`) or a reset.
+    case hold
     /// The board hangs: it answers nothing and moves nowhere until the fault is cleared.
     case stall
     /// Every move takes this many times longer.
@@ -79,7 +82,7 @@ final class GantryControls: Sendable {
         case .alarmDuringMove(let code, let moves): armed.withLock { $0 = (code, moves) }
         case .slow(let factor): slowness.withLock { $0 = factor }
         case .stall: stalled.withLock { $0 = true }
-        case .alarm, .reset: pending.withLock { $0.append(fault) }
+        case .alarm, .reset, .hold: pending.withLock { $0.append(fault) }
         }
     }
 

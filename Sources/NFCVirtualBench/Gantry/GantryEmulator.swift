@@ -81,6 +81,7 @@ public final class GantryEmulator: Sendable {
                 switch fault {
                 case .alarm(let code): firmware.raise(alarm: code)
                 case .reset: firmware.restart()
+                case .hold where firmware.dialect == .grbl: firmware.grblRealtime(UInt8(ascii: "!"))
                 default: break
                 }
             }

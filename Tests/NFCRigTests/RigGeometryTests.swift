@@ -1,7 +1,7 @@
 import NFCBenchRecords
 import Testing
 
-@testable import NFCMotion
+@testable import NFCRig
 
 @Suite("Mapping the phone's back to machine coordinates")
 struct RigGeometryTests {
@@ -70,5 +70,21 @@ struct JigCalibrationTests {
         #expect(
             (try? JigCalibration(topLeft: (40, 30), bottomRight: (111.9, 178.5)).applied(
                 to: Self.rig, publishedWidthMm: 70.6, publishedHeightMm: 147, model: "S24")) != nil)
+    }
+
+    /// The marks `rig calibrate` collects make the rig only when all three are there: the
+    /// tap height marked, the stroke above it kept, the jig marked, and a file that reads back.
+    @Test func marksMakeTheRigOnlyWhenComplete() throws {
+        var marks = JigMarks()
+        marks.topLeft = (40, 30)
+        marks.bottomRight = (110.6, 177)
+        #expect {
+            try marks.calibrated(Self.rig, publishedWidthMm: 70.6, publishedHeightMm: 147, model: "S24")
+        } throws: { "\($0)".contains("mark both corners (a, b) and the tap height (t) first") }
+        marks.tapZ = 12.5
+        let rig = try marks.calibrated(Self.rig, publishedWidthMm: 70.6, publishedHeightMm: 147, model: "S24")
+        #expect(rig.tapZ == 12.5 && rig.jigMarked && rig.originX == 40 && rig.originY == 30)
+        #expect(rig.safeZ - rig.tapZ == min(Self.rig.safeZ - Self.rig.tapZ, Self.rig.travelZ - 12.5))
+        #expect(try RigConfiguration.parse(rig.text) == rig)
     }
 }
