@@ -173,15 +173,48 @@ public struct CoilFit: Sendable {
         ParallelWork.map(groups.count) { centre(groups[$0], exponent: exponent, seeds: seeds) }
     }
 
+    /// `estimate`, with work that needs only the best coil and its rung law (`catalog
+    /// publish` checks each session against the pooled coil) done beside the intervals, on
+    /// the cores they leave idle, rather than after them: neither needs the other.
+    public func estimate<T: Sendable>(
+        _ tapsGiven: [CoilTap], seeds: [CoilRectangle] = [],
+        alongside: @escaping @Sendable (_ coil: CoilRectangle, _ exponent: Double) -> T
+    ) -> (estimate: CoilEstimate, alongside: T)? {
+        let taps = Pooled(tapsGiven)
+        guard let best = bestFit(taps, exponent: nil, seeds: seeds) else { return nil }
+        let p = best.point
+        let coil: CoilRectangle = (p[0] - p[2] / 2, p[1] - p[3] / 2, p[2], p[3])
+        let other = ParallelSlot<T>()
+        let intervals = intervals(4, of: best, taps) { other.fill(alongside(coil, best.exponent)) }
+        return (
+            CoilEstimate(
+                centreX: intervals[0], centreY: intervals[1], width: intervals[2], height: intervals[3],
+                rungFieldExponent: best.exponent, logLikelihood: best.value, benches: taps.benchCount),
+            other.filled
+        )
+    }
+
     /// The best fit and the intervals of its first `count` figures (centre x, centre y,
-    /// width, height), each on a core of its own.
+    /// width, height).
     private func fitted(_ tapsGiven: [CoilTap], intervals count: Int, exponent: Double? = nil, seeds: [CoilRectangle]) -> (
         best: (point: [Double], value: Double, exponent: Double), taps: Pooled, intervals: [CoilEstimate.Interval]
     )? {
         let taps = Pooled(tapsGiven)
         guard let best = bestFit(taps, exponent: exponent, seeds: seeds) else { return nil }
-        let intervals = ParallelWork.map(count) { profileInterval(of: $0, best.point, best.value, exponent: best.exponent, taps) }
-        return (best, taps, intervals)
+        return (best, taps, intervals(count, of: best, taps))
+    }
+
+    /// The intervals of the first `count` figures, each end on a core of its own (an end
+    /// of a figure the taps barely bound walks far longer than the other, so whole figures
+    /// left a core idle), and `beside`, if given, as one more piece of work among them.
+    private func intervals(
+        _ count: Int, of best: (point: [Double], value: Double, exponent: Double), _ taps: Pooled,
+        beside: (@Sendable () -> Void)? = nil
+    ) -> [CoilEstimate.Interval] {
+        let ends = ParallelWork.map(2 * count, extra: beside) { job in
+            profileEnd(of: job / 2, towards: job % 2 == 0 ? -1 : 1, best.point, best.value, exponent: best.exponent, taps)
+        }
+        return (0..<count).map { Self.interval(best.point[$0], below: ends[2 * $0], above: ends[2 * $0 + 1]) }
     }
 
     /// The most likely coil and thresholds (and exponent, for graded taps, unless `fixed`

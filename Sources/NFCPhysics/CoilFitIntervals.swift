@@ -9,40 +9,48 @@ extension CoilFit {
     func profileInterval(of index: Int, _ point: [Double], _ best: Double, exponent: Double, _ taps: Pooled)
         -> CoilEstimate.Interval
     {
+        let ends = [-1.0, 1.0].map { profileEnd(of: index, towards: $0, point, best, exponent: exponent, taps) }
+        return Self.interval(point[index], below: ends[0], above: ends[1])
+    }
+
+    /// The interval from its two ends, found apart (`profileEnd`).
+    static func interval(_ value: Double, below: (end: Double, open: Bool), above: (end: Double, open: Bool))
+        -> CoilEstimate.Interval
+    {
+        CoilEstimate.Interval(
+            value: value, low: min(below.end, value), high: max(above.end, value), open: below.open || above.open)
+    }
+
+    /// One end of parameter `index`'s interval (`direction` -1: below the estimate, +1:
+    /// above), and whether the taps leave it open (the walk reached the parameter's limit
+    /// still inside). The two ends share nothing, so they are found on cores of their own.
+    func profileEnd(
+        of index: Int, towards direction: Double, _ point: [Double], _ best: Double, exponent: Double, _ taps: Pooled
+    ) -> (end: Double, open: Bool) {
         let limits = range(of: index, point)
-        var ends: [Double] = []
-        var open = false
-        for direction in [-1.0, 1.0] {
-            var inside = point[index], outside: Double? = nil
-            var warm = point
-            var step = 0.5
-            while outside == nil {
-                let candidate = direction < 0 ? max(limits.lowerBound, inside - step) : min(limits.upperBound, inside + step)
-                let (ll, fitted) = profile(index, at: candidate, from: warm, exponent: exponent, taps)
-                if best - ll > Self.profileDrop {
-                    outside = candidate
-                } else {
-                    inside = candidate
-                    warm = fitted
-                    if candidate == limits.lowerBound || candidate == limits.upperBound { break }
-                    step *= 2
-                }
-            }
-            if let far = outside {
-                var (near, out) = (inside, far)
-                for _ in 0..<5 {
-                    let middle = (near + out) / 2
-                    let (ll, fitted) = profile(index, at: middle, from: warm, exponent: exponent, taps)
-                    if best - ll > Self.profileDrop { out = middle } else { near = middle; warm = fitted }
-                }
-                ends.append((near + out) / 2)
+        var inside = point[index], outside: Double? = nil
+        var warm = point
+        var step = 0.5
+        while outside == nil {
+            let candidate = direction < 0 ? max(limits.lowerBound, inside - step) : min(limits.upperBound, inside + step)
+            let (ll, fitted) = profile(index, at: candidate, from: warm, exponent: exponent, taps)
+            if best - ll > Self.profileDrop {
+                outside = candidate
             } else {
-                ends.append(inside)
-                open = true
+                inside = candidate
+                warm = fitted
+                if candidate == limits.lowerBound || candidate == limits.upperBound { break }
+                step *= 2
             }
         }
-        return CoilEstimate.Interval(
-            value: point[index], low: min(ends[0], point[index]), high: max(ends[1], point[index]), open: open)
+        guard let far = outside else { return (inside, true) }
+        var (near, out) = (inside, far)
+        for _ in 0..<5 {
+            let middle = (near + out) / 2
+            let (ll, fitted) = profile(index, at: middle, from: warm, exponent: exponent, taps)
+            if best - ll > Self.profileDrop { out = middle } else { near = middle; warm = fitted }
+        }
+        return ((near + out) / 2, false)
     }
 
     /// The most likely fit with parameter `index` held at `value`.

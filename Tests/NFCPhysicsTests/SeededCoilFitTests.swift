@@ -69,4 +69,17 @@ import Testing
         #expect(stray.logLikelihood >= unseeded.logLikelihood - 1e-9)
         #expect(seed.logLikelihood >= stray.logLikelihood - 1e-6)
     }
+
+    /// Work done beside the intervals (`catalog publish`'s session checks) is given the best
+    /// coil and rung law the intervals are built around, and changes nothing in the estimate.
+    @Test func workBesideTheIntervalsSeesTheBestCoilAndChangesNothing() throws {
+        let alone = try #require(Self.fit.estimate(Self.taps, seeds: [Self.truth]))
+        let (beside, seen) = try #require(
+            Self.fit.estimate(Self.taps, seeds: [Self.truth]) { coil, exponent in
+                [coil.x, coil.y, coil.width, coil.height, exponent]
+            })
+        #expect(beside == alone)
+        let r = alone.rectangle
+        #expect(seen == [r.x, r.y, r.width, r.height, alone.rungFieldExponent])
+    }
 }

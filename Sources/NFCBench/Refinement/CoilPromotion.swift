@@ -50,9 +50,16 @@ public struct CoilPromotion: Sendable {
         }
         guard unmet.isEmpty else { return .failure(Unmet(reasons: unmet)) }
         let pooled: CoilEstimate
-        switch known.map(Result.success) ?? fit(sessions) {
-        case .success(let estimate): pooled = estimate
-        case .failure(let why): return .failure(Unmet(reasons: [why.words]))
+        var ownCentres: [(x: CoilEstimate.Interval, y: CoilEstimate.Interval)?]?
+        if let known {
+            pooled = known
+        } else {
+            switch fitWithCentres(sessions) {
+            case .success(let fitted):
+                pooled = fitted.estimate
+                ownCentres = fitted.alongside
+            case .failure(let why): return .failure(Unmet(reasons: [why.words]))
+            }
         }
         let figures = [
             ("centre x", pooled.centreX), ("centre y", pooled.centreY), ("width", pooled.width), ("height", pooled.height),
@@ -68,9 +75,11 @@ public struct CoilPromotion: Sendable {
         }
         if sessions.count > 1 {
             let widening = Self.bonferroniWidening(checks: 2 * sessions.count)
-            let own = SessionCoil.sessionCentres(
-                sessions.map { ($0.session, $0.taps) }, bodyWidthMm: bodyWidthMm, bodyHeightMm: bodyHeightMm,
-                exponent: pooled.rungFieldExponent, from: pooled.rectangle)
+            let own =
+                ownCentres
+                ?? SessionCoil.sessionCentres(
+                    sessions.map { ($0.session, $0.taps) }, bodyWidthMm: bodyWidthMm, bodyHeightMm: bodyHeightMm,
+                    exponent: pooled.rungFieldExponent, from: pooled.rectangle)
             for (session, centre) in zip(sessions, own) {
                 guard let centre, !centre.x.open, !centre.y.open else { continue }
                 for (axis, mine, all) in [("x", centre.x, pooled.centreX), ("y", centre.y, pooled.centreY)] {
@@ -92,8 +101,19 @@ public struct CoilPromotion: Sendable {
         return unmet.isEmpty ? .success(pooled) : .failure(Unmet(reasons: unmet))
     }
 
-    private func fit(_ sessions: [SessionEvidence]) -> Result<CoilEstimate, SessionCoil.Unavailable> {
-        SessionCoil.pooled(sessions.map { ($0.session, $0.taps) }, bodyWidthMm: bodyWidthMm, bodyHeightMm: bodyHeightMm)
+    /// The pooled fit and, beside its intervals, each session's own centre (condition 4),
+    /// which needs only the pooled coil and rung law: the two were once made one after the
+    /// other (issue 53, bench/publish).
+    private func fitWithCentres(_ sessions: [SessionEvidence]) -> Result<
+        (estimate: CoilEstimate, alongside: [(x: CoilEstimate.Interval, y: CoilEstimate.Interval)?]),
+        SessionCoil.Unavailable
+    > {
+        let pairs = sessions.map { ($0.session, $0.taps) }
+        let (width, height, checked) = (bodyWidthMm, bodyHeightMm, sessions.count > 1)
+        return SessionCoil.pooled(pairs, bodyWidthMm: width, bodyHeightMm: height) { coil, exponent in
+            guard checked else { return [] }
+            return SessionCoil.sessionCentres(pairs, bodyWidthMm: width, bodyHeightMm: height, exponent: exponent, from: coil)
+        }
     }
 
     static func mm(_ v: Double) -> String { String(format: "%.1f", v) }

@@ -50,6 +50,17 @@ public struct SessionCoil: Sendable {
         fitted(sessions, bodyWidthMm: bodyWidthMm, bodyHeightMm: bodyHeightMm) { $0.estimate($1, seeds: $2) }
     }
 
+    /// `pooled`, with `alongside` (work that needs only the pooled coil and its rung law)
+    /// done beside the intervals (`CoilFit.estimate(_:seeds:alongside:)`).
+    public static func pooled<T: Sendable>(
+        _ sessions: [(session: SessionRecord, taps: [TapRecord])], bodyWidthMm: Double, bodyHeightMm: Double,
+        alongside: @escaping @Sendable (_ coil: CoilRectangle, _ exponent: Double) -> T
+    ) -> Result<(estimate: CoilEstimate, alongside: T), Unavailable> {
+        fitted(sessions, bodyWidthMm: bodyWidthMm, bodyHeightMm: bodyHeightMm) {
+            $0.estimate($1, seeds: $2, alongside: alongside)
+        }
+    }
+
     /// Each session's own coil centre, with its intervals (`CoilFit.centres`): the sessions
     /// fitted side by side, each under `exponent`, the rung law the pooled fit found, and
     /// each started from the pooled coil too, so a session that agrees with it is not put
