@@ -41,6 +41,12 @@ let coilFit = {
     if let placement = environment["FIT_PLACEMENT_MM"].flatMap(Double.init), placement >= 0 { fit.placementSpreadMm = placement }
     return fit
 }()
+/// `PLACEMENT_MM`: how far a placement lands from the position asked for, per axis (1.5: a
+/// hand; a motion stage's repeatability is a few hundredths to a tenth of a millimetre).
+let placementMm =
+    ProcessInfo.processInfo.environment["PLACEMENT_MM"].flatMap(Double.init).flatMap {
+        $0 >= 0 && $0 < 20 ? $0 : nil
+    } ?? 1.5
 let zoneEstimator = ZoneEstimator(model: DetectionModel(reach: 2.94 / body.height), aspectRatio: body.width / body.height)
 
 struct Lab {
@@ -138,7 +144,8 @@ func session(_ lab: Lab, readerMm: Double, _ rng: inout SeededGenerator) -> (
         }
         do {
             let (x, y) = position
-            let landedX = (x + 1.5 * normal(&rng)) / body.width, landedY = (y + 1.5 * normal(&rng)) / body.height
+            let landedX = (x + placementMm * normal(&rng)) / body.width
+            let landedY = (y + placementMm * normal(&rng)) / body.height
             let hit = Double.random(in: 0..<1, using: &rng) < phone.detectionProbability(x: landedX, y: landedY)
             var rungsRead: Int? = nil
             if hit {
@@ -259,7 +266,7 @@ for (_, outcome) in outcomes.withLock({ $0 }).sorted(by: { $0.key < $1.key }) {
 
 print(
     "\(labs) labs, one graded hand session of \(side)x\(side) positions (\(stepSetting) mm apart) per reader; mm; coil 20-60 mm,")
-print("gap 2-10 mm, hand spread 1.5 mm, chip's rung law unknown to the fit")
+print("gap 2-10 mm, placements off by \(placementMm) mm per axis, chip's rung law unknown to the fit")
 for (k, reader) in readers.enumerated() {
     print("reader \(reader.0)")
     print("  zone estimator (the bench until now): " + zone[k].line)
