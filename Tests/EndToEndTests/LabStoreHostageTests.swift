@@ -63,14 +63,18 @@ struct LabStoreHostageTests {
         let errors = Pipe()
         process.standardError = errors
         try process.run()
-        // The sync's own backend, found as soon as it connects, is stopped mid-push.
+        // The sync's own backend, found as soon as it has connected, is stopped mid-push. A
+        // backend still starting up shows in pg_stat_activity with no state yet: stopped
+        // there, it stalls the connection itself, which the connection string's own
+        // connect_timeout bounds (30 s in the test lab's strings), not NFCBENCH_LAB_TIMEOUT.
+        // That stop once landed there (the sync took 30 s); this test is about the statements.
         var stopped: Int32?
         defer { if let stopped { kill(stopped, SIGCONT) } }
         let looking = ContinuousClock.now
         while stopped == nil && ContinuousClock.now - looking < .seconds(20) && process.isRunning {
             let rows = try watcher.execute(
                 "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'nfcbench' "
-                    + "AND pid <> pg_backend_pid() AND usename <> current_user")
+                    + "AND pid <> pg_backend_pid() AND usename <> current_user AND state IS NOT NULL")
             if rows.count > 0, let pid = try rows.integer(0, 0) {
                 stopped = Int32(pid)
                 #expect(kill(Int32(pid), SIGSTOP) == 0)
