@@ -39,16 +39,21 @@ enum CoilVerdict {
     {
         let p = (x: zone.midX * bodyWidthMm, y: zone.midY * bodyHeightMm)
         let axes = [("across", e.centreX, p.x), ("along", e.centreY, p.y)]
-        for (name, interval, predicted) in axes {
-            guard let sigma = error(interval, towards: predicted) else { continue }
-            let beyond = abs(interval.value - predicted) - rightWithinMm
-            if beyond > shiftedZ * sigma {
-                return (
-                    .shifted,
-                    "the coil's centre is \(mm(abs(interval.value - predicted))) mm \(name) the back from the predicted one "
-                        + "(± \(mm(sigma)) mm), beyond the \(mm(rightWithinMm)) mm a right prediction allows"
-                )
-            }
+        // Every axis that rejects is named: a coil 50 mm higher and 10 mm to the left is
+        // not "10 mm across the back" from its prediction, though that alone would reject.
+        let rejecting = axes.compactMap { name, interval, predicted -> (String, Double, Double)? in
+            guard let sigma = error(interval, towards: predicted) else { return nil }
+            let off = abs(interval.value - predicted)
+            return off - rightWithinMm > shiftedZ * sigma ? (name, off, sigma) : nil
+        }
+        if !rejecting.isEmpty {
+            let offsets = rejecting.map { "\(mm($0.1)) mm \($0.0)" }.joined(separator: " and ")
+            let errors = rejecting.map { "± \(mm($0.2))" }.joined(separator: " and ")
+            return (
+                .shifted,
+                "the coil's centre is \(offsets) the back from the predicted one (\(errors) mm), beyond the "
+                    + "\(mm(rightWithinMm)) mm a right prediction allows"
+            )
         }
         let distance = hypot(e.centreX.value - p.x, e.centreY.value - p.y)
         let errors = axes.compactMap { error($0.1, towards: $0.2) }

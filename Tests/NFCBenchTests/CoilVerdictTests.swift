@@ -101,6 +101,26 @@ struct CoilVerdictTests {
         #expect(criteria.confirmed.contains { $0.met == false })
     }
 
+    /// A prediction off on both axes: the reason names both offsets, not the first axis that
+    /// rejects (it once said "10 mm across the back" of a coil also 50 mm higher).
+    @Test func aPredictionOffOnBothAxesNamesBoth() throws {
+        let phone = Self.phone(readerMm: 40)
+        let wrong = try NormalizedRect(
+            x: Self.coil.x + 14 / Self.body.width, y: Self.coil.y + 30 / Self.body.height, width: Self.coil.width,
+            height: Self.coil.height)
+        let plan = CoilPlan(around: wrong, aspectRatio: Self.aspect, physics: Self.physics(readerMm: 40))
+        let session = Self.session(plan, phone)
+        let score = SessionScore(
+            predicted: wrong, history: session.history, grades: session.grades, strategy: plan, aspectRatio: Self.aspect)
+        #expect(score.verdict == .shifted && score.coilTested, "\(score.verdict): \(score.reason)")
+        let named = try #require(
+            score.reason.range(
+                of: #"centre is (\d+\.\d) mm across and (\d+\.\d) mm along the back"#, options: .regularExpression),
+            "\(score.reason)")
+        let figures = score.reason[named].split(separator: " ").compactMap { Double($0) }
+        #expect(figures.count == 2 && abs(figures[0] - 14) < 3 && abs(figures[1] - 30) < 3, "\(score.reason)")
+    }
+
     /// A phone that never answers: nothing read, so the tap rules judge, and with taps
     /// inside and around the prediction they find no field.
     @Test func noPhoneIsNoField() {
