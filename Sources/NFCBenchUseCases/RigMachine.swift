@@ -18,6 +18,8 @@ public struct RigMachineFailure: Error, Sendable, Equatable, CustomStringConvert
 
     static let unlockHint = "'nfcbench rig unlock' clears an alarm."
 
+    static let inAlarm = RigMachineFailure("The machine is in alarm.", hint: "Clear the cause, then 'nfcbench rig unlock'.")
+
     static func silent(_ error: MachineError) -> RigMachineFailure {
         RigMachineFailure("The machine does not answer: \(error).", hint: "Check the cable, the device and the baud rate.")
     }
@@ -62,7 +64,7 @@ public final class RigMachine: Sendable {
     public static func refusal(_ readiness: MachineReadiness) -> RigMachineFailure? {
         guard !readiness.takesMotion else { return nil }
         return readiness.state == "Alarm"
-            ? RigMachineFailure("The machine is in alarm.", hint: "Clear the cause, then 'nfcbench rig unlock'.")
+            ? .inAlarm
             : RigMachineFailure(
                 "The machine is in state '\(readiness.state)', not idle: a run would refuse it.",
                 hint: "Close the door or resume the hold on the machine; 'nfcbench rig unlock' clears an alarm.")
@@ -115,7 +117,7 @@ public final class RigMachine: Sendable {
     /// machine up (millimetres, absolute). `homing` is told before a homing cycle.
     public func prepareForJogging(homing: @Sendable () -> Void) async throws(RigMachineFailure) {
         if !rig.homes, stateWhenOpened == "Alarm" {
-            throw RigMachineFailure("The machine is in alarm.", hint: "Clear the cause, then 'nfcbench rig unlock'.")
+            throw .inAlarm
         }
         do throws(MachineError) {
             if rig.homes {

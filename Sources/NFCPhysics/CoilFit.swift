@@ -148,10 +148,7 @@ public struct CoilFit: Sendable {
     /// several hills, and the search's own starts, centred on the reads, miss the right one in
     /// about one session in twenty (bench/physics).
     public func estimate(_ tapsGiven: [CoilTap], seeds: [CoilRectangle] = []) -> CoilEstimate? {
-        guard let (best, taps, intervals) = fitted(tapsGiven, intervals: 4, seeds: seeds) else { return nil }
-        return CoilEstimate(
-            centreX: intervals[0], centreY: intervals[1], width: intervals[2], height: intervals[3],
-            rungFieldExponent: best.exponent, logLikelihood: best.value, benches: taps.benchCount)
+        estimated(tapsGiven, seeds: seeds, beside: nil)
     }
 
     /// The best coil's centre alone, with its intervals: what a check of one session against
@@ -180,18 +177,27 @@ public struct CoilFit: Sendable {
         _ tapsGiven: [CoilTap], seeds: [CoilRectangle] = [],
         alongside: @escaping @Sendable (_ coil: CoilRectangle, _ exponent: Double) -> T
     ) -> (estimate: CoilEstimate, alongside: T)? {
+        let other = ParallelSlot<T>()
+        guard let estimate = estimated(tapsGiven, seeds: seeds, beside: { other.fill(alongside($0, $1)) }) else { return nil }
+        return (estimate, other.filled)
+    }
+
+    /// The best coil with its four intervals, and `beside` (given the best coil and rung
+    /// law) run among the intervals' jobs.
+    private func estimated(
+        _ tapsGiven: [CoilTap], seeds: [CoilRectangle], beside: (@Sendable (CoilRectangle, Double) -> Void)?
+    ) -> CoilEstimate? {
         let taps = Pooled(tapsGiven)
         guard let best = bestFit(taps, exponent: nil, seeds: seeds) else { return nil }
         let p = best.point
         let coil: CoilRectangle = (p[0] - p[2] / 2, p[1] - p[3] / 2, p[2], p[3])
-        let other = ParallelSlot<T>()
-        let intervals = intervals(4, of: best, taps) { other.fill(alongside(coil, best.exponent)) }
-        return (
-            CoilEstimate(
-                centreX: intervals[0], centreY: intervals[1], width: intervals[2], height: intervals[3],
-                rungFieldExponent: best.exponent, logLikelihood: best.value, benches: taps.benchCount),
-            other.filled
-        )
+        let exponent = best.exponent
+        var job: (@Sendable () -> Void)?
+        if let beside { job = { beside(coil, exponent) } }
+        let intervals = intervals(4, of: best, taps, beside: job)
+        return CoilEstimate(
+            centreX: intervals[0], centreY: intervals[1], width: intervals[2], height: intervals[3],
+            rungFieldExponent: best.exponent, logLikelihood: best.value, benches: taps.benchCount)
     }
 
     /// The best fit and the intervals of its first `count` figures (centre x, centre y,

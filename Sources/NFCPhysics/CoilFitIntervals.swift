@@ -3,17 +3,7 @@ import Foundation
 /// The coil fit's 95 % intervals: profile likelihood, each figure held at a value and the
 /// others refitted, until the fit is worse by chi-square(1)/2 (`CoilFit.profileDrop`).
 extension CoilFit {
-    /// The 95 % interval of parameter `index`, walking out each way from the estimate
-    /// in doubling steps, the other parameters refitted at every value, then bisecting
-    /// the last step.
-    func profileInterval(of index: Int, _ point: [Double], _ best: Double, exponent: Double, _ taps: Pooled)
-        -> CoilEstimate.Interval
-    {
-        let ends = [-1.0, 1.0].map { profileEnd(of: index, towards: $0, point, best, exponent: exponent, taps) }
-        return Self.interval(point[index], below: ends[0], above: ends[1])
-    }
-
-    /// The interval from its two ends, found apart (`profileEnd`).
+    /// The 95 % interval of a parameter from its two ends, found apart (`profileEnd`).
     static func interval(_ value: Double, below: (end: Double, open: Bool), above: (end: Double, open: Bool))
         -> CoilEstimate.Interval
     {
@@ -22,8 +12,10 @@ extension CoilFit {
     }
 
     /// One end of parameter `index`'s interval (`direction` -1: below the estimate, +1:
-    /// above), and whether the taps leave it open (the walk reached the parameter's limit
-    /// still inside). The two ends share nothing, so they are found on cores of their own.
+    /// above), walking out from the estimate in doubling steps, the other parameters
+    /// refitted at every value, then bisecting the last step; and whether the taps leave it
+    /// open (the walk reached the parameter's limit still inside). The two ends share
+    /// nothing, so they are found on cores of their own.
     func profileEnd(
         of index: Int, towards direction: Double, _ point: [Double], _ best: Double, exponent: Double, _ taps: Pooled
     ) -> (end: Double, open: Bool) {
