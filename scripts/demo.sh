@@ -21,17 +21,17 @@ echo "\$ nfcbench resolve --model $MODEL"
 "$BIN" resolve --model "$MODEL"
 
 dir=$(mktemp -d /tmp/nfcbench-demo.XXXXXX)
-# The phone couples as two loops do (docs/physics.md), with the antenna the session records
-# for an emulated PN532 module (its reader profile, 35 x 30 mm, 1.5 mm gap): the world the
-# coil fit reads is the world the taps came from.
-"$BIN" sim serve --dir "$dir" --antenna 0.03,0.07,0.67,0.27 --reader-antenna 35x30 --gap-mm 1.5 --seed 7 > /dev/null &
+# The phone couples as two loops do (docs/physics.md), under the antenna the session records
+# for the emulated PN532 module (its reader profile, 35 x 30 mm, 1.5 mm gap): the world the
+# coil fit reads is the world the taps came from. Both are sim serve's and run's defaults.
+"$BIN" sim serve --dir "$dir" --antenna 0.03,0.07,0.67,0.27 --seed 7 > /dev/null &
 bench=$!
 trap 'kill $bench 2>/dev/null; wait $bench 2>/dev/null; rm -rf "$dir"' EXIT
 for _ in $(seq 100); do [ -f "$dir/ready" ] && break; sleep 0.1; done
 db="$dir/bench.sqlite"
 echo
-echo "\$ nfcbench run --model $MODEL --reader libnfc:pn532_uart:$dir/pn532 --positioner sim --plan coil --coupling --auto --report nfcbench-demo.html"
-"$BIN" run --model "$MODEL" --reader "libnfc:pn532_uart:$dir/pn532" --positioner sim --plan coil --coupling --auto \
+echo "\$ nfcbench run --model $MODEL --reader libnfc:pn532_uart:$dir/pn532 --positioner sim --auto --report nfcbench-demo.html"
+"$BIN" run --model "$MODEL" --reader "libnfc:pn532_uart:$dir/pn532" --positioner sim --auto \
     --tap-timeout 1 --unit demo-unit --db "$db" --report nfcbench-demo.html
 echo
 echo "\$ nfcbench export --all --format csv -o nfcbench-demo.csv"

@@ -31,13 +31,20 @@ public struct RunRequest: Sendable {
     public var subject: Subject
     /// `nil`: a resumed session's own reader, else the only one present.
     public var reader: ReaderSpec?
-    public var plan: PlanKind = .adaptive
+    /// `nil`: the coil plan where the session will know its reader's antenna and the
+    /// phone's body (the physics that plan reasons in), else the adaptive plan. The adaptive
+    /// plan bisects the read region, which is 1.4-3 times the coil and moves with the
+    /// reader (docs/physics.md); where the physics is known, the coil is what to measure.
+    public var plan: PlanKind?
     /// A raster plan's step in mm (`--step-mm`).
     public var rasterStepMm = 5.0
     /// The heights above the back each position is tapped at (`--heights`): `[0]`, on the back.
     public var heights: [Double] = [0]
-    /// `--coupling`: grade every HIT down the analog ladder (docs/coupling.md).
-    public var coupling = false
+    /// `true` (`--coupling`): grade every HIT down the analog ladder (docs/coupling.md).
+    /// `nil`: graded where the session takes the coil plan and the reader can weaken its
+    /// field in card mode: binary taps leave a coil's size ambiguous under the physics (two
+    /// hills of the likelihood, docs/physics.md), graded ones pin it. `false`: never.
+    public var coupling: Bool?
     public var repeats = 1
     /// `nil`: 5 s for a new session (a machine run: its rig's window); a resumed one keeps its own.
     public var tapTimeout: Double?

@@ -50,7 +50,7 @@ public enum RunStart {
             let reader = readers.current
             let mode = saved?.mode ?? request.mode ?? .card
             let warnings = try TagModeReadiness.check(reader, mode: mode)
-            if request.coupling { try couplingAllowed(mode: mode, reader: reader) }
+            if request.coupling == true { try couplingAllowed(mode: mode, reader: reader) }
             // Validate, then write: every refusal comes before the first change to the store,
             // so a refused start or resume leaves the database as it was.
             var change: (from: Double, to: Double)?
@@ -64,13 +64,15 @@ public enum RunStart {
                 }
             } else {
                 guard let openedSpec else { throw RunRefusal.readerSpecUnreadable(reader.info.spec) }
-                session = try await newSession(request, reader: reader, spec: openedSpec, store: store)
+                let canGrade = request.coupling != false && (try? couplingAllowed(mode: mode, reader: reader)) != nil
+                session = try await newSession(request, reader: reader, spec: openedSpec, canGrade: canGrade, store: store)
             }
             if session.plan == .coil, PlanPhysics(session) == nil {
                 throw RunRefusal.coilPlanNeedsGeometry(
                     reader: reader.info.name, antennaKnown: session.readerGeometry != nil,
                     bodyKnown: session.bodyHeightMm != nil)
             }
+            let graded = request.coupling ?? (session.plan == .coil && (try? couplingAllowed(mode: mode, reader: reader)) != nil)
             var setup = PositionerBackend.Setup(
                 reader: reader.info, readerSwitchesField: reader.capabilities.fieldSwitch != nil, phone: phone,
                 virtualBenchDirectory: request.virtualBenchDirectory,
@@ -92,7 +94,7 @@ public enum RunStart {
                 PreparedRun(
                     session: session, resolution: request.resolution, isResumed: saved != nil, readers: readers,
                     positioner: built, warnings: warnings, tapWindowChange: change,
-                    positionerName: positioner.description, coupling: request.coupling ? .standard : nil,
+                    positionerName: positioner.description, coupling: graded ? .standard : nil,
                     tapWindowFromRig: saved == nil && request.tapTimeout == nil
                         ? request.rig?.configuration.defaultTapWindow : nil))
         }
@@ -128,39 +130,52 @@ public enum RunStart {
     /// once: their number is the grid pass this session takes (consecutive grid sessions
     /// interleave, `GridPlan`), their taps the focus of a plan that learns one.
     static func newSession(
-        _ request: RunRequest, reader: any Reader, spec: ReaderSpec, store: any BenchStoring
+        _ request: RunRequest, reader: any Reader, spec: ReaderSpec, canGrade: Bool, store: any BenchStoring
     ) async throws -> SessionRecord {
         guard case .model(let model, let resolution, let resolver) = request.subject else {
             preconditionFailure("a new session starts from a resolved model")
         }
+        let geometry = ReaderAntennaProfile.geometry(
+            antenna: request.readerAntenna, gapMm: request.gapMm,
+            profile: ReaderAntennaProfile.matching(spec: spec, name: reader.info.name))
+        let kind =
+            request.plan ?? defaultPlan(geometry: geometry, bodyHeightMm: resolution.profile?.bodyHeightMm, canGrade: canGrade)
         let planned = try await RunPlanning.plan(
-            model: model, kind: request.plan, zone: resolution.zone, aspectRatio: resolution.profile?.aspectRatio ?? 0.48,
+            model: model, kind: kind, zone: resolution.zone, aspectRatio: resolution.profile?.aspectRatio ?? 0.48,
             resolver: resolver, store: store, includeSimulated: request.includeSimulated,
             raster: RasterRequest(stepMm: request.rasterStepMm, bodyHeightMm: resolution.profile?.bodyHeightMm))
         var session = SessionRecord(
-            id: SessionIdentifier.make(), model: model, resolution: resolution, plan: request.plan,
+            id: SessionIdentifier.make(), model: model, resolution: resolution, plan: kind,
             planPass: planned.pass, planFocus: planned.focus, reader: spec, readerFirmware: reader.info.firmware,
             simulated: reader.info.isSimulated, unit: request.unit, operatorName: request.operatorName,
             repeats: request.repeats, tapTimeout: request.tapTimeout ?? request.rig?.configuration.defaultTapWindow ?? 5,
             startedAt: Date(),
             strategy: request.heights.count > 1
                 ? HeightLayers(base: planned.strategy, heights: request.heights)
-                : request.plan == .raster ? planned.strategy : nil)
+                : kind == .raster ? planned.strategy : nil)
         session.station = request.station
         session.mode = request.mode ?? .card
         session.modelTyped = request.modelTyped
         session.phone = request.phone
         session.conditions = request.conditions
         session.readerSerial = reader.info.serial
-        session.readerGeometry = ReaderAntennaProfile.geometry(
-            antenna: request.readerAntenna, gapMm: request.gapMm,
-            profile: ReaderAntennaProfile.matching(spec: spec, name: reader.info.name))
+        session.readerGeometry = geometry
         // The coil plan chooses by the reader's antenna, known only now: the session stores
         // its first position, not the one the plan without its physics would have taken.
         if session.plan == .coil, PlanPhysics(session) != nil {
             session.plannedProbes = session.strategy.storedProbes(for: session.predicted)
         }
         return session
+    }
+
+    /// The plan a run takes when the operator names none: the coil plan where it measures
+    /// the coil well, that is where the session records both its reader's antenna and the
+    /// phone's body (`PlanPhysics`) and the reader can grade each read (card mode, a field
+    /// it can weaken, no `--no-coupling`); else the adaptive plan, which needs none of them.
+    /// On binary taps alone the coil plan's likelihood can have two hills (docs/physics.md):
+    /// seen in tag mode, a 56 x 56 mm coil fitted 12 mm tall.
+    static func defaultPlan(geometry: ReaderGeometry?, bodyHeightMm: Double?, canGrade: Bool) -> PlanKind {
+        canGrade && geometry != nil && bodyHeightMm.map { $0 > 0 && $0.isFinite } == true ? .coil : .adaptive
     }
 
     /// The simulated phone behind the `sim` reader: its antenna is the one asked for, else

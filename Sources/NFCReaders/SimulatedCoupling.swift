@@ -14,6 +14,22 @@ public enum SimulatedCoupling: Sendable, Hashable {
     case mutualInductance(PhysicalBench)
 }
 
+extension SimulatedCoupling {
+    /// The world in words, as the virtual bench's status gives it.
+    public var summary: String {
+        switch self {
+        case .linear: "linear"
+        case .mutualInductance(let bench):
+            "loops: reader \(Self.millimetres(bench.reader.widthMm)) x \(Self.millimetres(bench.reader.heightMm)) mm, "
+                + "gap \(Self.millimetres(bench.gapMm)) mm"
+        }
+    }
+
+    private static func millimetres(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(value)
+    }
+}
+
 /// The physical bench around a simulated phone: what a real one would have measured.
 public struct PhysicalBench: Sendable, Hashable {
     public var reader: ReaderAntenna

@@ -224,6 +224,8 @@ public struct BenchStatus: Codable, Sendable, Equatable {
     public var vpcdAnalog: String?
     /// The placement's coupling (`SimulatedPhone.coupling`, 0 to 1), with the reader over the phone.
     public var coupling: Double?
+    /// How the phone couples (`SimulatedCoupling.summary`): `linear`, or the two loops' reader and gap.
+    public var world: String?
 }
 
 extension BenchFault: Codable {}

@@ -9,12 +9,10 @@ final class PseudoTerminal {
     private var slave: SerialPort?
     let slavePath: String
 
-    init(linkPath: String) throws {
+    init(linkPath: String) throws(VirtualBenchError) {
         let pair: (master: OwnedFileDescriptor, slave: SerialPort)
-        do { pair = try SerialPort.pseudoTerminal() } catch { throw BenchError.system("open a pseudo-terminal", error) }
-        do { try FileSystemCalls.replaceLink(linkPath, to: pair.slave.path) } catch {
-            throw BenchError.system("symlink \(linkPath)", error)
-        }
+        do { pair = try SerialPort.pseudoTerminal() } catch { throw .pseudoTerminal(error) }
+        do { try FileSystemCalls.replaceLink(linkPath, to: pair.slave.path) } catch { throw .link(path: linkPath, error) }
         master = pair.master
         slave = pair.slave
         slavePath = pair.slave.path
@@ -56,15 +54,4 @@ final class PseudoTerminal {
         master = nil
         slave = nil
     }
-}
-
-/// Setting up or running the bench failed.
-public struct BenchError: Error, CustomStringConvertible, Sendable {
-    public let description: String
-
-    static func system(_ call: String, _ error: Errno) -> BenchError {
-        BenchError(description: "\(call) failed: \(error)")
-    }
-
-    public init(description: String) { self.description = description }
 }

@@ -79,7 +79,7 @@ public final class VirtualBench: Sendable {
         let lockPath = configuration.directory + "/serve.lock"
         let lock: OwnedFileDescriptor
         do { lock = try OwnedFileDescriptor.open(lockPath, O_RDWR | O_CREAT, mode: 0o644) } catch {
-            throw BenchError.system("create \(lockPath)", error)
+            throw VirtualBenchError.lockFile(path: lockPath, error)
         }
         do { try lock.descriptor.lockExclusively() } catch {
             throw BenchAlreadyServed(directory: configuration.directory)
@@ -90,7 +90,7 @@ public final class VirtualBench: Sendable {
         card?.start()
         let socket: OwnedFileDescriptor
         do { socket = try UnixDomainSocket.listen(controlPath) } catch {
-            throw BenchError.system("listen on \(controlPath)", error)
+            throw VirtualBenchError.controlSocket(path: controlPath, error)
         }
         listener.withLock { $0 = socket }
         let thread = Thread { [self] in serve(socket) }
@@ -201,7 +201,7 @@ public final class VirtualBench: Sendable {
             pollsWhileMoving: gantry == nil ? nil : s.pollsWhileMoving,
             pn532Analog: emulator.map { Hex.string($0.analogSettings, separator: " ") },
             vpcdAnalog: card.map { Hex.string($0.analogSettings, separator: " ") },
-            coupling: s.probe == nil ? nil : bench.coupling())
+            coupling: s.probe == nil ? nil : bench.coupling(), world: s.phone.couplingModel.summary)
     }
 }
 
@@ -220,27 +220,30 @@ public struct VirtualBenchClient: Sendable {
     public init(socketPath: String) { self.socketPath = socketPath }
 
     /// Sends one command and returns the bench's reply, whatever it says.
-    public func send(_ command: BenchCommand) throws -> BenchReply {
+    public func send(_ command: BenchCommand) throws(VirtualBenchError) -> BenchReply {
         let socket: OwnedFileDescriptor
-        do { socket = try UnixDomainSocket.connect(socketPath) } catch {
-            throw BenchError.system("connect \(socketPath)", error)
-        }
+        do { socket = try UnixDomainSocket.connect(socketPath) } catch { throw .connect(path: socketPath, error) }
+        let line: String?
         do {
-            try socket.descriptor.writeLine(String(decoding: try JSONEncoder().encode(command), as: UTF8.self))
-            guard let line = try socket.descriptor.readLine() else {
-                throw BenchError(description: "the bench at \(socketPath) closed the connection")
-            }
-            return try JSONDecoder().decode(BenchReply.self, from: Data(line.utf8))
-        } catch let error as Errno {
-            throw BenchError.system("talk to \(socketPath)", error)
+            // A command always encodes: it is a Codable enum of plain values.
+            let text = String(decoding: (try? JSONEncoder().encode(command)) ?? Data(), as: UTF8.self)
+            try socket.descriptor.writeLine(text)
+            line = try socket.descriptor.readLine()
+        } catch {
+            throw .conversation(path: socketPath, error)
         }
+        guard let line else { throw .closedConnection(path: socketPath) }
+        guard let reply = try? JSONDecoder().decode(BenchReply.self, from: Data(line.utf8)) else {
+            throw .unreadableReply(path: socketPath)
+        }
+        return reply
     }
 
     /// Sends a command and returns the reply, throwing when the bench refused it.
     @discardableResult
-    public func request(_ command: BenchCommand) throws -> BenchReply {
+    public func request(_ command: BenchCommand) throws(VirtualBenchError) -> BenchReply {
         let reply = try send(command)
-        guard reply.ok else { throw BenchError(description: reply.error ?? "the bench refused \(command)") }
+        guard reply.ok else { throw .refused(reply.error ?? "the bench refused \(command)") }
         return reply
     }
 }

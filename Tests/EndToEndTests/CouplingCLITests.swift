@@ -199,7 +199,7 @@ struct CouplingCLITests {
     /// says so; `doctor` puts it back.
     @Test func aRunKilledMidLadderIsPutBackByDoctor() async throws {
         let (bench, run) = try await startUntilWeakened(thenSignal: SIGKILL)
-        #expect(await run.exits(within: 10))
+        #expect(await run.endsOrIsKilled(within: 10), "still running after 10 s")
         #expect(bench.bench.pn532AnalogSettings != AnalogProfile.pn532Default.settings, "killed while weakened")
         let journal = AnalogJournal(directory: URL(fileURLWithPath: scratch.file("state/analog")))
         #expect(journal.pending() == [bench.connstring])
@@ -217,7 +217,7 @@ struct CouplingCLITests {
     /// recorded its taps as ordinary evidence.
     @Test func aReaderKilledWeakenedIsPutBackUnderAnotherName() async throws {
         let (bench, run) = try await startUntilWeakened(thenSignal: SIGKILL)
-        #expect(await run.exits(within: 10))
+        #expect(await run.endsOrIsKilled(within: 10), "still running after 10 s")
         let weakened = bench.bench.pn532AnalogSettings
         #expect(weakened != AnalogProfile.pn532Default.settings, "killed while weakened")
         let link = try #require(ReaderDevice.serialPath(of: bench.connstring))
@@ -250,7 +250,7 @@ struct CouplingCLITests {
     /// the default settings back and clears the journal.
     @Test func ctrlCMidLadderPutsTheSettingsBack() async throws {
         let (bench, run) = try await startUntilWeakened(thenSignal: SIGINT)
-        #expect(await run.exits(within: 30))
+        #expect(await run.endsOrIsKilled(within: 30), "still running after 30 s")
         let output = String(decoding: (run.standardOutput as! Pipe).fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(run.terminationStatus == 130, "\(output.suffix(400))")
         #expect(bench.bench.pn532AnalogSettings == AnalogProfile.pn532Default.settings)

@@ -151,7 +151,7 @@ struct InteractiveRunTests {
         let total = RunEndToEndTests.s24GridPositions
         _ = try await tmux.waitFor("Position 1/\(total)")
         _ = try await tmux.waitFor("waiting for you to place the phone")
-        bench.placeOverCoil()
+        try bench.placeOverCoil()
         // Issue 52: placed as the prompt asks, the phone answers before the key. That is said,
         // and the tap is the window after the key, timed from it.
         _ = try await tmux.waitFor("The phone answers at position 1")
@@ -231,7 +231,7 @@ struct InteractiveRunTests {
         let total = RunEndToEndTests.s24GridPositions
         _ = try await tmux.waitFor("to place the phone", after: "Position 1/\(total)")
         try await Task.sleep(for: .milliseconds(2500))  // the slow hand: 2.5 windows' time
-        bench.placeOverCoil()
+        try bench.placeOverCoil()
         _ = try await tmux.waitFor("The phone answers at position 1")
         try await tmux.press("Space")
         _ = try await tmux.waitFor("waiting for the lift")
@@ -243,7 +243,7 @@ struct InteractiveRunTests {
         let waiting = try await tmux.screen()
         let second = waiting.components(separatedBy: "Position 2/").last ?? ""
         #expect(!second.contains("MISS") && !second.contains("placed; waiting"), "\(second)")
-        bench.placeOverCoil()
+        try bench.placeOverCoil()
         _ = try await tmux.waitFor("The phone answers at position 2", after: "Position 2/\(total)")
         try await tmux.press("Space")
         _ = try await tmux.waitFor("waiting for the lift", after: "Position 2/\(total)")
@@ -276,7 +276,7 @@ struct InteractiveRunTests {
     @Test func aPhoneLeftOnTheReaderHoldsTheGateUntilLifted() async throws {
         let db = scratch.database()
         let bench = try TestBench(antenna: (0.02, 0.02, 0.96, 0.96))
-        bench.placeOverCoil()
+        try bench.placeOverCoil()
         let tmux = Tmux()
         try await tmux.startPastTheGate(
             "\(BuiltBinary.path) run --plan grid --model SM-S921B --reader \(bench.spec) --tap-timeout 1"

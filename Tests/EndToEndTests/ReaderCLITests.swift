@@ -10,7 +10,7 @@ import Testing
 struct ReaderCLITests {
     @Test func pollPrintsJSONLinesAndExits0() async throws {
         let bench = try TestBench()
-        bench.placeOverCoil()
+        try bench.placeOverCoil()
         let r = try await BuiltBinary.run(["poll", "--reader", bench.spec, "--timeout", "5", "--json"])
         #expect(r.status == 0, "\(r.stderr)")
         let object = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
@@ -152,6 +152,16 @@ extension Process {
         // Then Foundation's own reaping, however late, so `terminationStatus` may be read.
         if ended { await ChildProcess.exit(of: self) }
         return ended
+    }
+
+    /// `exits(within:)`, and a process still running then is killed (SIGKILL) and reaped,
+    /// so that a test which found it too slow can still read its status and output instead
+    /// of crashing the whole pass on `terminationStatus` of a running process.
+    func endsOrIsKilled(within timeout: TimeInterval) async -> Bool {
+        if await exits(within: timeout) { return true }
+        kill(processIdentifier, SIGKILL)
+        await ChildProcess.exit(of: self)
+        return false
     }
 
     /// Whether the process has ended, whoever reaps it: `/proc/PID/stat` says zombie (Z)

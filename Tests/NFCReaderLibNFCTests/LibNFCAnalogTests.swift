@@ -23,7 +23,7 @@ struct LibNFCAnalogTests {
         let y = try #require(
             stride(from: a.y, to: a.y + a.height / 2, by: 0.002).first { (0.3...0.6).contains(phone.coupling(x: x, y: $0)) })
         #expect(bench.bench.bench.place(x: x, y: y), "the default field reads it there")
-        while bench.bench.bench.visibleTarget() == nil { usleep(1000) }
+        try bench.waitUntilVisible()
         return phone.coupling(x: x, y: y)
     }
 

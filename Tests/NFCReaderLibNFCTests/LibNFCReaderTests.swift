@@ -11,7 +11,7 @@ import Testing
 struct LibNFCEndToEndTests {
     @Test func detectsAPhoneWithUIDATQASAKATS() async throws {
         let bench = try TestBench()
-        bench.placeOverCoil()
+        try bench.placeOverCoil()
         let reader = try await LibNFCReader.open(connstring: bench.connstring)
         #expect(reader.info.firmware == "PN532 v1.6")
         let target = try #require(try await reader.waitForTarget(timeout: .seconds(3)))
@@ -27,7 +27,7 @@ struct LibNFCEndToEndTests {
     /// Android's NFC service does; a dual-interface card in the case refuses it.
     @Test func theAndroidHCEProbeTellsThePhoneFromACard() async throws {
         let bench = try TestBench()
-        bench.placeOverCoil()
+        try bench.placeOverCoil()
         let reader = try await LibNFCReader.open(connstring: bench.connstring)
         let phone = try #require(try await reader.waitForTarget(timeout: .seconds(3)))
         #expect(phone.platformProbe == .android)
@@ -49,7 +49,7 @@ struct LibNFCEndToEndTests {
 
     @Test func detectsTypeB() async throws {
         let bench = try TestBench(technology: .iso14443B)
-        bench.placeOverCoil()
+        try bench.placeOverCoil()
         let reader = try await LibNFCReader.open(connstring: bench.connstring)
         let target = try #require(try await reader.waitForTarget(timeout: .seconds(3)))
         #expect(target.technology == .iso14443B && target.atqb?.first == 0x50 && target.uid.count == 4)
@@ -57,7 +57,7 @@ struct LibNFCEndToEndTests {
 
     @Test func removalAndStillPresent() async throws {
         let bench = try TestBench()
-        bench.placeOverCoil()
+        try bench.placeOverCoil()
         let reader = try await LibNFCReader.open(connstring: bench.connstring)
         _ = try #require(try await reader.waitForTarget(timeout: .seconds(3)))
         #expect(try await reader.waitForRemoval(timeout: .milliseconds(300)) == false)
@@ -80,7 +80,7 @@ struct LibNFCEndToEndTests {
         let reader = try await LibNFCReader.open(connstring: bench.connstring)
         try await expectCancellationWithin300ms(of: reader, after: .milliseconds(400))  // inside InAutoPoll by then
         // The reader still works afterwards.
-        bench.placeOverCoil()
+        try bench.placeOverCoil()
         #expect(try await reader.waitForTarget(timeout: .seconds(3)) != nil)
     }
 
@@ -152,7 +152,7 @@ struct LibNFCEndToEndTests {
         let env = libnfcEnvironment(bench.connstring)
         let empty = try await runTool("/usr/bin/nfc-list", ["-t", "1"], environment: env)
         #expect(empty.status == 0 && !empty.output.contains("UID"))
-        bench.placeOverCoil()
+        try bench.placeOverCoil()
         let uid = Hex.string(bench.bench.bench.snapshot.target!.uid, separator: "  ").lowercased()
         let seen = try await runTool("/usr/bin/nfc-list", ["-t", "1"], environment: env)
         #expect(seen.output.contains("1 ISO14443A passive target(s) found"))
@@ -162,7 +162,7 @@ struct LibNFCEndToEndTests {
         let gone = try await runTool("/usr/bin/nfc-list", ["-t", "1"], environment: env)
         #expect(!gone.output.contains("UID"))
         // The full scan (all modulations) finds exactly the one phone, nothing spurious.
-        bench.placeOverCoil()
+        try bench.placeOverCoil()
         let all = try await runTool("/usr/bin/nfc-list", [], environment: env)
         #expect(all.output.components(separatedBy: "passive target(s) found").count == 2, "\(all.output)")
     }

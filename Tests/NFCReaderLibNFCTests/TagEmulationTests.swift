@@ -16,7 +16,7 @@ struct TagEmulationTests {
         let reader = try await LibNFCReader.open(connstring: bench.connstring)
         defer { Task { await reader.close() } }
         #expect(reader.tagEmulation == .supported)
-        bench.placeOverCoil()
+        try bench.placeOverCoil()
         guard case .read(let read) = try await reader.emulateTag(message, window: .seconds(3)) else {
             Issue.record("no read")
             return
@@ -41,7 +41,7 @@ struct TagEmulationTests {
         }
         #expect(ContinuousClock.now - started < .milliseconds(600) + .seconds(3))
         // The reader still works for the next window.
-        bench.placeOverCoil()
+        try bench.placeOverCoil()
         guard case .read(let read) = try await reader.emulateTag(message, window: .seconds(3)) else {
             Issue.record("no read after a clean window")
             return
@@ -62,7 +62,7 @@ struct TagEmulationTests {
     func readWithThePhoneOnTheCoil(_ bench: TestBench) async throws -> TagReadResult {
         let reader = try await LibNFCReader.open(connstring: bench.connstring)
         defer { Task { await reader.close() } }
-        bench.placeOverCoil()
+        try bench.placeOverCoil()
         let window = try await reader.emulateTag(message, window: .seconds(3))
         guard case .read(let read) = window else { throw TestFailure("no read: \(window)") }
         return read
@@ -126,7 +126,7 @@ struct TagEmulationTests {
         let reader = try await LibNFCReader.open(connstring: bench.connstring)
         defer { Task { await reader.close() } }
         bench.bench.controls.unplugAtTargetAnswer = 2
-        bench.placeOverCoil()
+        try bench.placeOverCoil()
         do {
             let window = try await reader.emulateTag(message, window: .seconds(3))
             Issue.record("the window ended as \(window)")

@@ -26,10 +26,19 @@ public final class TestBench {
     public var spec: String { "libnfc:" + connstring }
 
     /// Places the phone squarely over its coil and waits until it answers.
-    public func placeOverCoil() {
+    public func placeOverCoil() throws {
         let a = bench.bench.snapshot.phone.antenna
         precondition(bench.bench.place(x: a.x + a.width / 2, y: a.y + a.height / 2), "phone did not couple")
-        while bench.bench.visibleTarget() == nil { usleep(1000) }
+        try waitUntilVisible()
+    }
+
+    /// Waits for the placed phone to wake (15-60 ms of its own time), up to `bound`.
+    public func waitUntilVisible(within bound: Duration = .seconds(10)) throws {
+        let deadline = ContinuousClock.now + bound
+        while bench.bench.visibleTarget() == nil {
+            guard ContinuousClock.now < deadline else { throw WaitTimedOut(what: "the placed phone to answer") }
+            usleep(1000)
+        }
     }
 
     public func lift() { bench.bench.lift() }
@@ -38,7 +47,7 @@ public final class TestBench {
     public func waitForPoll(after count: Int) async throws {
         let deadline = ContinuousClock.now + .seconds(10)
         while bench.pn532PollsStarted <= count {
-            guard ContinuousClock.now < deadline else { throw BenchError(description: "the host never started a poll") }
+            guard ContinuousClock.now < deadline else { throw WaitTimedOut(what: "the host to start a poll") }
             try await Task.sleep(for: .milliseconds(5))
         }
     }

@@ -47,6 +47,24 @@ struct BenchControlTests {
         #expect(try client.request(.placeMillimetres(x: 0, y: height)).ok)
     }
 
+    /// The client's failures are typed: no bench at the path is `.connect` with the
+    /// system's own `Errno` (so a caller can tell "none running" from "broken"), a refusal
+    /// is `.refused` with the bench's words, and a second bench on a folder is refused.
+    @Test func aClientsFailuresAreTypedWithTheirErrno() throws {
+        let absent = VirtualBenchClient(socketPath: "/tmp/nfcb-absent-\(getpid())/control.sock")
+        #expect(throws: VirtualBenchError.connect(path: absent.socketPath, .noSuchFile)) { try absent.send(.status) }
+        let bench = try TestBench()
+        defer { bench.bench.stop() }
+        let client = VirtualBenchClient(socketPath: bench.bench.controlPath)
+        do {
+            _ = try client.request(.placeMillimetres(x: 500, y: 10))
+            Issue.record("a point off the back was placed")
+        } catch {
+            guard case .refused(let words) = error else { throw error }
+            #expect(words.contains("is off the back"), "\(words)")
+        }
+    }
+
     @Test func aLineThatIsNoCommandIsRefusedAndTheConnectionStaysUsable() throws {
         let bench = try TestBench()
         defer { bench.bench.stop() }

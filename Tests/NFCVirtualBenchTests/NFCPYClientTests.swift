@@ -24,7 +24,7 @@ struct NFCPYClientTests {
         let bench = try TestBench(technology: technology)
         let empty = try await Self.sense(bench, iterations: 3)
         #expect(empty.hasSuffix("none\n") && empty.contains("PN532v1.6"), "\(empty)")
-        bench.placeOverCoil()
+        try bench.placeOverCoil()
         let uid = try #require(bench.bench.bench.snapshot.target?.uid)
         let found = try await Self.sense(bench)
         let type = technology == .iso14443A ? "106A" : "106B"

@@ -1,5 +1,6 @@
 import Foundation
 import NFCReaders
+import NFCSystem
 import NFCTestSupport
 import Testing
 
@@ -17,7 +18,7 @@ struct PN532EmulatorTimingTests {
         let fd: Int32
         init(_ path: String) throws {
             fd = open(path, O_RDWR | O_NOCTTY)
-            guard fd >= 0 else { throw BenchError(description: "cannot open \(path)") }
+            guard fd >= 0 else { throw Errno.current }
             var tio = termios()
             tcgetattr(fd, &tio)
             cfmakeraw(&tio)
@@ -94,7 +95,7 @@ struct PN532EmulatorTimingTests {
         #expect(frames(host.drain(frames: 1)) == [.ack])
         _ = PN532Frame.ack.encoded().withUnsafeBytes { write(host.fd, $0.baseAddress, $0.count) }
         #expect(host.drain(frames: 0, quiet: .milliseconds(100)).isEmpty)
-        bench.placeOverCoil()
+        try bench.placeOverCoil()
         #expect(host.drain(frames: 0).isEmpty, "an aborted poll answered")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NFCTestSupport
 import Testing
 
 @testable import NFCReaders
@@ -197,6 +198,6 @@ struct PN532ChipTests {
     func waitUntilVisible(_ bench: PhoneOnBench) throws {
         #expect(bench.visibleTarget() == nil, "activation is not instantaneous")
         clock.advance(by: .milliseconds(60))
-        guard bench.visibleTarget() != nil else { throw BenchError(description: "target never became visible") }
+        guard bench.visibleTarget() != nil else { throw WaitTimedOut(what: "the target to become visible") }
     }
 }

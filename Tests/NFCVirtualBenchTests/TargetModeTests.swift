@@ -40,7 +40,7 @@ struct TargetModeTests {
         defer { if emulator.isRunning { kill(emulator.processIdentifier, SIGKILL) } }
         // TgInitAsTarget is waiting for a reader before the phone comes.
         try await bench.waitForPoll(after: 0)
-        bench.placeOverCoil()
+        try bench.placeOverCoil()
         let reads = try await waitForRead(bench, count: 1)
         #expect(reads.first?.outcome == .read(Self.libnfcMessage), "\(reads)")
         // The phone is done: the chip reports the target released, and the example ends.
@@ -58,7 +58,7 @@ struct TargetModeTests {
         let emulator = try startEmulator(bench)
         defer { if emulator.isRunning { kill(emulator.processIdentifier, SIGKILL) } }
         try await bench.waitForPoll(after: 0)
-        bench.placeOverCoil()
+        try bench.placeOverCoil()
         let reads = try await waitForRead(bench, count: 1)
         guard case .gaveUp(let reason, let bytes)? = reads.first?.outcome else {
             Issue.record("\(reads)")

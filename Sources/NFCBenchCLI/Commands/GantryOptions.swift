@@ -1,3 +1,4 @@
+import NFCBenchUseCases
 import NFCRig
 import NFCVirtualBench
 
@@ -21,9 +22,6 @@ enum GantryOptions {
         "--read-height", value: "mm", help: "How high over its coil's middle the phone still reads (default 20).",
         expected: "millimetres in 0...200", convert: OptionValue.number(in: 0...200))
 
-    /// Samsung's published body of the Galaxy S24 (SM-S921B): 70.6 x 147.0 mm.
-    static let defaultBody = (width: 70.6, height: 147.0)
-
     static func size(_ text: String) -> (width: Double, height: Double)? {
         let parts = text.lowercased().split(separator: "x").compactMap { Double($0) }
         guard parts.count == 2, parts.allSatisfy({ $0.isFinite && (20...400).contains($0) }) else { return nil }
@@ -35,14 +33,9 @@ enum GantryOptions {
             for option in [speed.spec, zHome.spec] where invocation.values[option.name] != nil {
                 throw UsageError("\(option.name) needs --gantry grbl|marlin.", path: invocation.path)
             }
-            let physical = [SimCommand.readerAntenna.spec, SimCommand.coil.spec].contains { invocation.values[$0.name] != nil }
-            if invocation.values[body.spec.name] != nil, !physical {
-                throw UsageError(
-                    "\(body.spec.name) needs --gantry grbl|marlin, --coil or --reader-antenna.", path: invocation.path)
-            }
             return nil
         }
-        let body = invocation[Self.body] ?? defaultBody
+        let body = invocation[Self.body] ?? ServedPhoneRequest.defaultBody
         var configuration = GantryConfiguration(
             dialect: dialect, bodyWidthMm: body.width, bodyHeightMm: body.height, speed: invocation[speed] ?? 1)
         configuration.zHomesDown = invocation[zHome] == "down"

@@ -14,7 +14,8 @@ struct RunOptions {
     static let reader = ReaderCommands.reader
     static let plan = Option<PlanKind>(
         "--plan", value: ProbePlans.choices,
-        help: "Probe plan (default "
+        help: "Probe plan (default coil where the reader's antenna and the phone's body are known and the reader can grade "
+            + "its reads, else adaptive; "
             + ProbePlans.registered.map { "\($0.kind.rawValue): \($0.summary)" }.joined(separator: "; ") + ").",
         expected: ProbePlans.expectedChoices, choices: ProbePlans.names,
         convert: OptionValue.choice(PlanKind.self))
@@ -93,7 +94,9 @@ struct RunOptions {
     static let noFeedback = Flag("--no-feedback", help: "No LED/buzzer feedback.")
     static let coupling = Flag(
         "--coupling",
-        help: "Grade each HIT by the weakest analog profile that still reads there (PN53x through libnfc; docs/coupling.md).")
+        help: "Grade each HIT by the weakest analog profile that still reads there (PN53x through libnfc, ACR122U; "
+            + "docs/coupling.md). The coil plan grades by default where the reader can.")
+    static let noCoupling = Flag("--no-coupling", help: "Never grade: binary taps, even under the coil plan.")
     static let json = Flag("--json", help: "Print only the session summary, as one JSON object.")
     static let report = Option<String>(
         "--report", value: "file", help: "Write the session's HTML report here (default: <session id>.html beside the database).")
@@ -108,7 +111,7 @@ struct RunOptions {
             unit.spec,
             operatorName.spec, phoneOS.spec, phoneBuild.spec, readerAntenna.spec, gapMm.spec,
             phoneCase.spec, temperature.spec, humidity.spec,
-            tapTimeout.spec, repeats.spec, coupling.spec,
+            tapTimeout.spec, repeats.spec, coupling.spec, noCoupling.spec,
             positioner.spec, RigOptions.rig.spec,
             positionerTimeout.spec, confirmEach.spec, faultTimeout.spec, auto.spec, StoreOptions.database.spec, resume.spec,
             simAntenna.spec, simSeed.spec,
@@ -126,7 +129,8 @@ struct RunOptions {
         "--ndef-text", value: "text", help: "Tag mode: a text record the tag holds instead of a URI.")
 
     let readerSpec: ReaderSpec?
-    let plan: PlanKind
+    /// `nil`: the run's default (`RunRequest.plan`).
+    let plan: PlanKind?
     let tapTimeout: Double
     let repeats: Int
     let auto: Bool
@@ -161,7 +165,7 @@ struct RunOptions {
         } else {
             tagMessage = invocation[Self.ndefURI].map { NDEFMessage([.uri($0)]) }
         }
-        plan = invocation[Self.plan] ?? .adaptive
+        plan = invocation[Self.plan]
         tapTimeout = invocation[Self.tapTimeout] ?? 5
         repeats = invocation[Self.repeats] ?? 1
         auto = invocation[Self.auto]

@@ -26,13 +26,18 @@ enum RunRequestOptions {
         let errors = context.errors
         request.notice = { errors.line(TerminalSafeText.neutralise($0)) }
         if case .model(_, let resolution, _) = request.subject,
-            let raster = try RasterOptions.request(invocation, kind: options.plan, profile: resolution.profile)
+            let raster = try RasterOptions.request(invocation, kind: options.plan ?? .adaptive, profile: resolution.profile)
         {
             request.rasterStepMm = raster.stepMm
         }
-        if case .model = request.subject { request.heights = try HeightOptions.request(invocation, kind: options.plan) }
+        if case .model = request.subject {
+            request.heights = try HeightOptions.request(invocation, kind: options.plan ?? .adaptive)
+        }
         request.repeats = options.repeats
-        request.coupling = invocation[RunOptions.coupling]
+        if invocation[RunOptions.coupling] && invocation[RunOptions.noCoupling] {
+            throw UsageError("--coupling and --no-coupling cannot be given together: choose one.", path: invocation.path)
+        }
+        request.coupling = invocation[RunOptions.coupling] ? true : invocation[RunOptions.noCoupling] ? false : nil
         request.tapTimeout = invocation[RunOptions.tapTimeout]
         request.unit = options.unit
         request.operatorName = options.operatorName

@@ -1,6 +1,6 @@
 import Foundation
 import NFCBench
-import NFCPhysics
+import NFCBenchUseCases
 import NFCReaders
 import NFCVirtualBench
 
@@ -21,14 +21,17 @@ enum SimCommand {
             <dir>/rig.conf, the rig file that describes it (--positioner gcode --rig <dir>/rig.conf). Every line
             it reads and every move it makes go to <dir>/gantry.log. The phone's reach shrinks with the
             reader's height (docs/rig.md states the model).
-            With --reader-antenna, the phone couples as two loops do (docs/physics.md): the mutual inductance of
-            the reader's antenna and its coil (--coil, in mm on a --body, or --antenna in fractions), --gap-mm
-            apart, against the threshold --read-height sets; without it, by the linear model.
+            The phone couples as two loops do (docs/physics.md): the mutual inductance of the reader's antenna
+            (--reader-antenna; by default the emulated PN532 module's, 35x30 mm, 1.5 mm from the coil, the figures
+            a session on <dir>/pn532 records) and its coil (--coil, in mm on a --body, or --antenna in fractions),
+            --gap-mm apart, against the threshold --read-height sets. --coupling-model linear runs the project's
+            first model instead, for comparison only.
             When ready it writes <dir>/ready (JSON) and prints the same line.
             """,
         options: [
             serveDirectory.spec, vpcdPort.spec, noPN532.spec, antenna.spec, aspectRatio.spec, technology.spec,
-            missRate.spec, saturation.spec, seed.spec, readerAntenna.spec, gapMm.spec, coil.spec, rungFieldExponent.spec,
+            missRate.spec, saturation.spec, seed.spec, couplingModel.spec, readerAntenna.spec, gapMm.spec, coil.spec,
+            rungFieldExponent.spec,
             GantryOptions.gantry.spec, GantryOptions.speed.spec, GantryOptions.zHome.spec,
             GantryOptions.body.spec,
             GantryOptions.readHeight.spec,
@@ -43,7 +46,8 @@ enum SimCommand {
     static let noPN532 = Flag("--no-pn532", help: "Do not create the emulated PN532.")
     static let antenna = SimOptions.antenna(help: "The phone's true antenna zone (default 0.1,0.3,0.8,0.4).")
     static let aspectRatio = Option<Double>(
-        "--aspect-ratio", value: "ratio", help: "Body width / height (default 0.48).",
+        "--aspect-ratio", value: "ratio",
+        help: "With --coupling-model linear and no --body: body width / height (default 0.48).",
         expected: "a ratio in 0.1...10", convert: OptionValue.number(in: 0.1...10))
     static let technology = Option<TargetTechnology>(
         "--technology", value: "A|B", help: "ISO 14443 type the phone answers with (default A).",
@@ -62,10 +66,11 @@ enum SimCommand {
         expected: "a whole number >= 0", convert: { UInt64($0) })
     static let readerAntenna = Option<(width: Double, height: Double)>(
         "--reader-antenna", value: "WxH",
-        help: "Couple as two loops (docs/physics.md), the reader's antenna this size in mm (default: the linear model).",
+        help: "The reader's antenna in mm, for the two-loop coupling (default 35x30, the emulated PN532 module's).",
         expected: RunOptions.readerAntenna.spec.expected ?? "width x height in mm", convert: RunOptions.readerAntenna.convert)
     static let gapMm = Option<Double>(
-        "--gap-mm", value: "mm", help: "With --reader-antenna: the gap between antenna and coil (default 3).",
+        "--gap-mm", value: "mm",
+        help: "The gap between the reader's antenna and the coil (default 1.5, the PN532 module's; 3 with --reader-antenna).",
         expected: RunOptions.gapMm.spec.expected ?? "millimetres", convert: RunOptions.gapMm.convert)
     static let coil = Option<(x: Double, y: Double, width: Double, height: Double)>(
         "--coil", value: "x,y,w,h",
@@ -73,8 +78,13 @@ enum SimCommand {
         expected: "x,y,w,h in mm, inside the body, e.g. 15,20,40,30", convert: SimOptions.millimetreRect)
     static let rungFieldExponent = Option<Double>(
         "--rung-law", value: "exponent",
-        help: "With --reader-antenna: a ladder rung of nominal threshold t gives the field (1 - t)^exponent (default 1).",
+        help: "A ladder rung of nominal threshold t gives the field (1 - t)^exponent (default 1).",
         expected: "an exponent in 0.25...4", convert: OptionValue.number(in: 0.25...4))
+    static let couplingModel = Option<ServedPhoneRequest.Coupling>(
+        "--coupling-model", value: "loops|linear",
+        help: "How the phone couples: two loops' mutual inductance (default), or the first linear model, for comparison.",
+        expected: "loops or linear", choices: ServedPhoneRequest.Coupling.allCases.map(\.rawValue),
+        convert: OptionValue.choice(ServedPhoneRequest.Coupling.self))
     static let controlDirectory = Option<String>(
         "--dir", value: "dir", help: "The bench's folder (as given to 'sim serve').", required: true)
 
@@ -106,7 +116,7 @@ enum SimCommand {
         let port = invocation[vpcdPort]
         var configuration = VirtualBench.Configuration(
             directory: directory, phone: phone, seed: seed, pn532: !invocation[noPN532], vpcdPort: port, gantry: gantry)
-        configuration.bodyHeightMm = (invocation[GantryOptions.body] ?? GantryOptions.defaultBody).height
+        configuration.bodyHeightMm = (invocation[GantryOptions.body] ?? ServedPhoneRequest.defaultBody).height
         let bench = VirtualBench(configuration)
         do { try bench.start() } catch {
             let taken = error is BenchAlreadyServed
@@ -127,54 +137,21 @@ enum SimCommand {
     /// The phone `serve`'s options describe, and the machine carrying the reader if any;
     /// options that contradict each other are usage errors.
     static func servedPhone(_ invocation: ParsedInvocation) throws -> (SimulatedPhone, GantryConfiguration?) {
-        if invocation[Self.antenna] != nil, invocation[coil] != nil {
-            throw UsageError(
-                "--antenna and --coil cannot be given together: one coil, in fractions or in mm.", path: invocation.path)
-        }
-        for option in [gapMm.spec, rungFieldExponent.spec]
-        where invocation.values[option.name] != nil && invocation[readerAntenna] == nil {
-            throw UsageError("\(option.name) needs --reader-antenna WxH (the physical model).", path: invocation.path)
-        }
-        let body = invocation[GantryOptions.body] ?? GantryOptions.defaultBody
-        var antenna = invocation[Self.antenna] ?? (0.1, 0.3, 0.8, 0.4)
-        if let c = invocation[coil] {
-            guard c.x + c.width <= body.width + 1e-9, c.y + c.height <= body.height + 1e-9 else {
-                throw UsageError(
-                    "--coil \(OptionValue.format(c.x)),\(OptionValue.format(c.y)),\(OptionValue.format(c.width)),"
-                        + "\(OptionValue.format(c.height)) does not fit a body of \(OptionValue.format(body.width)) x "
-                        + "\(OptionValue.format(body.height)) mm; give --body WxH or a coil inside it.", path: invocation.path)
-            }
-            antenna = (c.x / body.width, c.y / body.height, c.width / body.width, c.height / body.height)
-        }
-        let aspect = invocation[aspectRatio]
-        let tech = invocation[technology]
-        let miss = invocation[missRate]
-        let gantry = try GantryOptions.configuration(invocation)
-        if gantry != nil, aspect != nil {
-            throw UsageError(
-                "--aspect-ratio and --gantry cannot be given together: with a gantry the phone's --body size sets it.",
-                path: invocation.path)
-        }
-        let physical = invocation[readerAntenna] != nil || invocation[coil] != nil
-        if physical, aspect != nil {
-            throw UsageError(
-                "--aspect-ratio cannot be given with --coil or --reader-antenna: the --body size sets it.", path: invocation.path)
-        }
-        var phone = SimulatedPhone(
-            antenna: antenna,
-            aspectRatio: gantry.map { $0.bodyWidthMm / $0.bodyHeightMm } ?? (physical ? body.width / body.height : nil)
-                ?? aspect ?? 0.48,
-            technology: tech ?? .iso14443A, missRate: miss ?? 0.03)
-        if let height = invocation[GantryOptions.readHeight] { phone.readHeightMm = height }
-        if let reader = invocation[readerAntenna] {
-            phone.couplingModel = .mutualInductance(
-                PhysicalBench(
-                    reader: ReaderAntenna(widthMm: reader.width, heightMm: reader.height),
-                    bodyHeightMm: gantry?.bodyHeightMm ?? body.height, gapMm: invocation[gapMm] ?? 3,
-                    rungFieldExponent: invocation[rungFieldExponent] ?? 1))
-        }
-        phone.saturation = invocation[saturation]
-        return (phone, gantry)
+        var request = ServedPhoneRequest()
+        request.antenna = invocation[Self.antenna]
+        request.coilMm = invocation[coil]
+        request.body = invocation[GantryOptions.body]
+        request.aspectRatio = invocation[aspectRatio]
+        request.technology = invocation[technology]
+        request.missRate = invocation[missRate]
+        request.saturation = invocation[saturation]
+        request.readHeightMm = invocation[GantryOptions.readHeight]
+        request.coupling = invocation[couplingModel]
+        request.readerAntenna = invocation[readerAntenna]
+        request.gapMm = invocation[gapMm]
+        request.rungFieldExponent = invocation[rungFieldExponent]
+        request.gantry = try GantryOptions.configuration(invocation)
+        do { return (try request.phone(), request.gantry) } catch { throw UsageError(error.description, path: invocation.path) }
     }
 
     /// Says the bench is ready: its rig file, its entry in the registry, then the `ready`

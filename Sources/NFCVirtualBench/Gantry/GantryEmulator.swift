@@ -35,7 +35,7 @@ public final class GantryEmulator: Sendable {
         guard FileManager.default.createFile(atPath: logPath, contents: nil),
             let log = FileHandle(forWritingAtPath: logPath)
         else {
-            throw BenchError(description: "cannot write \(logPath)")
+            throw VirtualBenchError.gantryLog(path: logPath)
         }
         let box = Box((pty, log))
         worker.start { [self] in run(box.value.0, log: box.value.1) }
