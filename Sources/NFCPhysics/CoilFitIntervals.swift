@@ -13,15 +13,59 @@ extension CoilFit {
 
     /// One end of parameter `index`'s interval (`direction` -1: below the estimate, +1:
     /// above), walking out from the estimate in doubling steps, the other parameters
-    /// refitted at every value, then bisecting the last step; and whether the taps leave it
-    /// open (the walk reached the parameter's limit still inside). The two ends share
-    /// nothing, so they are found on cores of their own.
+    /// refitted at every value, then bisecting the last step, and on binary taps across any
+    /// valley to a second hill (`secondHill`); and whether the taps leave it open (the walk
+    /// reached the parameter's limit still inside). The two ends share nothing, so they are
+    /// found on cores of their own.
     func profileEnd(
         of index: Int, towards direction: Double, _ point: [Double], _ best: Double, exponent: Double, _ taps: Pooled
     ) -> (end: Double, open: Bool) {
+        var reached = walkedEnd(of: index, towards: direction, from: point, point, best, exponent: exponent, taps)
+        // Binary taps alone can leave a second hill beyond a valley (docs/physics.md): a coil
+        // about half as tall explains 16 binary taps nearly as well as the true one. The
+        // walk stops in the valley; the set of values the taps allow runs on across it, and
+        // the interval is the whole of it. Graded taps have not shown one, and are not searched.
+        guard !reached.open, !taps.taps.contains(where: { $0.rungsRead != nil }) else { return (reached.end, reached.open) }
+        while let hill = secondHill(of: index, towards: direction, beyond: reached.end, point, best, exponent: exponent, taps) {
+            reached = walkedEnd(of: index, towards: direction, from: hill, point, best, exponent: exponent, taps)
+            if reached.open { break }
+        }
+        return (reached.end, reached.open)
+    }
+
+    /// A point beyond `end` (an interval's end) where the profile rises back above the
+    /// cutoff, the fit there as its warm start; `nil` when none does. It looks 2, 4, 8, ...
+    /// mm further, to the parameter's limit, each fit started from the best coil with the
+    /// value held and thresholds that make the held coil's farthest read just read: another
+    /// hill's coil couples differently from the best one.
+    func secondHill(
+        of index: Int, towards direction: Double, beyond end: Double, _ point: [Double], _ best: Double,
+        exponent: Double, _ taps: Pooled
+    ) -> [Double]? {
         let limits = range(of: index, point)
-        var inside = point[index], outside: Double? = nil
-        var warm = point
+        var distance = 2.0
+        while true {
+            let candidate = min(max(end + direction * distance, limits.lowerBound), limits.upperBound)
+            var held = point
+            held[index] = candidate
+            held = fittedAround(held, index)
+            let coil = Array(held.prefix(4))
+            let (ll, fitted) = profile(
+                index, at: candidate, from: coil + startingThresholds(coil, taps), exponent: exponent, taps)
+            if best - ll <= Self.profileDrop { return fitted }
+            if candidate == limits.lowerBound || candidate == limits.upperBound { return nil }
+            distance *= 2
+        }
+    }
+
+    /// The walk of `profileEnd` from `start` (a fit inside the interval) outwards.
+    func walkedEnd(
+        of index: Int, towards direction: Double, from start: [Double], _ point: [Double], _ best: Double,
+        exponent: Double, _ taps: Pooled
+    ) -> (end: Double, open: Bool) {
+        let limits = range(of: index, point)
+        var inside = start[index], outside: Double? = nil
+        var warm = start
         var step = 0.5
         while outside == nil {
             let candidate = direction < 0 ? max(limits.lowerBound, inside - step) : min(limits.upperBound, inside + step)

@@ -85,4 +85,23 @@ import Testing
         let one = try #require(Self.fit.estimate(misses + [CoilTap(x: 35, y: 40, hit: true, bench: bench)]))
         #expect(one.width.high - one.width.low > 15, "one read cannot size a coil")
     }
+
+    /// Sixteen binary taps the coil plan took on the emulated GRBL over a 42.4 x 44.1 mm coil
+    /// centred at (35.3, 95.6) mm, a PN532 module's 35 x 30 mm antenna 1.5 mm below: their
+    /// likelihood has two hills, the higher a coil about 20 mm tall, the other near the
+    /// truth and within the 95 % cut of it. The interval runs across the valley between them,
+    /// so it holds the truth; the walk alone stopped in the valley at 27 mm.
+    @Test func aSecondHillOfBinaryTapsStaysInsideTheInterval() throws {
+        let bench = CoilTap.Bench(reader: ReaderAntenna(widthMm: 35, heightMm: 30), gapMm: 1.5)
+        let taps = [
+            (51, 94, true), (55, 117, false), (11, 71, false), (51, 62, false), (20, 99, true), (20, 113, false),
+            (55, 103, true), (33, 67, false), (24, 76, true), (38, 113, true), (42, 57, false), (64, 94, false),
+            (11, 94, true), (38, 122, false), (15, 80, false), (15, 103, true),
+        ].map { CoilTap(x: Double($0.0), y: Double($0.1), hit: $0.2, bench: bench) }
+        let estimate = try #require(CoilFit(bodyWidthMm: 70.6, bodyHeightMm: 147, rungThresholds: [0]).estimate(taps))
+        #expect(estimate.height.value < 30, "the higher hill is the short coil: \(estimate.height)")
+        #expect(estimate.height.low < 44.1 && estimate.height.high > 44.1, "\(estimate.height)")
+        #expect(estimate.centreY.low < 95.6 && estimate.centreY.high > 95.6, "\(estimate.centreY)")
+        #expect(estimate.width.low < 42.4 && estimate.width.high > 42.4, "\(estimate.width)")
+    }
 }
