@@ -1,8 +1,8 @@
 import NFCBenchRecords
 
 /// Why a run request cannot start. Raised before any reader opens, except
-/// `tagModeUnsupported`, which only the open reader can tell. The caller words each case
-/// in its own terms (option names, exit codes); nothing here knows the command line.
+/// `tagModeUnsupported`, which only the open reader can tell. Each case's words for the
+/// operator, and whether the command itself is at fault, are `words(database:unattendedOption:)`.
 public enum RunRefusal: Error, Sendable, Equatable {
     case noSuchSession(id: String)
     case notResumable(id: String, status: SessionRecord.Status)

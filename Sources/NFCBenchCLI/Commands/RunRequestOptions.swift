@@ -109,95 +109,13 @@ enum RunRequestOptions {
         }
     }
 
-    /// `RunStart`'s refusals in the command line's words.
+    /// `RunStart`'s refusals in their words (`RunRefusal.words`), made safe for the terminal:
+    /// a mistake in the command is a usage error (exit 64), anything else a failure (exit 1).
     static func words(_ refusal: RunRefusal, _ invocation: ParsedInvocation, options: RunOptions) -> any Error {
-        switch refusal {
-        case .noSuchSession, .notResumable, .voidSession, .fixedOnResume, .modeFixedOnResume:
-            return resumeWords(refusal, invocation, options: options)
-        case .rigMissing, .rigUnusable, .bodySizeUnknown, .outOfTravel, .machineUnavailable, .heightsNeedMachine:
-            return machineWords(refusal, invocation)
-        case .unattendedNeedsMachine:
-            return UsageError(
-                "'\(options.auto ? "--auto" : "--json")' reads no keys, so it needs a positioner that moves the phone "
-                    + "(sim, exec:... or gcode): a manual run waits for the operator to confirm each placement.",
-                path: invocation.path)
-        case .simPositionerNeedsBench:
-            return UsageError(
-                "'--positioner sim' needs --reader sim or a virtual bench (give --sim-bench DIR).", path: invocation.path)
-        case .tagModeUnsupported(_, let reason, hasTargetMode: false):
-            return CommandFailure(
-                "Tag mode needs a reader that can emulate a tag; \(TerminalSafeText.neutralise(reason)).",
-                hint:
-                    "Use a PN532 board through libnfc, e.g. --reader libnfc:pn532_uart:/dev/ttyUSB0 ('nfcbench readers' lists them)."
-            )
-        case .tagModeUnsupported(let reader, let reason, hasTargetMode: true):
-            return CommandFailure(
-                "Tag mode: '\(TerminalSafeText.neutralise(reader))' cannot emulate a tag: \(TerminalSafeText.neutralise(reason))")
-        case .coilPlanNeedsGeometry(let reader, let antennaKnown, let bodyKnown):
-            var missing: [String] = []
-            if !antennaKnown {
-                missing.append(
-                    "the reader's antenna ('\(TerminalSafeText.neutralise(reader))' has no profile): give --reader-antenna WxH "
-                        + "and --gap-mm MM (docs/physics.md)")
-            }
-            if !bodyKnown { missing.append("the phone's body size, which the catalog does not publish for this model") }
-            return UsageError(
-                "--plan coil places positions in millimetres under the physics of two loops and needs "
-                    + missing.joined(separator: ", and ") + ".", path: invocation.path)
-        case .couplingUnsupported(let reason):
-            return UsageError("--coupling cannot be used: \(TerminalSafeText.neutralise(reason)).", path: invocation.path)
-        case .readerSpecUnreadable(let spec):
-            return CommandFailure(
-                "The reader names itself '\(TerminalSafeText.neutralise(spec))', which is not a reader spec.")
-        }
-    }
-
-    /// A resume the saved session does not allow.
-    static func resumeWords(_ refusal: RunRefusal, _ invocation: ParsedInvocation, options: RunOptions) -> any Error {
-        switch refusal {
-        case .noSuchSession(let id):
-            return CommandFailure("No session '\(id)' in \(options.databasePath).", hint: "List them with 'nfcbench sessions'.")
-        case .notResumable(let id, let status):
-            return CommandFailure("Session '\(id)' is \(status.rawValue); only unfinished sessions resume.")
-        case .voidSession(let id, let reason):
-            return CommandFailure("Session '\(id)' is void (\(reason)); start a new one.")
-        case .fixedOnResume(let id, let settings):
-            return UsageError(
-                "\(settings.joined(separator: ", ")) cannot change when resuming: session \(id) keeps what it started with. "
-                    + "Start a new session to change \(settings.count == 1 ? "it" : "them").", path: invocation.path)
-        case .modeFixedOnResume(let id, let mode):
-            return UsageError(
-                "Session \(id) was recorded in \(mode.rawValue) mode; a session keeps its mode "
-                    + "(leave out --mode, or start a new session).", path: invocation.path)
-        default: preconditionFailure("not a resume refusal: \(refusal)")
-        }
-    }
-
-    /// A machine positioner that cannot serve the session.
-    static func machineWords(_ refusal: RunRefusal, _ invocation: ParsedInvocation) -> any Error {
-        switch refusal {
-        case .rigMissing:
-            return UsageError("A gcode positioner needs a rig file (--rig FILE; docs/rig.md).", path: invocation.path)
-        case .rigUnusable(let path, let reason):
-            return UsageError("The rig '\(path)': \(reason).", path: invocation.path)
-        case .bodySizeUnknown(let model):
-            return CommandFailure(
-                "The catalog has no published body size for '\(TerminalSafeText.neutralise(model))', so a machine cannot "
-                    + "map positions to millimetres.",
-                hint: "Use a catalog entry with bodyWidthMm and bodyHeightMm, or move the phone by hand (--positioner manual).")
-        case .outOfTravel(let reason):
-            return CommandFailure(
-                "The plan cannot run on this rig: \(reason). Nothing moved.",
-                hint: "Check origin-x, origin-y and the axes in the rig file, or re-run 'nfcbench rig calibrate'.")
-        case .machineUnavailable(let device, let reason):
-            return CommandFailure(
-                "The machine at \(TerminalSafeText.neutralise(device)) cannot be used: \(TerminalSafeText.neutralise(reason)).",
-                hint: "Check it with 'nfcbench rig check'; 'nfcbench rig unlock' clears an alarm.")
-        case .heightsNeedMachine(let positioner):
-            return UsageError(
-                "--heights needs a positioner that can hold the reader above the back (gcode, or sim with --reader sim); "
-                    + "'\(TerminalSafeText.neutralise(positioner))' only puts the phone on the reader.", path: invocation.path)
-        default: preconditionFailure("not a machine refusal: \(refusal)")
-        }
+        let words = refusal.words(database: options.databasePath, unattendedOption: options.auto ? "--auto" : "--json")
+        let message = TerminalSafeText.neutralise(words.message)
+        return words.isUsage
+            ? UsageError(message, path: invocation.path)
+            : CommandFailure(message, hint: words.hint.map(TerminalSafeText.neutralise))
     }
 }
