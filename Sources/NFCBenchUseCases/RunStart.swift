@@ -51,6 +51,7 @@ public enum RunStart {
             let mode = saved?.mode ?? request.mode ?? .card
             let warnings = try TagModeReadiness.check(reader, mode: mode)
             if request.coupling == true { try couplingAllowed(mode: mode, reader: reader) }
+            let readerGrades = (try? couplingAllowed(mode: mode, reader: reader)) != nil
             // Validate, then write: every refusal comes before the first change to the store,
             // so a refused start or resume leaves the database as it was.
             var change: (from: Double, to: Double)?
@@ -64,15 +65,15 @@ public enum RunStart {
                 }
             } else {
                 guard let openedSpec else { throw RunRefusal.readerSpecUnreadable(reader.info.spec) }
-                let canGrade = request.coupling != false && (try? couplingAllowed(mode: mode, reader: reader)) != nil
-                session = try await newSession(request, reader: reader, spec: openedSpec, canGrade: canGrade, store: store)
+                session = try await newSession(
+                    request, reader: reader, spec: openedSpec, canGrade: request.coupling != false && readerGrades, store: store)
             }
             if session.plan == .coil, PlanPhysics(session) == nil {
                 throw RunRefusal.coilPlanNeedsGeometry(
                     reader: reader.info.name, antennaKnown: session.readerGeometry != nil,
                     bodyKnown: session.bodyHeightMm != nil)
             }
-            let graded = request.coupling ?? (session.plan == .coil && (try? couplingAllowed(mode: mode, reader: reader)) != nil)
+            let graded = request.coupling ?? (session.plan == .coil && readerGrades)
             var setup = PositionerBackend.Setup(
                 reader: reader.info, readerSwitchesField: reader.capabilities.fieldSwitch != nil, phone: phone,
                 virtualBenchDirectory: request.virtualBenchDirectory,

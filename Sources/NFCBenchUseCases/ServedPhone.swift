@@ -29,7 +29,7 @@ public struct ServedPhoneRequest: Sendable {
     public var missRate: Double?
     public var saturation: Double?
     public var readHeightMm: Double?
-    /// `nil`: loops, unless the request only makes sense linear (never guessed: see `refusal`).
+    /// `nil`: loops.
     public var coupling: Coupling?
     public var readerAntenna: (width: Double, height: Double)?
     public var gapMm: Double?
@@ -46,6 +46,10 @@ public struct ServedPhoneRequest: Sendable {
     public static let emulatedReader = ReaderAntennaProfile.pn532Module
 
     public var effectiveCoupling: Coupling { coupling ?? .loops }
+    /// The phone's body: as given, else the machine's jig's, else the Galaxy S24's.
+    var effectiveBody: (width: Double, height: Double) {
+        body ?? gantry.map { ($0.bodyWidthMm, $0.bodyHeightMm) } ?? Self.defaultBody
+    }
 }
 
 /// A `sim serve` request that contradicts itself; `option` names the option to change.
@@ -57,7 +61,7 @@ extension ServedPhoneRequest {
     /// The simulated phone this request describes, or why it describes none.
     public func phone() throws(ServedPhoneRefusal) -> SimulatedPhone {
         if let refusal { throw refusal }
-        let body = self.body ?? gantry.map { ($0.bodyWidthMm, $0.bodyHeightMm) } ?? Self.defaultBody
+        let body = effectiveBody
         var fractions = antenna ?? Self.defaultAntenna
         if let c = coilMm {
             fractions = (c.x / body.width, c.y / body.height, c.width / body.width, c.height / body.height)
@@ -101,7 +105,7 @@ extension ServedPhoneRequest {
                     + "or --coupling-model linear without a body.")
         }
         if let c = coilMm {
-            let body = self.body ?? gantry.map { ($0.bodyWidthMm, $0.bodyHeightMm) } ?? Self.defaultBody
+            let body = effectiveBody
             guard c.x + c.width <= body.width + 1e-9, c.y + c.height <= body.height + 1e-9 else {
                 return .init(
                     description: "--coil \(Self.format(c.x)),\(Self.format(c.y)),\(Self.format(c.width)),"
