@@ -106,17 +106,13 @@ extension ServedPhoneRequest {
         }
         if let c = coilMm {
             let body = effectiveBody
+            let mm = PhysicalBench.millimetres
             guard c.x + c.width <= body.width + 1e-9, c.y + c.height <= body.height + 1e-9 else {
                 return .init(
-                    description: "--coil \(Self.format(c.x)),\(Self.format(c.y)),\(Self.format(c.width)),"
-                        + "\(Self.format(c.height)) does not fit a body of \(Self.format(body.width)) x "
-                        + "\(Self.format(body.height)) mm; give --body WxH or a coil inside it.")
+                    description: "--coil \(mm(c.x)),\(mm(c.y)),\(mm(c.width)),\(mm(c.height)) does not fit a body of "
+                        + "\(mm(body.width)) x \(mm(body.height)) mm; give --body WxH or a coil inside it.")
             }
         }
         return nil
-    }
-
-    private static func format(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }

@@ -137,6 +137,8 @@ public struct CoilFit: Sendable {
             self.taps = taps
         }
         var parameterCount: Int { 4 + benchCount }
+        /// Some read was graded down the ladder (`run --coupling`).
+        var isGraded: Bool { taps.contains { $0.rungsRead != nil } }
         func steps(_ coil: [Double], _ threshold: Double) -> [Double] {
             coil + Array(repeating: threshold, count: benchCount)
         }
@@ -231,7 +233,7 @@ public struct CoilFit: Sendable {
         let tapsGiven = taps.taps
         let reads = tapsGiven.filter(\.hit)
         guard !reads.isEmpty else { return nil }
-        let graded = tapsGiven.contains { $0.rungsRead != nil }
+        let graded = taps.isGraded
         let cx = reads.map(\.x).reduce(0, +) / Double(reads.count)
         let cy = reads.map(\.y).reduce(0, +) / Double(reads.count)
         let spanX = max(10, (reads.map(\.x).max()! - reads.map(\.x).min()!))

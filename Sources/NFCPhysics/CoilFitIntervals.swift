@@ -25,12 +25,12 @@ extension CoilFit {
         // about half as tall explains 16 binary taps nearly as well as the true one. The
         // walk stops in the valley; the set of values the taps allow runs on across it, and
         // the interval is the whole of it. Graded taps have not shown one, and are not searched.
-        guard !reached.open, !taps.taps.contains(where: { $0.rungsRead != nil }) else { return (reached.end, reached.open) }
+        guard !reached.open, !taps.isGraded else { return reached }
         while let hill = secondHill(of: index, towards: direction, beyond: reached.end, point, best, exponent: exponent, taps) {
             reached = walkedEnd(of: index, towards: direction, from: hill, point, best, exponent: exponent, taps)
             if reached.open { break }
         }
-        return (reached.end, reached.open)
+        return reached
     }
 
     /// A point beyond `end` (an interval's end) where the profile rises back above the

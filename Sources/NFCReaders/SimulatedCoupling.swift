@@ -20,13 +20,9 @@ extension SimulatedCoupling {
         switch self {
         case .linear: "linear"
         case .mutualInductance(let bench):
-            "loops: reader \(Self.millimetres(bench.reader.widthMm)) x \(Self.millimetres(bench.reader.heightMm)) mm, "
-                + "gap \(Self.millimetres(bench.gapMm)) mm"
+            "loops: reader \(PhysicalBench.millimetres(bench.reader.widthMm)) x "
+                + "\(PhysicalBench.millimetres(bench.reader.heightMm)) mm, gap \(PhysicalBench.millimetres(bench.gapMm)) mm"
         }
-    }
-
-    private static func millimetres(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(value)
     }
 }
 
@@ -60,6 +56,11 @@ public struct PhysicalBench: Sendable, Hashable {
         self.coilPitchMm = coilPitchMm
         self.thresholdSpread = thresholdSpread
         self.rungFieldExponent = rungFieldExponent
+    }
+
+    /// A figure in mm as an operator types it: a whole number without its decimal point.
+    public static func millimetres(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 
     /// The relative field a rung of nominal threshold `t` gives on this bench's chip.
