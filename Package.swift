@@ -138,7 +138,7 @@ let package = Package(
             ]),
         .executableTarget(name: "ResolveBenchmark", dependencies: ["NFCLocatorCore"], path: "Benchmarks/ResolveBenchmark"),
         .executableTarget(
-            name: "RefineStudy", dependencies: ["NFCBench", "NFCBenchRecords", "NFCLocatorCore", "NFCReaders"],
+            name: "RefineStudy", dependencies: ["NFCBench", "NFCBenchRecords", "NFCLocatorCore", "NFCPhysics", "NFCReaders"],
             path: "Benchmarks/RefineStudy"),
         .executableTarget(
             name: "PhysicsStudy", dependencies: ["NFCBench", "NFCBenchRecords", "NFCLocatorCore", "NFCPhysics", "NFCReaders"],
@@ -146,7 +146,8 @@ let package = Package(
         .executableTarget(
             name: "VerdictStudy",
             dependencies: [
-                "NFCBench", "NFCBenchRecords", "NFCBenchSeams", "NFCBenchStoreSQLite", "NFCLocatorCore", "NFCReaders",
+                "NFCBench", "NFCBenchRecords", "NFCBenchSeams", "NFCBenchStoreSQLite", "NFCLocatorCore", "NFCPhysics",
+                "NFCReaders",
             ],
             path: "Benchmarks/VerdictStudy"),
         .executableTarget(
@@ -216,7 +217,8 @@ let package = Package(
         .testTarget(
             name: "NFCBenchTests",
             dependencies: [
-                "NFCBench", "NFCBenchRecords", "NFCBenchSeams", "NFCBenchStoreSQLite", "NFCLocatorCore", "NFCReaders",
+                "NFCBench", "NFCBenchRecords", "NFCBenchSeams", "NFCBenchStoreSQLite", "NFCLocatorCore", "NFCPhysics",
+                "NFCReaders",
                 "NFCStore", "NFCTestSupport",
                 "NFCReaderLibNFC", "NFCReaderPCSC",
             ]),

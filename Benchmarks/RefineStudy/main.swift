@@ -4,7 +4,8 @@ import NFCBenchRecords
 import NFCLocatorCore
 import NFCReaders
 
-// Accuracy of `nfcbench refine` on simulated labs: each lab runs sessions of one model
+// Accuracy of `nfcbench refine` on simulated labs (the physical world by default,
+// `PhysicalLabs`; MODEL=linear: the toy model below): each lab runs sessions of one model
 // against a phone whose true coil differs from the catalog, refining after every
 // session (the closed loop). Prints the IoU of the refined zone with the truth after
 // each session (mean and worst over labs) and the taps per session, per plan.
@@ -23,6 +24,11 @@ let reachMm = arguments.count > 4 ? Double(arguments[4]) ?? 2.94 : 2.94
 /// axis, in mm): 0, a rig's exact placement, unless given; a hand is off by 1-2 mm.
 let jitterMm =
     ProcessInfo.processInfo.environment["JITTER_MM"].flatMap(Double.init).flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 0
+// The physical world (two coupled loops) unless MODEL=linear names the toy model.
+if ProcessInfo.processInfo.environment["MODEL"] != "linear" {
+    PhysicalLabs.run(seed: seed, labs: labs, sessions: sessions, reachMm: reachMm)
+    exit(0)
+}
 if jitterMm > 0 { print(String(format: "placements land off by a normal of %.1f mm per axis (JITTER_MM)", jitterMm)) }
 
 /// The baseline: the box around every position that ever read, no model.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// An in-process reader over a `PhoneOnBench`, for demos and unit tests.
 public final class SimulatedReader: Reader {
@@ -6,6 +7,9 @@ public final class SimulatedReader: Reader {
     public let info: ReaderInfo
     /// How often the simulated field is sampled.
     let pollInterval: Duration
+    /// The threshold of the analog profile applied (`SimulatedReader+Analog`): `nil` at the
+    /// default field, where the placement's own draw alone decides whether the phone reads.
+    let weakenedThreshold = Mutex<Double?>(nil)
 
     public init(bench: PhoneOnBench, pollInterval: Duration = .milliseconds(5)) {
         self.bench = bench
@@ -19,21 +23,31 @@ public final class SimulatedReader: Reader {
         let clock = bench.clock
         let start = clock.now
         while true {
-            if let t = bench.visibleTarget() {
-                var detected = DetectedTarget(
-                    technology: t.technology, uid: t.uid,
-                    atqa: t.technology == .iso14443A ? t.atqa : nil, sak: t.technology == .iso14443A ? t.sak : nil,
-                    ats: t.technology == .iso14443A && t.sak & 0x20 != 0 ? t.ats : nil,
-                    atqb: t.technology == .iso14443B ? t.atqb : nil, latency: clock.now - start, reader: info.name)
-                // The simulated field answers the Android HCE probe as the emulators do.
-                if t.technology == .iso14443B || t.sak & 0x20 != 0 {
-                    detected.platformProbe = AndroidHCEProbe.platform(fromAnswer: t.answer(toSelect: AndroidHCEProbe.select))
-                }
-                return detected
-            }
+            if let t = reachedTarget() { return detected(t, latency: clock.now - start) }
             if clock.now - start >= timeout { return nil }
             do { try await clock.sleep(for: pollInterval) } catch { throw .cancelled(info.name) }
         }
+    }
+
+    /// The target coupled now, if the field as weakened still reaches it, as the emulated
+    /// PN532 asks (`PN532Chip.fieldReachesPhone`).
+    func reachedTarget() -> SimulatedTarget? {
+        guard let target = bench.visibleTarget() else { return nil }
+        guard let threshold = weakenedThreshold.withLock({ $0 }) else { return target }
+        return bench.answers(fieldThreshold: threshold) ? target : nil
+    }
+
+    func detected(_ t: SimulatedTarget, latency: Duration) -> DetectedTarget {
+        var detected = DetectedTarget(
+            technology: t.technology, uid: t.uid,
+            atqa: t.technology == .iso14443A ? t.atqa : nil, sak: t.technology == .iso14443A ? t.sak : nil,
+            ats: t.technology == .iso14443A && t.sak & 0x20 != 0 ? t.ats : nil,
+            atqb: t.technology == .iso14443B ? t.atqb : nil, latency: latency, reader: info.name)
+        // The simulated field answers the Android HCE probe as the emulators do.
+        if t.technology == .iso14443B || t.sak & 0x20 != 0 {
+            detected.platformProbe = AndroidHCEProbe.platform(fromAnswer: t.answer(toSelect: AndroidHCEProbe.select))
+        }
+        return detected
     }
 
     public func waitForRemoval(timeout: Duration) async throws(ReaderError) -> Bool {
@@ -59,7 +73,9 @@ public final class SimulatedReader: Reader {
 extension SimulatedReader: TagEmulating {
     static let commandTime = Duration.milliseconds(4)
 
-    public var capabilities: ReaderCapabilities { ReaderCapabilities(tagEmulator: self, tagEmulation: .supported) }
+    public var capabilities: ReaderCapabilities {
+        ReaderCapabilities(tagEmulator: self, tagEmulation: .supported, analogProfile: self)
+    }
 
     public func emulateTag(_ message: NDEFMessage, window: Duration) async throws(ReaderError) -> TagWindow {
         let clock = bench.clock

@@ -257,11 +257,21 @@ struct CouplingCLITests {
         #expect(AnalogJournal(directory: URL(fileURLWithPath: scratch.file("state/analog"))).pending().isEmpty)
     }
 
-    /// A reader that cannot weaken its field is refused before anything is stored.
+    /// A reader that cannot weaken its field (a replayed session: it answers as recorded)
+    /// is refused before anything is stored.
     @Test func aReaderWithoutAnalogSettingsIsRefused() async throws {
+        let recorded = scratch.file("recorded.sqlite")
+        let first = try await BuiltBinary.run([
+            "run", "--model", "SM-S921B", "--reader", "sim", "--auto", "--plan", "grid", "--tap-timeout", "0.1", "--db", recorded,
+            "--json", "--no-report",
+        ])
+        let id = try #require((try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any])?["sessionId"])
+        let recording = scratch.file("recorded.json")
+        try await BuiltBinary.run(["show", "\(id)", "--db", recorded, "--json"]).stdout.write(
+            toFile: recording, atomically: true, encoding: .utf8)
         let r = try await BuiltBinary.run([
-            "run", "--model", "SM-S921B", "--reader", "sim", "--auto", "--coupling", "--db", scratch.file("bench.sqlite"),
-            "--no-report",
+            "run", "--model", "SM-S921B", "--reader", "replay:\(recording)", "--positioner", "exec:true", "--auto", "--coupling",
+            "--db", scratch.file("bench.sqlite"), "--no-report",
         ])
         #expect(r.status == 64, "\(r.stdout)\(r.stderr)")
         #expect(r.stderr.contains("--coupling cannot be used: reader") && r.stderr.contains("cannot weaken its field"))

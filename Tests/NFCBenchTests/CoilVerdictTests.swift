@@ -130,4 +130,23 @@ struct CoilVerdictTests {
         let score = SessionScore(predicted: Self.coil, history: history, grades: [], strategy: plan, aspectRatio: Self.aspect)
         #expect(score.verdict == .noField && !score.coilTested, "\(score.verdict): \(score.reason)")
     }
+
+    /// Silences move the design's cloud off the prediction and across the back, so a session
+    /// with no phone could end with too few taps inside and around the zone for NO_FIELD:
+    /// these five seed entries (a 40 mm reader) ended INCONCLUSIVE before the plan kept
+    /// positions for that evidence (`CoilPlan.silentSessionReserve`).
+    @Test(arguments: ["pixel_7", "pixel_7a", "pixel_8", "pixel_8a", "pixel_fold"])
+    func noPhoneIsNoFieldWhereSilencesMovedTheSearchAway(_ key: String) throws {
+        let profile = try #require(seedCatalog.profiles.first { $0.lookupKey == key })
+        let plan = CoilPlan(
+            around: profile.zone, aspectRatio: profile.aspectRatio,
+            physics: PlanPhysics(
+                reader: ReaderGeometry(antennaWidthMm: 40, antennaHeightMm: 40, gapMm: 3, source: "operator"),
+                bodyHeightMm: profile.bodyHeightMm!))
+        var history: [(probe: Probe, hit: Bool)] = []
+        while let probe = plan.next(after: history, grades: [], skipped: []) { history.append((probe, false)) }
+        let score = SessionScore(
+            predicted: profile.zone, history: history, grades: [], strategy: plan, aspectRatio: profile.aspectRatio)
+        #expect(score.verdict == .noField, "\(key): \(score.verdict): \(score.reason)")
+    }
 }

@@ -83,6 +83,8 @@ struct RunStartTests {
         var asked = try request(model: "SM-S921B")
         asked.heights = [0, 10]
         asked.positioner = Positioners.parse("sim")
+        // Tag mode: grading needs the phone to answer the reader, so `--coupling` is refused.
+        asked.mode = .tag
         let started = try await RunStart.prepare(asked, store: store) { $0.session }
         func bytes() throws -> [Data] {
             try [path, path + "-wal"].map {
@@ -98,11 +100,11 @@ struct RunStartTests {
         // The layers above the back need a machine; a person cannot hold the phone at 10 mm.
         resume.positioner = Positioners.parse("manual")
         #expect(try await refusal(resume, store: store) == .heightsNeedMachine(positioner: "manual"))
-        // The simulated reader cannot weaken its field.
+        // A tag-mode session cannot be graded.
         resume.positioner = Positioners.parse("sim")
         resume.coupling = true
         guard case .couplingUnsupported = try await refusal(resume, store: store) else {
-            Issue.record("--coupling on the simulated reader was not refused")
+            Issue.record("--coupling on a tag-mode session was not refused")
             return
         }
         #expect(try bytes() == before, "a refused resume changed the database")

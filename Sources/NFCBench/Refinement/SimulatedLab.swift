@@ -1,6 +1,7 @@
 import Foundation
 import NFCBenchRecords
 import NFCLocatorCore
+import NFCPhysics
 import NFCReaders
 
 /// A lab that runs sessions of one model against a simulated phone and refines after
@@ -39,6 +40,17 @@ public struct SimulatedLab: Sendable {
     public var placementJitter = 0.0 {
         willSet { precondition(newValue.isFinite && newValue >= 0, "a placement's spread is a finite distance") }
     }
+    /// The benches' readers in the physical world, one per session in turn: each session
+    /// records its reader's antenna, so `refine` pools the coil fit over benches with
+    /// different readers (each with its own threshold); the phone couples under that
+    /// reader and gap; and a coil plan chooses its positions under it. Empty (the
+    /// default): the phone's own world, and sessions that record no antenna.
+    public var readers: [ReaderGeometry] = [] {
+        willSet {
+            precondition(
+                newValue.isEmpty || phone.physics != nil, "a lab's readers couple its phone only in the physical world")
+        }
+    }
     private let randomSeed: UInt64
     private var clock: Date
 
@@ -68,8 +80,14 @@ public struct SimulatedLab: Sendable {
     public mutating func runSession() -> SessionEvidence {
         let r = resolution
         let aspect = r.profile?.aspectRatio ?? phone.aspectRatio
+        let reader = readers.isEmpty ? nil : readers[evidence.count % readers.count]
+        let world = reader.map { phone.under($0) } ?? phone
+        let physics = reader.flatMap { geometry in
+            r.profile?.bodyHeightMm.map { PlanPhysics(reader: geometry, bodyHeightMm: $0) }
+        }
+        precondition(plan != .coil || physics != nil, "a coil plan needs the reader's antenna and the body's height")
         let strategy = ProbePlans.make(
-            plan, around: r.zone, aspectRatio: aspect, pass: evidence.count, focus: learns ? focus : nil)
+            plan, around: r.zone, aspectRatio: aspect, pass: evidence.count, focus: learns ? focus : nil, physics: physics)
         let id = "S-lab-\(evidence.count + 1)"
         var history: [(probe: Probe, hit: Bool)] = []
         var taps: [TapRecord] = []
@@ -80,9 +98,13 @@ public struct SimulatedLab: Sendable {
             let landed = landing(session: evidence.count, probe, placements[probe]!)
             let hit =
                 draw(session: evidence.count, probe, placements[probe]!)
-                < phone.detectionProbability(x: landed.x, y: landed.y)
+                < world.detectionProbability(x: landed.x, y: landed.y)
             history.append((probe, hit))
-            let grade = hit ? coupling.map { Self.grade(phone.coupling(x: landed.x, y: landed.y), on: $0) } : nil
+            let grade =
+                hit
+                ? coupling.map { ladder in
+                    Self.grade(on: ladder) { world.answers(fieldThreshold: $0, x: landed.x, y: landed.y) }
+                } : nil
             if let grade { grades.append((probe, grade)) }
             clock += 20
             taps.append(
@@ -100,6 +122,7 @@ public struct SimulatedLab: Sendable {
             startedAt: clock - Double(20 * taps.count), defaultAspectRatio: phone.aspectRatio)
         session.status = .completed
         session.endedAt = clock
+        session.readerGeometry = reader
         let item = SessionEvidence(session: session, taps: taps)
         evidence.append(item)
         clock += 3600
@@ -109,9 +132,17 @@ public struct SimulatedLab: Sendable {
     /// The grade the walk down `ladder` gives a phone coupled `c`: every rung whose
     /// threshold `c` reaches reads, down to the first that does not.
     public static func grade(_ c: Double, on ladder: CouplingLadder) -> Double {
+        grade(on: ladder) { $0 <= c }
+    }
+
+    /// The grade the walk down `ladder` gives a phone that answers a field of threshold `t`
+    /// when `answers(t)`: every rung that reads, down to the first that does not, as the
+    /// emulated PN532 walks it (`SimulatedPhone.answers`: a saturating phone, and in the
+    /// physical world the chip's rung law, are in it).
+    public static func grade(on ladder: CouplingLadder, answers: (Double) -> Bool) -> Double {
         var weakest = ladder.profiles.count - 1
         for rung in stride(from: ladder.profiles.count - 2, through: 0, by: -1) {
-            guard ladder.profiles[rung].threshold <= c else { break }
+            guard answers(ladder.profiles[rung].threshold) else { break }
             weakest = rung
         }
         return ladder.coupling(weakestRead: weakest)
@@ -155,5 +186,18 @@ public struct SimulatedLab: Sendable {
         refiner.resolver = AntennaZoneResolver(remote: Catalog(document: document), seed: seed)
         focus = refiner.focus(for: model, from: evidence)
         return report
+    }
+}
+
+extension SimulatedPhone {
+    /// The same phone under another bench's reader and gap: what a lab whose benches
+    /// differ puts the same phone on.
+    fileprivate func under(_ reader: ReaderGeometry) -> SimulatedPhone {
+        guard case .mutualInductance(var bench) = couplingModel else { return self }
+        bench.reader = ReaderAntenna(widthMm: reader.antennaWidthMm, heightMm: reader.antennaHeightMm)
+        bench.gapMm = reader.gapMm
+        var phone = self
+        phone.couplingModel = .mutualInductance(bench)
+        return phone
     }
 }
