@@ -75,8 +75,9 @@ enum RunnerCases {
                     guard state.withLock({ $0.position == position }) else { return }
                     bench.place(x: min(max(probe.x + off.0, 0), 1), y: min(max(probe.y + off.1, 0), 1))
                     state.withLock { $0.placed = true }
-                    let placedAt = clock.now
-                    while clock.now - placedAt < .milliseconds(Int64(confirm * 1000)) { await Task.yield() }
+                    // The hand's own wait moves the clock: once the phone answered while being
+                    // placed, the run waits for the key alone and polls nothing.
+                    try? await clock.sleep(for: .milliseconds(Int64(confirm * 1000)))
                     // Already answered (HIT, lift): nothing to confirm.
                     guard state.withLock({ $0.position == position && $0.placed }) else { return }
                     keys.yield(.proceed)
