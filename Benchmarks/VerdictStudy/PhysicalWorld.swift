@@ -149,7 +149,7 @@ enum PhysicalWorld {
                 if kind != .absent, coil == nil { continue }
                 let outcome = session(plan, profile: profile, coil: coil, bench: bench, &rng)
                 local.append(
-                    ("\(plan.name) | \(kind.rawValue)", outcome.verdict, outcome.taps, outcome.reason, kind == .prediction))
+                    ("\(plan.name) | \(label(kind))", outcome.verdict, outcome.taps, outcome.reason, kind == .prediction))
             }
             results.withLock { $0 += local }
         }
