@@ -84,8 +84,9 @@ public struct VerdictCriteria: Sendable {
         ]
         decisionRule =
             "Decision rule: CONFIRMED only when every condition above holds, SHIFTED on any named below. Risks measured "
-            + "in simulated labs on the linear model (bench/verdicts, docs/refine.md): a right prediction not CONFIRMED "
-            + "in about 1.5 % of sessions (false reject); no shifted zone CONFIRMED (false accept)."
+            + "in simulated labs (bench/verdicts): on the linear model, a right prediction not CONFIRMED in about 1.5 % "
+            + "of sessions (false reject) and no shifted zone CONFIRMED (false accept); under two coupled loops, "
+            + "16-27 % and 8-55 % (a zone 10-15 mm off)."
     }
 
     /// A `--plan coil` session's criteria: the two tests on the coil (`CoilVerdict`).
