@@ -18,9 +18,7 @@ extension SimulatedReader: AnalogProfiling {
         // The simulated bench knows at once when nothing will answer (nothing placed, or a
         // phone the weakened field does not reach): the phone does not move during the walk,
         // so the silence is the same as a real reader's after its whole window.
-        guard bench.snapshot.target != nil, profile.threshold <= 0 || bench.answers(fieldThreshold: profile.threshold) else {
-            return .clean
-        }
+        guard bench.snapshot.target != nil, fieldReachesPhone() else { return .clean }
         let clock = bench.clock
         let start = clock.now
         while true {

@@ -29,12 +29,17 @@ public final class SimulatedReader: Reader {
         }
     }
 
-    /// The target coupled now, if the field as weakened still reaches it, as the emulated
-    /// PN532 asks (`PN532Chip.fieldReachesPhone`).
+    /// The target coupled now, if the field as weakened still reaches it.
     func reachedTarget() -> SimulatedTarget? {
-        guard let target = bench.visibleTarget() else { return nil }
-        guard let threshold = weakenedThreshold.withLock({ $0 }) else { return target }
-        return bench.answers(fieldThreshold: threshold) ? target : nil
+        guard let target = bench.visibleTarget(), fieldReachesPhone() else { return nil }
+        return target
+    }
+
+    /// Whether the field, as the applied profile weakens it, reaches the phone where it lies,
+    /// as the emulated PN532 asks (`PN532Chip.fieldReachesPhone`); the default field always does.
+    func fieldReachesPhone() -> Bool {
+        guard let threshold = weakenedThreshold.withLock({ $0 }) else { return true }
+        return bench.answers(fieldThreshold: threshold)
     }
 
     func detected(_ t: SimulatedTarget, latency: Duration) -> DetectedTarget {
